@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function NotFoundPage() {
+  return <h1>NotFoundPage</h1>;
+}

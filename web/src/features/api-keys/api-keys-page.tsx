@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function ApiKeysPage() {
+  return <h1>ApiKeysPage</h1>;
+}

@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function LoginPage() {
+  return <h1>LoginPage</h1>;
+}

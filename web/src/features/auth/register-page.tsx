@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function RegisterPage() {
+  return <h1>RegisterPage</h1>;
+}

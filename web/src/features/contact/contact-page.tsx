@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function ContactPage() {
+  return <h1>ContactPage</h1>;
+}

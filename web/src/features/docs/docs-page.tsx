@@ -1,0 +1,4 @@
+// Stub, replaced by the API viewer.
+export default function DocsPage() {
+  return <h1>API documentation</h1>;
+}

@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function AboutPage() {
+  return <h1>AboutPage</h1>;
+}

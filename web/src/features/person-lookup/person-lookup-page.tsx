@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function PersonLookupPage() {
+  return <h1>PersonLookupPage</h1>;
+}

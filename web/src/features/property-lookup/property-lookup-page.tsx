@@ -1,0 +1,4 @@
+// Stub, replaced by the screen's real implementation.
+export function PropertyLookupPage() {
+  return <h1>PropertyLookupPage</h1>;
+}

@@ -1,0 +1,19 @@
+// Shapes of the API, generated from api/openapi.yaml by `npm run gen:api` (openapi-typescript), so the app and the
+// server cannot drift apart silently.
+import type { components } from "./api-types";
+
+type Schemas = components["schemas"];
+
+export type User = Schemas["User"];
+export type NotificationPreferences = Schemas["NotificationPreferences"];
+export type AuthResponse = Schemas["AuthResponse"];
+export type RegisterRequest = Schemas["RegisterRequest"];
+export type LoginRequest = Schemas["LoginRequest"];
+export type ChangePasswordRequest = Schemas["ChangePasswordRequest"];
+export type PasswordResetRequested = Schemas["PasswordResetRequested"];
+export type ResetPasswordRequest = Schemas["ResetPasswordRequest"];
+export type UpdateProfileRequest = Schemas["UpdateProfileRequest"];
+export type CloseAccountRequest = Schemas["CloseAccountRequest"];
+export type ContactRequest = Schemas["ContactRequest"];
+export type ContactReceipt = Schemas["ContactReceipt"];
+export type Message = Schemas["Message"];
