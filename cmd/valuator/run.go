@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"valuator/api"
+	"valuator/internal/account"
+	"valuator/internal/config"
+	"valuator/internal/mail"
+	"valuator/internal/ratelimit"
+	"valuator/internal/server"
+	"valuator/internal/store"
+	"valuator/web"
+)
+
+const usage = `Usage: valuator [command] [flags]
+
+Commands:
+  serve     start the web server: API, public API and web app (the default)
+  migrate   apply database migrations and exit
+  help      show this help
+
+Configuration comes from VALUATOR_* environment variables (see README.md); flags override them.
+`
+
+// run is the whole program; main only wires the process to it, so tests can run it in-process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return runServe(ctx, args, getenv, stdout, stderr)
+	case "migrate":
+		return runMigrate(ctx, args, getenv, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", cmd)
+	}
+}
+
+// loadConfig reads the environment, lets the common flags override it, and sets up logging.
+func loadConfig(name string, args []string, getenv func(string) string, stderr io.Writer) (config.Config, *slog.Logger, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "", "listen address (overrides VALUATOR_ADDR)")
+	dbURL := fs.String("database-url", "", "database URL (overrides VALUATOR_DATABASE_URL)")
+	if err := fs.Parse(args); err != nil {
+		return config.Config{}, nil, err
+	}
+	env := func(k string) string {
+		switch {
+		case k == "VALUATOR_ADDR" && *addr != "":
+			return *addr
+		case k == "VALUATOR_DATABASE_URL" && *dbURL != "":
+			return *dbURL
+		}
+		return getenv(k)
+	}
+	cfg, err := config.Load(env)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("configuration:\n  %s", strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	}
+	return cfg, newLogger(cfg, stderr), nil
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func openStore(ctx context.Context, cfg config.Config) (*store.DB, error) {
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, _, err := loadConfig("migrate", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	fmt.Fprintf(stdout, "database is up to date (%s)\n", db.Dialect())
+	return nil
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	started := time.Now()
+	cfg, log, err := loadConfig("serve", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	if err := config.EnsureSecret(&cfg); err != nil {
+		return err
+	}
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	openAPI, err := api.JSON(ctx)
+	if err != nil {
+		return err
+	}
+
+	var sender mail.Sender = mail.Log{Logger: log}
+	if cfg.SMTP.Enabled() {
+		sender = mail.SMTP{Config: cfg.SMTP}
+	}
+	mailer := &mail.Async{Sender: sender, Logger: log}
+
+	accounts := account.NewService(account.Deps{
+		Store:      db,
+		Mailer:     mailer,
+		Logger:     log,
+		Dev:        cfg.Dev(),
+		BaseURL:    cfg.BaseURL,
+		SessionTTL: cfg.SessionTTL,
+	})
+	handler := server.New(server.Deps{
+		Config:      cfg,
+		Logger:      log,
+		Store:       db,
+		Accounts:    accounts,
+		OpenAPI:     openAPI,
+		Web:         web.App(),
+		FormLimiter: ratelimit.NewMemory(nil),
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (VALUATOR_ADDR): %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       5 * time.Minute, // batch uploads of up to 50 MB on slow links
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("valuator started", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "mode", cfg.Mode,
+		"database", db.Dialect().String(), "smtp", cfg.SMTP.Enabled(), "startup_ms", time.Since(started).Milliseconds())
+	fmt.Fprintf(stdout, "Valuator is running at %s (listening on %s)\n", cfg.BaseURL, ln.Addr())
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing requests in flight")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Error("shutdown", "err", err)
+	}
+	if err := mailer.Close(shutdownCtx); err != nil {
+		log.Error("emails still queued at shutdown", "err", err)
+	}
+	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,69 @@
+// Package account holds users, sessions and passwords: the rules of signing up, signing in and recovering an
+// account. It does no I/O of its own: persistence goes through Store and mail through a Mailer.
+package account
+
+import (
+	"time"
+)
+
+// User is an account as the API shows it (api/openapi.yaml, components.schemas.User).
+type User struct {
+	ID                 int64         `json:"id"`
+	Email              string        `json:"email"`
+	FullName           string        `json:"fullName"`
+	Company            string        `json:"company"`
+	Plan               string        `json:"plan"`
+	Credits            int64         `json:"credits"`
+	TotalCreditsEarned int64         `json:"totalCreditsEarned"`
+	Notifications      Notifications `json:"notifications"`
+	CreatedAt          time.Time     `json:"createdAt"`
+}
+
+// Notifications are the user's email preferences.
+type Notifications struct {
+	EmailNotifications bool `json:"emailNotifications"`
+	UsageAlerts        bool `json:"usageAlerts"`
+	WeeklyReports      bool `json:"weeklyReports"`
+	MarketingEmails    bool `json:"marketingEmails"`
+}
+
+// DefaultNotifications is what a new account starts with: account mail and low-balance alerts on, the rest off.
+var DefaultNotifications = Notifications{EmailNotifications: true, UsageAlerts: true}
+
+// Session is a signed-in browser. Only the hash of its token is stored.
+type Session struct {
+	ID        int64
+	UserID    int64
+	TokenHash string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UserAgent string
+	IP        string
+}
+
+// NewUser is what the store needs to create an account.
+type NewUser struct {
+	Email         string
+	EmailKey      string
+	PasswordHash  string
+	FullName      string
+	Notifications Notifications
+	CreatedAt     time.Time
+	// SignupCredits are granted by the first ledger row, in the same transaction as the user.
+	SignupCredits int64
+}
+
+// ProfileUpdate is a validated profile change.
+type ProfileUpdate struct {
+	FullName string
+	Company  string
+	Email    string
+	EmailKey string
+	At       time.Time
+}
+
+// Credential is what sign-in checks: the user and the stored password hash.
+type Credential struct {
+	User         User
+	PasswordHash string
+}

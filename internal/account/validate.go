@@ -1,0 +1,144 @@
+package account
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"valuator/internal/apperr"
+)
+
+// The validation texts are the spec's (product-and-account section 5, working-screens section 5), so the server
+// says exactly what the browser says.
+const (
+	MsgFullNameShort     = "Full name must be at least 2 characters"
+	MsgEmailInvalid      = "Invalid email address"
+	MsgProfileEmail      = "Please enter a valid email address"
+	MsgPasswordShort8    = "Password must be at least 8 characters"
+	MsgPasswordShort6    = "Password must be at least 6 characters"
+	MsgNewPasswordShort  = "New password must be at least 8 characters"
+	MsgCurrentRequired   = "Current password is required"
+	MsgCurrentIncorrect  = "Current password is incorrect"
+	MsgEmailRequired     = "Email is required"
+	MsgPasswordTooLong   = "Password must be at most 1024 characters"
+	MsgFullNameTooLong   = "Full name must be at most 200 characters"
+	MsgCompanyTooLong    = "Company must be at most 200 characters"
+	MsgResetTokenInvalid = "This password reset link is invalid or has expired. Please request a new one."
+	MsgPasswordRequired  = "Password is required"
+)
+
+// Limits that keep one request from costing unbounded work (argon2 over a huge password, say).
+const (
+	maxEmailLen    = 254
+	maxPasswordLen = 1024
+	maxNameLen     = 200
+	maxCompanyLen  = 200
+)
+
+// emailPattern accepts what a person would call an email address: something@domain.tld, no spaces, one @. Stricter
+// checks (RFC 5322 quoting, IP literals) would reject nothing real and accept nothing useful.
+var emailPattern = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@.]+$`)
+
+// ValidEmail reports whether s looks like an email address.
+func ValidEmail(s string) bool {
+	return len(s) <= maxEmailLen && emailPattern.MatchString(s)
+}
+
+// EmailKey is the form of an email compared for uniqueness: trimmed and lower-cased.
+func EmailKey(email string) string {
+	return strings.ToLower(strings.TrimSpace(email))
+}
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+// RegisterInput is the registration payload.
+type RegisterInput struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+	FullName string `json:"fullName"`
+}
+
+// Normalize trims the fields a person may pad with spaces (never the password).
+func (in *RegisterInput) Normalize() {
+	in.Email = strings.TrimSpace(in.Email)
+	in.FullName = strings.TrimSpace(in.FullName)
+}
+
+// Validate checks the registration rules in the order the form shows its fields.
+func (in RegisterInput) Validate() error {
+	var v apperr.Validation
+	v.Check(runes(in.FullName) >= 2, "fullName", MsgFullNameShort)
+	v.Check(runes(in.FullName) <= maxNameLen, "fullName", MsgFullNameTooLong)
+	v.Check(ValidEmail(in.Email), "email", MsgEmailInvalid)
+	v.Check(runes(in.Password) >= 8, "password", MsgPasswordShort8)
+	v.Check(len(in.Password) <= maxPasswordLen, "password", MsgPasswordTooLong)
+	return v.Err()
+}
+
+// LoginInput is the sign-in payload.
+type LoginInput struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// Validate checks the sign-in form's rules (a 6-character minimum, as the spec's form).
+func (in LoginInput) Validate() error {
+	var v apperr.Validation
+	v.Check(ValidEmail(strings.TrimSpace(in.Email)), "email", MsgEmailInvalid)
+	v.Check(runes(in.Password) >= 6, "password", MsgPasswordShort6)
+	v.Check(len(in.Password) <= maxPasswordLen, "password", MsgPasswordTooLong)
+	return v.Err()
+}
+
+// ProfileInput is the profile form.
+type ProfileInput struct {
+	FullName string  `json:"fullName"`
+	Company  *string `json:"company"`
+	Email    string  `json:"email"`
+}
+
+// Validate checks the profile rules and returns the trimmed values.
+func (in ProfileInput) Validate() (fullName, company, email string, err error) {
+	fullName = strings.TrimSpace(in.FullName)
+	email = strings.TrimSpace(in.Email)
+	if in.Company != nil {
+		company = strings.TrimSpace(*in.Company)
+	}
+	var v apperr.Validation
+	v.Check(runes(fullName) >= 2, "fullName", MsgFullNameShort)
+	v.Check(runes(fullName) <= maxNameLen, "fullName", MsgFullNameTooLong)
+	v.Check(runes(company) <= maxCompanyLen, "company", MsgCompanyTooLong)
+	v.Check(ValidEmail(email), "email", MsgProfileEmail)
+	return fullName, company, email, v.Err()
+}
+
+// ChangePasswordInput is the password change form.
+type ChangePasswordInput struct {
+	CurrentPassword string `json:"currentPassword"`
+	NewPassword     string `json:"newPassword"`
+}
+
+// Validate checks the password change rules.
+func (in ChangePasswordInput) Validate() error {
+	var v apperr.Validation
+	v.Check(in.CurrentPassword != "", "currentPassword", MsgCurrentRequired)
+	v.Check(len(in.CurrentPassword) <= maxPasswordLen, "currentPassword", MsgPasswordTooLong)
+	v.Check(runes(in.NewPassword) >= 8, "newPassword", MsgNewPasswordShort)
+	v.Check(len(in.NewPassword) <= maxPasswordLen, "newPassword", MsgPasswordTooLong)
+	return v.Err()
+}
+
+// ResetPasswordInput is the new-password form reached from a reset link.
+type ResetPasswordInput struct {
+	Token    string `json:"token"`
+	Password string `json:"password"`
+}
+
+// Validate checks the reset rules; a missing token reads as an invalid link.
+func (in ResetPasswordInput) Validate() error {
+	var v apperr.Validation
+	v.Check(strings.TrimSpace(in.Token) != "", "token", MsgResetTokenInvalid)
+	v.Check(runes(in.Password) >= 8, "password", MsgPasswordShort8)
+	v.Check(len(in.Password) <= maxPasswordLen, "password", MsgPasswordTooLong)
+	return v.Err()
+}

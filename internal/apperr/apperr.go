@@ -1,0 +1,152 @@
+// Package apperr is the one error type that crosses from domain code to the HTTP layer. Domain packages say what
+// went wrong (a Kind and a sentence for a person); the server maps the Kind to a status code in one place.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Kind classifies an error for the HTTP layer. Each kind maps to exactly one status code (server.statusOf).
+type Kind int
+
+const (
+	// KindInternal is our own fault; its message is never shown to the caller.
+	KindInternal Kind = iota
+	KindInvalid
+	KindUnauthorized
+	KindPaymentRequired
+	KindForbidden
+	KindNotFound
+	KindConflict
+	KindTooLarge
+	KindUnsupportedMediaType
+	KindRateLimited
+	KindUnavailable
+	KindMethodNotAllowed
+)
+
+// Error is a domain error with a message a person can read.
+type Error struct {
+	Kind    Kind
+	Code    string // stable snake_case code for programs, e.g. "email_taken"
+	Message string // shown to the caller, except for KindInternal
+	// Field names the first bad input field, and Fields every bad field with its message (KindInvalid, KindConflict).
+	Field  string
+	Fields map[string]string
+	// RetryAfterSeconds tells a rate-limited caller when to come back (KindRateLimited).
+	RetryAfterSeconds int
+	// Extra carries additional fields for the JSON body (for example the balance on a 402).
+	Extra map[string]any
+	// Err is the underlying cause, logged but never shown.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %v", e.Message, e.Err)
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// As returns the *Error inside err, if any.
+func As(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// IsKind reports whether err carries an *Error of the given kind.
+func IsKind(err error, k Kind) bool {
+	e, ok := As(err)
+	return ok && e.Kind == k
+}
+
+// Invalid reports one bad input field.
+func Invalid(field, message string) *Error {
+	return &Error{Kind: KindInvalid, Code: "invalid_input", Message: message, Field: field,
+		Fields: map[string]string{field: message}}
+}
+
+// Unauthorized reports missing or bad credentials.
+func Unauthorized(code, message string) *Error {
+	return &Error{Kind: KindUnauthorized, Code: code, Message: message}
+}
+
+// NotFound reports that something does not exist, or is not the caller's to see.
+func NotFound(code, message string) *Error {
+	return &Error{Kind: KindNotFound, Code: code, Message: message}
+}
+
+// Conflict reports that the request clashes with existing data; field may be empty.
+func Conflict(code, field, message string) *Error {
+	e := &Error{Kind: KindConflict, Code: code, Message: message, Field: field}
+	if field != "" {
+		e.Fields = map[string]string{field: message}
+	}
+	return e
+}
+
+// RateLimited reports that the caller must wait retryAfter seconds (at least 1).
+func RateLimited(message string, retryAfterSeconds int) *Error {
+	if retryAfterSeconds < 1 {
+		retryAfterSeconds = 1
+	}
+	return &Error{Kind: KindRateLimited, Code: "rate_limited", Message: message, RetryAfterSeconds: retryAfterSeconds}
+}
+
+// Internal wraps our own failure; the caller sees only "Internal error".
+func Internal(err error) *Error {
+	return &Error{Kind: KindInternal, Code: "internal", Message: "Internal error", Err: err}
+}
+
+// Validation collects every bad field of one input, in the order they were checked.
+type Validation struct {
+	order  []string
+	fields map[string]string
+}
+
+// Add records a message for field unless that field already has one (the first failing rule wins).
+func (v *Validation) Add(field, message string) {
+	if v.fields == nil {
+		v.fields = map[string]string{}
+	}
+	if _, ok := v.fields[field]; ok {
+		return
+	}
+	v.fields[field] = message
+	v.order = append(v.order, field)
+}
+
+// Check adds message for field when ok is false.
+func (v *Validation) Check(ok bool, field, message string) {
+	if !ok {
+		v.Add(field, message)
+	}
+}
+
+// Err returns nil when every check passed, else a KindInvalid error naming the first bad field.
+func (v *Validation) Err() error {
+	if len(v.order) == 0 {
+		return nil
+	}
+	first := v.order[0]
+	fields := make(map[string]string, len(v.fields))
+	for k, m := range v.fields {
+		fields[k] = m
+	}
+	return &Error{Kind: KindInvalid, Code: "invalid_input", Message: v.fields[first], Field: first, Fields: fields}
+}
+
+// FieldNames lists the bad fields in a stable order (for tests and logs).
+func (e *Error) FieldNames() []string {
+	names := make([]string, 0, len(e.Fields))
+	for k := range e.Fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,220 @@
+// Package config turns environment variables into a validated Config. Every variable is documented in the README
+// with its default; a bad value stops the start with a message that names the variable.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/mail"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Mode is development or production. Development generates a server secret, answers password-reset requests with
+// the token, and logs readable text; production requires a secret and never reveals tokens.
+type Mode string
+
+const (
+	Development Mode = "development"
+	Production  Mode = "production"
+)
+
+// SMTP holds the optional mail server settings. With no Host, mail is written to the log instead.
+type SMTP struct {
+	Host     string
+	Port     int
+	Username string
+	Password string
+	From     string
+}
+
+// Enabled reports whether mail goes out by SMTP.
+func (s SMTP) Enabled() bool { return s.Host != "" }
+
+// Config is everything the binary reads from its environment.
+type Config struct {
+	Addr        string // VALUATOR_ADDR
+	DataDir     string // VALUATOR_DATA_DIR
+	DatabaseURL string // VALUATOR_DATABASE_URL
+	Mode        Mode   // VALUATOR_ENV
+	Secret      string // VALUATOR_SECRET; filled from the data folder in development when unset
+	BaseURL     string // VALUATOR_BASE_URL, without a trailing slash
+	SMTP        SMTP   // VALUATOR_SMTP_*
+	LogLevel    string // VALUATOR_LOG_LEVEL
+	LogFormat   string // VALUATOR_LOG_FORMAT
+	SessionTTL  time.Duration
+	TrustProxy  bool // VALUATOR_TRUST_PROXY: take the client address from X-Forwarded-For
+}
+
+// MinSecretLength is the shortest accepted server secret: 32 bytes of entropy written as text.
+const MinSecretLength = 32
+
+// Load reads the environment through getenv and validates it. It does no I/O; EnsureSecret fills a missing
+// development secret afterwards.
+func Load(getenv func(string) string) (Config, error) {
+	get := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		Addr:      get("VALUATOR_ADDR", ":8080"),
+		DataDir:   get("VALUATOR_DATA_DIR", "./data"),
+		Mode:      Mode(strings.ToLower(get("VALUATOR_ENV", string(Development)))),
+		Secret:    getenv("VALUATOR_SECRET"),
+		LogLevel:  strings.ToLower(get("VALUATOR_LOG_LEVEL", "info")),
+		LogFormat: strings.ToLower(get("VALUATOR_LOG_FORMAT", "")),
+	}
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{name}, args...)...))
+	}
+
+	if c.Mode != Development && c.Mode != Production {
+		bad("VALUATOR_ENV", "must be development or production, got %q", c.Mode)
+	}
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("VALUATOR_ADDR", "must be host:port or :port, got %q", c.Addr)
+	} else if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		bad("VALUATOR_ADDR", "port must be a number from 0 to 65535, got %q", port)
+	}
+
+	c.DatabaseURL = get("VALUATOR_DATABASE_URL", "sqlite://"+filepath.Join(c.DataDir, "valuator.db"))
+	if err := checkDatabaseURL(c.DatabaseURL); err != nil {
+		bad("VALUATOR_DATABASE_URL", "%v", err)
+	}
+
+	if c.Secret != "" && len(c.Secret) < MinSecretLength {
+		bad("VALUATOR_SECRET", "must be at least %d characters (try: openssl rand -hex 32)", MinSecretLength)
+	}
+	if c.Secret == "" && c.Mode == Production {
+		bad("VALUATOR_SECRET", "is required in production (try: openssl rand -hex 32)")
+	}
+
+	c.BaseURL = strings.TrimRight(get("VALUATOR_BASE_URL", defaultBaseURL(c.Addr)), "/")
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("VALUATOR_BASE_URL", "must be an absolute http(s) URL such as https://valuator.example.com, got %q", c.BaseURL)
+	}
+
+	c.SMTP = SMTP{
+		Host:     get("VALUATOR_SMTP_HOST", ""),
+		Username: getenv("VALUATOR_SMTP_USERNAME"),
+		Password: getenv("VALUATOR_SMTP_PASSWORD"),
+		From:     get("VALUATOR_SMTP_FROM", ""),
+	}
+	if p, err := strconv.Atoi(get("VALUATOR_SMTP_PORT", "587")); err != nil || p < 1 || p > 65535 {
+		bad("VALUATOR_SMTP_PORT", "must be a port number, got %q", getenv("VALUATOR_SMTP_PORT"))
+	} else {
+		c.SMTP.Port = p
+	}
+	if c.SMTP.Host != "" {
+		if c.SMTP.From == "" {
+			bad("VALUATOR_SMTP_FROM", "is required when VALUATOR_SMTP_HOST is set")
+		} else if _, err := mail.ParseAddress(c.SMTP.From); err != nil {
+			bad("VALUATOR_SMTP_FROM", "must be an email address, got %q", c.SMTP.From)
+		}
+	}
+
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("VALUATOR_LOG_LEVEL", "must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if c.LogFormat == "" {
+		c.LogFormat = "text"
+		if c.Mode == Production {
+			c.LogFormat = "json"
+		}
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		bad("VALUATOR_LOG_FORMAT", "must be text or json, got %q", c.LogFormat)
+	}
+
+	ttl, err := time.ParseDuration(get("VALUATOR_SESSION_TTL", "720h"))
+	if err != nil || ttl < time.Minute {
+		bad("VALUATOR_SESSION_TTL", "must be a duration of at least 1m such as 720h, got %q", getenv("VALUATOR_SESSION_TTL"))
+	}
+	c.SessionTTL = ttl
+
+	switch v := strings.ToLower(get("VALUATOR_TRUST_PROXY", "false")); v {
+	case "true", "1", "yes":
+		c.TrustProxy = true
+	case "false", "0", "no":
+	default:
+		bad("VALUATOR_TRUST_PROXY", "must be true or false, got %q", v)
+	}
+
+	return c, errors.Join(errs...)
+}
+
+// Dev reports whether the server runs in development mode.
+func (c Config) Dev() bool { return c.Mode == Development }
+
+func checkDatabaseURL(s string) error {
+	switch {
+	case strings.HasPrefix(s, "postgres://"), strings.HasPrefix(s, "postgresql://"):
+		if _, err := url.Parse(s); err != nil {
+			return fmt.Errorf("is not a valid PostgreSQL URL: %v", err)
+		}
+		return nil
+	case strings.HasPrefix(s, "sqlite://"), strings.HasPrefix(s, "sqlite:"):
+		if strings.TrimPrefix(strings.TrimPrefix(s, "sqlite://"), "sqlite:") == "" {
+			return errors.New("names no SQLite file")
+		}
+		return nil
+	default:
+		return fmt.Errorf("must start with sqlite:// or postgres://, got %q", s)
+	}
+}
+
+func defaultBaseURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://localhost:8080"
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// EnsureSecret fills a missing development secret from DataDir/secret, creating it (random, mode 0600) on first
+// start so that sessions and encrypted API keys survive restarts. In production a missing secret was already
+// rejected by Load.
+func EnsureSecret(c *Config) error {
+	if c.Secret != "" {
+		return nil
+	}
+	path := filepath.Join(c.DataDir, "secret")
+	if b, err := os.ReadFile(path); err == nil {
+		s := strings.TrimSpace(string(b))
+		if len(s) < MinSecretLength {
+			return fmt.Errorf("%s holds a secret shorter than %d characters; delete it to generate a new one", path, MinSecretLength)
+		}
+		c.Secret = s
+		return nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read server secret: %w", err)
+	}
+	if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
+		return fmt.Errorf("create data folder %s: %w", c.DataDir, err)
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return err
+	}
+	s := hex.EncodeToString(buf)
+	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+		return fmt.Errorf("write server secret: %w", err)
+	}
+	c.Secret = s
+	return nil
+}

@@ -1,0 +1,123 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatalf("Load() error = %v", err)
+	}
+	checks := []struct{ name, got, want string }{
+		{"Addr", c.Addr, ":8080"},
+		{"DatabaseURL", c.DatabaseURL, "sqlite://data/valuator.db"},
+		{"Mode", string(c.Mode), "development"},
+		{"BaseURL", c.BaseURL, "http://localhost:8080"},
+		{"LogFormat", c.LogFormat, "text"},
+	}
+	for _, ck := range checks {
+		if ck.got != ck.want {
+			t.Errorf("%s = %q, want %q", ck.name, ck.got, ck.want)
+		}
+	}
+	if c.SessionTTL != 720*time.Hour {
+		t.Errorf("SessionTTL = %v, want 720h", c.SessionTTL)
+	}
+	if c.SMTP.Enabled() {
+		t.Error("SMTP enabled without a host")
+	}
+}
+
+func TestLoadNamesTheBadVariable(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"bad mode", map[string]string{"VALUATOR_ENV": "staging"}, "VALUATOR_ENV"},
+		{"bad addr", map[string]string{"VALUATOR_ADDR": "8080"}, "VALUATOR_ADDR"},
+		{"bad port", map[string]string{"VALUATOR_ADDR": ":99999"}, "VALUATOR_ADDR"},
+		{"bad database", map[string]string{"VALUATOR_DATABASE_URL": "mysql://x"}, "VALUATOR_DATABASE_URL"},
+		{"short secret", map[string]string{"VALUATOR_SECRET": "short"}, "VALUATOR_SECRET"},
+		{"production without secret", map[string]string{"VALUATOR_ENV": "production"}, "VALUATOR_SECRET"},
+		{"bad base url", map[string]string{"VALUATOR_BASE_URL": "valuator.example.com"}, "VALUATOR_BASE_URL"},
+		{"smtp without from", map[string]string{"VALUATOR_SMTP_HOST": "mail.example.com"}, "VALUATOR_SMTP_FROM"},
+		{"bad smtp from", map[string]string{"VALUATOR_SMTP_HOST": "mail.example.com", "VALUATOR_SMTP_FROM": "nope"}, "VALUATOR_SMTP_FROM"},
+		{"bad smtp port", map[string]string{"VALUATOR_SMTP_PORT": "x"}, "VALUATOR_SMTP_PORT"},
+		{"bad log level", map[string]string{"VALUATOR_LOG_LEVEL": "loud"}, "VALUATOR_LOG_LEVEL"},
+		{"bad log format", map[string]string{"VALUATOR_LOG_FORMAT": "xml"}, "VALUATOR_LOG_FORMAT"},
+		{"bad ttl", map[string]string{"VALUATOR_SESSION_TTL": "soon"}, "VALUATOR_SESSION_TTL"},
+		{"bad trust proxy", map[string]string{"VALUATOR_TRUST_PROXY": "maybe"}, "VALUATOR_TRUST_PROXY"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(env(tt.env))
+			if err == nil {
+				t.Fatalf("Load() error = nil, want an error naming %s", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Load() error = %q, want it to name %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadProduction(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"VALUATOR_ENV":          "production",
+		"VALUATOR_SECRET":       strings.Repeat("s", 40),
+		"VALUATOR_DATABASE_URL": "postgres://u:p@db:5432/valuator",
+		"VALUATOR_BASE_URL":     "https://valuator.example.com/",
+		"VALUATOR_ADDR":         "0.0.0.0:9000",
+	}))
+	if err != nil {
+		t.Fatalf("Load() error = %v", err)
+	}
+	if c.Dev() {
+		t.Error("Dev() = true in production")
+	}
+	if c.BaseURL != "https://valuator.example.com" {
+		t.Errorf("BaseURL = %q, want the trailing slash trimmed", c.BaseURL)
+	}
+	if c.LogFormat != "json" {
+		t.Errorf("LogFormat = %q, want json in production", c.LogFormat)
+	}
+}
+
+func TestEnsureSecretGeneratesOnceAndKeepsIt(t *testing.T) {
+	dir := t.TempDir()
+	c := Config{DataDir: filepath.Join(dir, "data")}
+	if err := EnsureSecret(&c); err != nil {
+		t.Fatalf("EnsureSecret() error = %v", err)
+	}
+	if len(c.Secret) < MinSecretLength {
+		t.Fatalf("generated secret has %d characters, want >= %d", len(c.Secret), MinSecretLength)
+	}
+	info, err := os.Stat(filepath.Join(dir, "data", "secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("secret file mode = %v, want 0600", perm)
+	}
+	again := Config{DataDir: c.DataDir}
+	if err := EnsureSecret(&again); err != nil {
+		t.Fatal(err)
+	}
+	if again.Secret != c.Secret {
+		t.Error("second start generated a different secret; want the stored one")
+	}
+	given := Config{DataDir: c.DataDir, Secret: strings.Repeat("x", 32)}
+	if err := EnsureSecret(&given); err != nil || given.Secret != strings.Repeat("x", 32) {
+		t.Errorf("EnsureSecret replaced a configured secret")
+	}
+}

@@ -1,0 +1,89 @@
+// Package contact is the contact form: the rules of a message to the team.
+package contact
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"valuator/internal/apperr"
+)
+
+// Subjects are the form's options (spec product-and-account section 3), value to label.
+var Subjects = map[string]string{
+	"general":     "General Inquiry",
+	"technical":   "Technical Support",
+	"billing":     "Billing Question",
+	"partnership": "Partnership",
+	"feedback":    "Product Feedback",
+	"other":       "Other",
+}
+
+// Input is the contact form payload.
+type Input struct {
+	FirstName string  `json:"firstName"`
+	LastName  string  `json:"lastName"`
+	Email     string  `json:"email"`
+	Company   *string `json:"company"`
+	Subject   string  `json:"subject"`
+	Message   string  `json:"message"`
+}
+
+// Message is a stored contact message.
+type Message struct {
+	ID        int64
+	UserID    int64 // 0 when sent signed out
+	FirstName string
+	LastName  string
+	Email     string
+	Company   string
+	Subject   string
+	Message   string
+	IP        string
+	CreatedAt time.Time
+}
+
+// Limits on the form's fields.
+const (
+	maxName    = 100
+	maxEmail   = 254
+	maxCompany = 200
+	maxMessage = 5000
+)
+
+// Validate checks the form (every field but company is required) and returns the trimmed message.
+// validEmail is the account package's email rule, passed in so there is one definition of a valid email.
+func (in Input) Validate(validEmail func(string) bool) (Message, error) {
+	m := Message{
+		FirstName: strings.TrimSpace(in.FirstName),
+		LastName:  strings.TrimSpace(in.LastName),
+		Email:     strings.TrimSpace(in.Email),
+		Subject:   strings.TrimSpace(in.Subject),
+		Message:   strings.TrimSpace(in.Message),
+	}
+	if in.Company != nil {
+		m.Company = strings.TrimSpace(*in.Company)
+	}
+	n := utf8.RuneCountInString
+	var v apperr.Validation
+	v.Check(m.FirstName != "", "firstName", "First name is required")
+	v.Check(n(m.FirstName) <= maxName, "firstName", "First name must be at most 100 characters")
+	v.Check(m.LastName != "", "lastName", "Last name is required")
+	v.Check(n(m.LastName) <= maxName, "lastName", "Last name must be at most 100 characters")
+	v.Check(m.Email != "", "email", "Email is required")
+	if m.Email != "" {
+		v.Check(n(m.Email) <= maxEmail && validEmail(m.Email), "email", "Please enter a valid email address")
+	}
+	v.Check(n(m.Company) <= maxCompany, "company", "Company must be at most 200 characters")
+	v.Check(m.Subject != "", "subject", "Subject is required")
+	if m.Subject != "" {
+		_, ok := Subjects[m.Subject]
+		v.Check(ok, "subject", "Please choose a subject from the list")
+	}
+	v.Check(m.Message != "", "message", "Message is required")
+	v.Check(n(m.Message) <= maxMessage, "message", "Message must be at most 5000 characters")
+	return m, v.Err()
+}
+
+// Acknowledgement is the answer to a sent message.
+const Acknowledgement = "Thanks for reaching out. We'll reply within 24 hours."

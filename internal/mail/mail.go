@@ -1,0 +1,158 @@
+// Package mail sends the product's emails: by SMTP when configured, otherwise into the log so that a development
+// install works without a mail server.
+package mail
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"net"
+	netmail "net/mail"
+	"net/smtp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"valuator/internal/config"
+)
+
+// Message is a plain-text email.
+type Message struct {
+	To      string
+	Subject string
+	Text    string
+}
+
+// Sender delivers one message.
+type Sender interface {
+	Send(ctx context.Context, m Message) error
+}
+
+// Log writes messages to the log instead of sending them (development, or no SMTP configured).
+type Log struct{ Logger *slog.Logger }
+
+// Send logs the message, body included, so a developer can follow a reset link from the terminal.
+func (l Log) Send(_ context.Context, m Message) error {
+	l.Logger.Info("email (not sent: SMTP is not configured)", "to", m.To, "subject", m.Subject, "body", m.Text)
+	return nil
+}
+
+// SMTP sends through a mail server, upgrading to TLS with STARTTLS when the server offers it (port 465 uses TLS
+// from the start).
+type SMTP struct {
+	Config config.SMTP
+	// Timeout bounds one delivery; 30 s when zero.
+	Timeout time.Duration
+}
+
+// Send delivers m.
+func (s SMTP) Send(ctx context.Context, m Message) error {
+	timeout := s.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	addr := net.JoinHostPort(s.Config.Host, strconv.Itoa(s.Config.Port))
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("smtp dial %s: %w", addr, err)
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(deadline)
+	}
+	tlsConfig := &tls.Config{ServerName: s.Config.Host, MinVersion: tls.VersionTLS12}
+	if s.Config.Port == 465 {
+		conn = tls.Client(conn, tlsConfig)
+	}
+	c, err := smtp.NewClient(conn, s.Config.Host)
+	if err != nil {
+		conn.Close()
+		return fmt.Errorf("smtp hello: %w", err)
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("STARTTLS"); ok && s.Config.Port != 465 {
+		if err := c.StartTLS(tlsConfig); err != nil {
+			return fmt.Errorf("smtp starttls: %w", err)
+		}
+	}
+	if s.Config.Username != "" {
+		if err := c.Auth(smtp.PlainAuth("", s.Config.Username, s.Config.Password, s.Config.Host)); err != nil {
+			return fmt.Errorf("smtp auth: %w", err)
+		}
+	}
+	// The envelope takes the bare address; the From header keeps the display name.
+	from, err := netmail.ParseAddress(s.Config.From)
+	if err != nil {
+		return fmt.Errorf("smtp from address %q: %w", s.Config.From, err)
+	}
+	if err := c.Mail(from.Address); err != nil {
+		return fmt.Errorf("smtp MAIL FROM: %w", err)
+	}
+	if err := c.Rcpt(m.To); err != nil {
+		return fmt.Errorf("smtp RCPT TO: %w", err)
+	}
+	w, err := c.Data()
+	if err != nil {
+		return fmt.Errorf("smtp DATA: %w", err)
+	}
+	if _, err := w.Write(Render(s.Config.From, m, time.Now())); err != nil {
+		return fmt.Errorf("smtp write: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("smtp end of data: %w", err)
+	}
+	return c.Quit()
+}
+
+// Render formats m as an RFC 5322 message. Header values are stripped of line breaks so a subject or address
+// taken from user input cannot inject headers.
+func Render(from string, m Message, now time.Time) []byte {
+	clean := func(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\r\n", clean(from))
+	fmt.Fprintf(&b, "To: %s\r\n", clean(m.To))
+	fmt.Fprintf(&b, "Subject: %s\r\n", clean(m.Subject))
+	fmt.Fprintf(&b, "Date: %s\r\n", now.UTC().Format(time.RFC1123Z))
+	b.WriteString("MIME-Version: 1.0\r\n")
+	b.WriteString("Content-Type: text/plain; charset=utf-8\r\n")
+	b.WriteString("Content-Transfer-Encoding: 8bit\r\n\r\n")
+	// SMTP's DATA writer (net/smtp) turns line ends into CRLF and escapes lines that start with a dot.
+	b.WriteString(m.Text)
+	return []byte(b.String())
+}
+
+// Async sends in the background so a request never waits on a mail server (and its timing never tells whether a
+// message was sent). Close waits for messages still in flight.
+type Async struct {
+	Sender Sender
+	Logger *slog.Logger
+	wg     sync.WaitGroup
+}
+
+// Send queues m and returns at once; a delivery failure is logged.
+func (a *Async) Send(_ context.Context, m Message) error {
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		if err := a.Sender.Send(context.Background(), m); err != nil {
+			a.Logger.Error("email delivery failed", "to", m.To, "subject", m.Subject, "err", err)
+		}
+	}()
+	return nil
+}
+
+// Close waits for queued messages, up to ctx's deadline.
+func (a *Async) Close(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

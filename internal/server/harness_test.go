@@ -1,0 +1,314 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"valuator/api"
+	"valuator/internal/account"
+	"valuator/internal/config"
+	"valuator/internal/mail"
+	"valuator/internal/ratelimit"
+	"valuator/internal/store"
+	"valuator/internal/testdb"
+)
+
+func TestMain(m *testing.M) { testdb.Main(m) }
+
+// clock is a settable time source shared by the services under test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// mailbox records sent emails.
+type mailbox struct {
+	mu   sync.Mutex
+	msgs []mail.Message
+}
+
+func (m *mailbox) Send(_ context.Context, msg mail.Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.msgs = append(m.msgs, msg)
+	return nil
+}
+
+func (m *mailbox) all() []mail.Message {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]mail.Message(nil), m.msgs...)
+}
+
+// contract validates requests and responses against api/openapi.yaml.
+type contract struct {
+	router routers.Router
+}
+
+var (
+	contractOnce sync.Once
+	contractDoc  *openapi3.T
+	contractErr  error
+)
+
+func loadContract(t *testing.T) *contract {
+	t.Helper()
+	contractOnce.Do(func() { contractDoc, contractErr = api.Load(context.Background()) })
+	if contractErr != nil {
+		t.Fatalf("load contract: %v", contractErr)
+	}
+	r, err := gorillamux.NewRouter(contractDoc)
+	if err != nil {
+		t.Fatalf("contract router: %v", err)
+	}
+	return &contract{router: r}
+}
+
+// testApp is the whole product on a real HTTP server and a real database.
+type testApp struct {
+	t        *testing.T
+	srv      *httptest.Server
+	db       *store.DB
+	clock    *clock
+	mail     *mailbox
+	contract *contract
+	logs     *bytes.Buffer
+}
+
+type appOptions struct {
+	production bool
+	web        fstest.MapFS
+}
+
+func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
+	t.Helper()
+	var o appOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"VALUATOR_DATABASE_URL": dbURL}
+	if o.production {
+		env["VALUATOR_ENV"] = "production"
+		env["VALUATOR_SECRET"] = strings.Repeat("s", 40)
+		env["VALUATOR_BASE_URL"] = "https://valuator.example.com"
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	box := &mailbox{}
+	logs := &bytes.Buffer{}
+	log := slog.New(slog.NewTextHandler(&lockedWriter{w: logs}, nil))
+	openAPI, err := api.JSON(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := o.web
+	if web == nil {
+		web = fstest.MapFS{
+			"index.html":           {Data: []byte("<!doctype html><title>Valuator</title><div id=root></div>")},
+			"assets/index-abc.js":  {Data: []byte(strings.Repeat("console.log('valuator');\n", 200))},
+			"assets/index-abc.css": {Data: []byte("body{}")},
+			"favicon.svg":          {Data: []byte("<svg/>")},
+		}
+	}
+	accounts := account.NewService(account.Deps{Store: db, Mailer: box, Now: clk.Now, Logger: log, Dev: cfg.Dev(),
+		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL})
+	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, OpenAPI: openAPI, Web: web,
+		FormLimiter: ratelimit.NewMemory(clk.Now), Now: clk.Now})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs}
+}
+
+func production(o *appOptions) { o.production = true }
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// req describes one call.
+type req struct {
+	method, path string
+	body         any    // marshalled to JSON unless raw is set
+	raw          string // sent as is
+	contentType  string // defaults to application/json when there is a body
+	token        string
+	header       map[string]string
+	// badRequest marks a deliberately malformed request: its request is not checked against the contract
+	// (the response still is).
+	badRequest bool
+	// noContract skips the contract for paths outside the API (the web app, unknown paths).
+	noContract bool
+}
+
+// resp is an answer with its body read.
+type resp struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r resp) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// errBody decodes the standard error shape.
+func (r resp) errBody(t *testing.T) errorBody {
+	t.Helper()
+	var e errorBody
+	r.json(t, &e)
+	if e.Error == "" || e.Code == "" || e.RequestID == "" {
+		t.Errorf("error body %s lacks error, code or requestId", r.body)
+	}
+	return e
+}
+
+func (a *testApp) do(rq req) resp {
+	a.t.Helper()
+	var payload []byte
+	switch {
+	case rq.raw != "":
+		payload = []byte(rq.raw)
+	case rq.body != nil:
+		var err error
+		if payload, err = json.Marshal(rq.body); err != nil {
+			a.t.Fatal(err)
+		}
+	}
+	newReq := func() *http.Request {
+		r, err := http.NewRequest(rq.method, a.srv.URL+rq.path, bytes.NewReader(payload))
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		if payload != nil {
+			ct := rq.contentType
+			if ct == "" {
+				ct = "application/json"
+			}
+			r.Header.Set("Content-Type", ct)
+		}
+		if rq.token != "" {
+			r.Header.Set("Authorization", "Bearer "+rq.token)
+		}
+		for k, v := range rq.header {
+			r.Header.Set(k, v)
+		}
+		return r
+	}
+	httpReq := newReq()
+	res, err := a.srv.Client().Do(httpReq)
+	if err != nil {
+		a.t.Fatalf("%s %s: %v", rq.method, rq.path, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	out := resp{status: res.StatusCode, header: res.Header, body: body}
+	if !rq.noContract {
+		a.checkContract(newReq(), rq.badRequest, out)
+	}
+	return out
+}
+
+// checkContract fails the test when the request (unless deliberately bad) or the response does not match
+// api/openapi.yaml, so the document cannot drift from the code.
+func (a *testApp) checkContract(r *http.Request, badRequest bool, out resp) {
+	a.t.Helper()
+	ctx := context.Background()
+	// The contract's server is "/": match on the path alone.
+	r.URL.Scheme, r.URL.Host, r.Host = "", "", ""
+	route, params, err := a.contract.router.FindRoute(r)
+	if err != nil {
+		a.t.Errorf("contract: %s %s is not in api/openapi.yaml: %v", r.Method, r.URL.Path, err)
+		return
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+			IncludeResponseStatus: true, MultiError: true}}
+	if !badRequest {
+		if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
+			a.t.Errorf("contract: request %s %s does not match api/openapi.yaml: %v", r.Method, r.URL.Path, err)
+		}
+	}
+	rin := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: out.status,
+		Header: out.header, Body: io.NopCloser(bytes.NewReader(out.body)),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+	if err := openapi3filter.ValidateResponse(ctx, rin); err != nil {
+		a.t.Errorf("contract: response %d to %s %s does not match api/openapi.yaml: %v\nbody: %s",
+			out.status, r.Method, r.URL.Path, err, out.body)
+	}
+}
+
+// expectStatus fails unless the answer has the status.
+func expectStatus(t *testing.T, r resp, want int) {
+	t.Helper()
+	if r.status != want {
+		t.Fatalf("status = %d, want %d; body: %s", r.status, want, r.body)
+	}
+}
+
+// register signs up a user and returns its token and user.
+func (a *testApp) register(email, password, name string) (string, account.User) {
+	a.t.Helper()
+	r := a.do(req{method: "POST", path: "/api/auth/register",
+		body: map[string]string{"email": email, "password": password, "fullName": name}})
+	expectStatus(a.t, r, http.StatusCreated)
+	var auth account.Auth
+	r.json(a.t, &auth)
+	return auth.Token, auth.User
+}
+
+func (a *testApp) login(email, password string) resp {
+	a.t.Helper()
+	return a.do(req{method: "POST", path: "/api/auth/login", body: map[string]string{"email": email, "password": password}})
+}

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"valuator/internal/apperr"
+)
+
+// errorBody is the one JSON error shape of every endpoint (DESIGN.md section 4, api/openapi.yaml Error).
+type errorBody struct {
+	Error      string            `json:"error"`
+	Code       string            `json:"code"`
+	RequestID  string            `json:"requestId"`
+	Field      string            `json:"field,omitempty"`
+	Fields     map[string]string `json:"fields,omitempty"`
+	RetryAfter int               `json:"retryAfter,omitempty"`
+}
+
+// statusOf is the one mapping from error kinds to HTTP status codes.
+func statusOf(k apperr.Kind) int {
+	switch k {
+	case apperr.KindInvalid:
+		return http.StatusBadRequest
+	case apperr.KindUnauthorized:
+		return http.StatusUnauthorized
+	case apperr.KindPaymentRequired:
+		return http.StatusPaymentRequired
+	case apperr.KindForbidden:
+		return http.StatusForbidden
+	case apperr.KindNotFound:
+		return http.StatusNotFound
+	case apperr.KindConflict:
+		return http.StatusConflict
+	case apperr.KindTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case apperr.KindUnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
+	case apperr.KindRateLimited:
+		return http.StatusTooManyRequests
+	case apperr.KindUnavailable:
+		return http.StatusServiceUnavailable
+	case apperr.KindMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// writeJSON writes v with the given status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// writeError answers with the JSON error for err. Errors that are not *apperr.Error are our own faults: they are
+// logged with the request id and shown only as "Internal error".
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e, ok := apperr.As(err)
+	if !ok {
+		e = apperr.Internal(err)
+	}
+	status := statusOf(e.Kind)
+	reqID := requestIDFrom(r.Context())
+	if status >= 500 {
+		s.log.Error("request failed", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	body := map[string]any{}
+	for k, v := range e.Extra {
+		body[k] = v
+	}
+	eb := errorBody{Error: e.Message, Code: e.Code, RequestID: reqID, Field: e.Field, Fields: e.Fields}
+	if status >= 500 {
+		eb = errorBody{Error: "Internal error", Code: "internal", RequestID: reqID}
+	}
+	if e.Kind == apperr.KindRateLimited {
+		eb.RetryAfter = e.RetryAfterSeconds
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	}
+	if len(body) == 0 {
+		writeJSON(w, status, eb)
+		return
+	}
+	// Merge the extra fields (402 balance details, say) into the standard shape.
+	raw, _ := json.Marshal(eb)
+	_ = json.Unmarshal(raw, &body)
+	writeJSON(w, status, body)
+}
+
+// maxJSONBody bounds every JSON request body. No JSON payload of this API comes near it; file uploads have their
+// own limits.
+const maxJSONBody = 1 << 20
+
+// decodeJSON reads a JSON object into dst, answering the caller's mistakes with errors that say what is wrong:
+// not JSON (415), too large (413), malformed (400), or a field of the wrong type (400 naming the field).
+func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+		return &apperr.Error{Kind: apperr.KindUnsupportedMediaType, Code: "unsupported_media_type",
+			Message: "Send the request body as JSON with Content-Type: application/json"}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxJSONBody)
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return apperr.Invalid("body", "The request body must hold a single JSON object")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var maxErr *http.MaxBytesError
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &maxErr):
+		return &apperr.Error{Kind: apperr.KindTooLarge, Code: "body_too_large",
+			Message: fmt.Sprintf("The request body is larger than %d bytes", maxErr.Limit)}
+	case errors.Is(err, io.EOF):
+		return apperr.Invalid("body", "The request body is empty; send a JSON object")
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return apperr.Invalid("body", "The request body must be a JSON object")
+		}
+		return apperr.Invalid(field, fmt.Sprintf("%s must be a %s", field, jsonTypeName(typeErr.Type.Kind().String())))
+	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
+		return apperr.Invalid("body", "The request body is not valid JSON")
+	default:
+		return apperr.Invalid("body", "The request body is not valid JSON")
+	}
+}
+
+func jsonTypeName(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64":
+		return "number"
+	case "slice", "array":
+		return "list"
+	default:
+		return "object"
+	}
+}
+
+// logAttrs lets handlers add fields (the user id, say) to the request's single log line.
+type logAttrs struct {
+	attrs []slog.Attr
+}
+
+func (l *logAttrs) add(a ...slog.Attr) {
+	if l != nil {
+		l.attrs = append(l.attrs, a...)
+	}
+}

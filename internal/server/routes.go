@@ -1,0 +1,67 @@
+package server
+
+import "net/http"
+
+// route is one endpoint: a method, a path pattern of net/http's ServeMux, and its handler.
+type route struct {
+	method  string
+	pattern string
+	handler http.HandlerFunc
+}
+
+// routeTable lists every route of the product in one place. Every entry is also described in api/openapi.yaml
+// (a test checks this).
+func (s *Server) routeTable() []route {
+	return []route{
+		// Probes.
+		{"GET", "/healthz", s.healthz},
+		{"GET", "/readyz", s.readyz},
+
+		// The API contract, for the /docs viewer and API clients.
+		{"GET", "/api/openapi.json", s.openapiJSON},
+
+		// Accounts (spec product-and-account section 7).
+		{"POST", "/api/auth/register", s.limitForm("register", registerLimit, s.register)},
+		{"POST", "/api/auth/login", s.login},
+		{"POST", "/api/auth/logout", s.logout},
+		{"GET", "/api/auth/user", s.requireUser(s.getProfile)},
+		{"POST", "/api/auth/change-password", s.requireUser(s.changePassword)},
+		{"POST", "/api/auth/request-password-reset", s.limitForm("reset", resetLimit, s.requestPasswordReset)},
+		{"POST", "/api/auth/reset-password", s.resetPassword},
+
+		{"GET", "/api/user/profile", s.requireUser(s.getProfile)},
+		{"PUT", "/api/user/profile", s.requireUser(s.updateProfile)},
+		{"PUT", "/api/user/notifications", s.requireUser(s.updateNotifications)},
+		{"DELETE", "/api/user", s.requireUser(s.closeAccount)},
+
+		// Contact form (no sign-in needed).
+		{"POST", "/api/contact", s.limitForm("contact", contactLimit, s.sendContact)},
+	}
+	// Every other GET is the single-page app (see dispatch).
+}
+
+func (s *Server) routes() {
+	for _, rt := range s.routeTable() {
+		s.mux.HandleFunc(rt.method+" "+rt.pattern, rt.handler)
+	}
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := s.store.Ping(r.Context()); err != nil {
+		s.log.Warn("readiness check failed", "err", err)
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "Database unreachable", Code: "unavailable",
+			RequestID: requestIDFrom(r.Context())})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func (s *Server) openapiJSON(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(s.openAPI)
+}

@@ -1,0 +1,117 @@
+// Package server is the HTTP layer: routes, middleware and handlers. Handlers decode and validate input, call a
+// domain service and encode the answer; the rules live in the domain packages.
+package server
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"valuator/internal/account"
+	"valuator/internal/apperr"
+	"valuator/internal/config"
+	"valuator/internal/contact"
+	"valuator/internal/ratelimit"
+)
+
+// Store is what the handlers need from the database beyond the domain services.
+type Store interface {
+	Ping(ctx context.Context) error
+	CreateContactMessage(ctx context.Context, m contact.Message) (int64, error)
+}
+
+// Deps wires a Server. Every field is required unless it says otherwise.
+type Deps struct {
+	Config   config.Config
+	Logger   *slog.Logger
+	Store    Store
+	Accounts *account.Service
+	// OpenAPI is the contract as JSON, served at /api/openapi.json.
+	OpenAPI []byte
+	// Web is the built single-page app (index.html and assets/); it may be empty before the first web build.
+	Web fs.FS
+	// FormLimiter limits unauthenticated forms (sign-up, reset requests, contact) per client address.
+	FormLimiter ratelimit.Limiter
+	Now         func() time.Time // optional; time.Now
+}
+
+// Server answers every HTTP request of the product.
+type Server struct {
+	cfg         config.Config
+	log         *slog.Logger
+	store       Store
+	accounts    *account.Service
+	openAPI     []byte
+	spa         *spa
+	formLimiter ratelimit.Limiter
+	now         func() time.Time
+	mux         *http.ServeMux
+}
+
+// New returns the product's HTTP handler.
+func New(d Deps) http.Handler {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &Server{
+		cfg:         d.Config,
+		log:         d.Logger,
+		store:       d.Store,
+		accounts:    d.Accounts,
+		openAPI:     d.OpenAPI,
+		spa:         newSPA(d.Web),
+		formLimiter: d.FormLimiter,
+		now:         d.Now,
+		mux:         http.NewServeMux(),
+	}
+	s.routes()
+	return s.observe(s.secure(http.HandlerFunc(s.dispatch)))
+}
+
+// dispatch routes the request. Paths that match no route are the single-page app's (GET and HEAD), except
+// under /api/, which answers JSON: 404, or 405 with Allow when the path exists for other methods.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		h.ServeHTTP(w, r)
+		return
+	}
+	// Let the mux tell 404 from 405 without sending its plain-text body.
+	probe := &probeWriter{header: http.Header{}}
+	h.ServeHTTP(probe, r)
+	if probe.status == http.StatusMethodNotAllowed {
+		allow := probe.header.Get("Allow")
+		w.Header().Set("Allow", allow)
+		s.writeError(w, r, &apperr.Error{Kind: apperr.KindMethodNotAllowed, Code: "method_not_allowed",
+			Message: r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + allow})
+		return
+	}
+	if isAPIPath(r.URL.Path) {
+		s.writeError(w, r, apperr.NotFound("not_found", "No API endpoint at "+r.URL.Path))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		s.writeError(w, r, &apperr.Error{Kind: apperr.KindMethodNotAllowed, Code: "method_not_allowed",
+			Message: r.Method + " is not allowed on " + r.URL.Path})
+		return
+	}
+	s.spa.ServeHTTP(w, r)
+}
+
+func isAPIPath(p string) bool {
+	return p == "/api" || strings.HasPrefix(p, "/api/")
+}
+
+// probeWriter records what the mux's fallback handler would answer, and discards the body.
+type probeWriter struct {
+	header http.Header
+	status int
+}
+
+func (p *probeWriter) Header() http.Header         { return p.header }
+func (p *probeWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (p *probeWriter) WriteHeader(code int)        { p.status = code }

@@ -1,0 +1,271 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"valuator/internal/account"
+	"valuator/internal/contact"
+	"valuator/internal/credit"
+)
+
+// The store implements account.Store.
+var _ account.Store = (*DB)(nil)
+
+const userColumns = `id, email, full_name, company, plan, credits, total_credits_earned,
+	notify_email, notify_usage, notify_weekly, notify_marketing, created_at`
+
+func scanUser(sc interface{ Scan(...any) error }, extra ...any) (account.User, error) {
+	var u account.User
+	var created dbTime
+	dest := append([]any{&u.ID, &u.Email, &u.FullName, &u.Company, &u.Plan, &u.Credits, &u.TotalCreditsEarned,
+		&u.Notifications.EmailNotifications, &u.Notifications.UsageAlerts, &u.Notifications.WeeklyReports,
+		&u.Notifications.MarketingEmails, &created}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return account.User{}, account.ErrNotFound
+		}
+		return account.User{}, err
+	}
+	u.CreatedAt = created.Time
+	return u, nil
+}
+
+// CreateUser inserts the account and grants its sign-up credits through the ledger, in one transaction.
+func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User, error) {
+	var u account.User
+	err := db.tx(ctx, func(x q) error {
+		var id int64
+		err := x.row(ctx, `INSERT INTO users (email, email_key, password_hash, full_name, notify_email, notify_usage,
+				notify_weekly, notify_marketing, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			nu.Email, nu.EmailKey, nu.PasswordHash, nu.FullName,
+			nu.Notifications.EmailNotifications, nu.Notifications.UsageAlerts, nu.Notifications.WeeklyReports,
+			nu.Notifications.MarketingEmails, x.t(nu.CreatedAt), x.t(nu.CreatedAt)).Scan(&id)
+		if isUniqueViolation(err) {
+			return account.ErrEmailTaken
+		}
+		if err != nil {
+			return fmt.Errorf("insert user: %w", err)
+		}
+		if nu.SignupCredits > 0 {
+			if _, err := postCredit(ctx, x, credit.Entry{
+				UserID: id, Amount: nu.SignupCredits, Kind: credit.KindSignupBonus,
+				Description: "Welcome bonus: free credits", CreatedAt: nu.CreatedAt,
+			}); err != nil {
+				return err
+			}
+		}
+		u, err = userByID(ctx, x, id)
+		return err
+	})
+	return u, err
+}
+
+func userByID(ctx context.Context, x q, id int64) (account.User, error) {
+	return scanUser(x.row(ctx, `SELECT `+userColumns+` FROM users WHERE id = ? AND closed_at IS NULL`, id))
+}
+
+// UserByID returns an open account.
+func (db *DB) UserByID(ctx context.Context, id int64) (account.User, error) {
+	return userByID(ctx, db.q(), id)
+}
+
+// CredentialByEmail returns the open account with this email key and its password hash.
+func (db *DB) CredentialByEmail(ctx context.Context, emailKey string) (account.Credential, error) {
+	var c account.Credential
+	u, err := scanUser(db.q().row(ctx, `SELECT `+userColumns+`, password_hash FROM users
+		WHERE email_key = ? AND closed_at IS NULL`, emailKey), &c.PasswordHash)
+	c.User = u
+	return c, err
+}
+
+// CredentialByID returns the open account and its password hash.
+func (db *DB) CredentialByID(ctx context.Context, id int64) (account.Credential, error) {
+	var c account.Credential
+	u, err := scanUser(db.q().row(ctx, `SELECT `+userColumns+`, password_hash FROM users
+		WHERE id = ? AND closed_at IS NULL`, id), &c.PasswordHash)
+	c.User = u
+	return c, err
+}
+
+// UpdateProfile changes name, company and email of an open account.
+func (db *DB) UpdateProfile(ctx context.Context, id int64, p account.ProfileUpdate) (account.User, error) {
+	x := db.q()
+	res, err := x.exec(ctx, `UPDATE users SET full_name = ?, company = ?, email = ?, email_key = ?, updated_at = ?
+		WHERE id = ? AND closed_at IS NULL`, p.FullName, p.Company, p.Email, p.EmailKey, x.t(p.At), id)
+	if isUniqueViolation(err) {
+		return account.User{}, account.ErrEmailTaken
+	}
+	if err := expectOne(res, err); err != nil {
+		return account.User{}, err
+	}
+	return userByID(ctx, x, id)
+}
+
+// UpdateNotifications replaces the email preferences of an open account.
+func (db *DB) UpdateNotifications(ctx context.Context, id int64, n account.Notifications, at time.Time) (account.User, error) {
+	x := db.q()
+	res, err := x.exec(ctx, `UPDATE users SET notify_email = ?, notify_usage = ?, notify_weekly = ?,
+		notify_marketing = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
+		n.EmailNotifications, n.UsageAlerts, n.WeeklyReports, n.MarketingEmails, x.t(at), id)
+	if err := expectOne(res, err); err != nil {
+		return account.User{}, err
+	}
+	return userByID(ctx, x, id)
+}
+
+// SetPassword replaces the password hash and revokes every other session, in one transaction.
+func (db *DB) SetPassword(ctx context.Context, id int64, hash string, keepSessionID int64, at time.Time) error {
+	return db.tx(ctx, func(x q) error {
+		res, err := x.exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
+			hash, x.t(at), id)
+		if err := expectOne(res, err); err != nil {
+			return err
+		}
+		_, err = x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL`,
+			x.t(at), id, keepSessionID)
+		return err
+	})
+}
+
+// CreateSession stores a new session.
+func (db *DB) CreateSession(ctx context.Context, s account.Session) (account.Session, error) {
+	x := db.q()
+	err := x.row(ctx, `INSERT INTO sessions (user_id, token_hash, created_at, expires_at, user_agent, ip)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+		s.UserID, s.TokenHash, x.t(s.CreatedAt), x.t(s.ExpiresAt), s.UserAgent, s.IP).Scan(&s.ID)
+	if err != nil {
+		return account.Session{}, fmt.Errorf("insert session: %w", err)
+	}
+	return s, nil
+}
+
+// SessionUser returns the live session with this token hash and its open account.
+func (db *DB) SessionUser(ctx context.Context, tokenHash string, now time.Time) (account.Session, account.User, error) {
+	x := db.q()
+	var s account.Session
+	var created, expires dbTime
+	u, err := scanUser(x.row(ctx, `SELECT u.id, u.email, u.full_name, u.company, u.plan, u.credits,
+			u.total_credits_earned, u.notify_email, u.notify_usage, u.notify_weekly, u.notify_marketing, u.created_at,
+			s.id, s.created_at, s.expires_at
+		FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND u.closed_at IS NULL`,
+		tokenHash, x.t(now)), &s.ID, &created, &expires)
+	if err != nil {
+		return account.Session{}, account.User{}, err
+	}
+	s.UserID, s.TokenHash, s.CreatedAt, s.ExpiresAt = u.ID, tokenHash, created.Time, expires.Time
+	return s, u, nil
+}
+
+// RevokeSession ends the session with this token hash.
+func (db *DB) RevokeSession(ctx context.Context, tokenHash string, at time.Time) error {
+	x := db.q()
+	res, err := x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL`,
+		x.t(at), tokenHash)
+	return expectOne(res, err)
+}
+
+// CreatePasswordReset stores a reset token hash.
+func (db *DB) CreatePasswordReset(ctx context.Context, userID int64, tokenHash string, createdAt, expiresAt time.Time) error {
+	x := db.q()
+	_, err := x.exec(ctx, `INSERT INTO password_resets (user_id, token_hash, created_at, expires_at)
+		VALUES (?, ?, ?, ?)`, userID, tokenHash, x.t(createdAt), x.t(expiresAt))
+	return err
+}
+
+// ResetPassword uses a reset token once and sets the password, in one transaction: the conditional UPDATE marks
+// the token used only if it is unused and unexpired, so two concurrent uses cannot both succeed.
+func (db *DB) ResetPassword(ctx context.Context, tokenHash, newHash string, now time.Time) (int64, error) {
+	var userID int64
+	err := db.tx(ctx, func(x q) error {
+		err := x.row(ctx, `UPDATE password_resets SET used_at = ?
+			WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id`,
+			x.t(now), tokenHash, x.t(now)).Scan(&userID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return account.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		res, err := x.exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
+			newHash, x.t(now), userID)
+		if err := expectOne(res, err); err != nil {
+			return err
+		}
+		// Every session is signed out and every other outstanding link stops working.
+		if _, err := x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL`,
+			x.t(now), userID); err != nil {
+			return err
+		}
+		_, err = x.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+			x.t(now), userID)
+		return err
+	})
+	return userID, err
+}
+
+// CloseUser closes an open account: the email is freed, sessions and reset links are revoked, and the remaining
+// balance is forfeited through the ledger (terms of service), all in one transaction.
+func (db *DB) CloseUser(ctx context.Context, id int64, at time.Time) error {
+	return db.tx(ctx, func(x q) error {
+		var balance int64
+		err := x.row(ctx, `SELECT credits FROM users WHERE id = ? AND closed_at IS NULL`, id).Scan(&balance)
+		if errors.Is(err, sql.ErrNoRows) {
+			return account.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if balance > 0 {
+			if _, err := postCredit(ctx, x, credit.Entry{UserID: id, Amount: -balance, Kind: credit.KindForfeit,
+				Description: "Account closed: remaining credits forfeited", CreatedAt: at}); err != nil {
+				return err
+			}
+		}
+		if _, err := x.exec(ctx, `UPDATE users SET closed_at = ?, email_key = NULL, updated_at = ? WHERE id = ?`,
+			x.t(at), x.t(at), id); err != nil {
+			return err
+		}
+		if _, err := x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL`,
+			x.t(at), id); err != nil {
+			return err
+		}
+		_, err = x.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, x.t(at), id)
+		return err
+	})
+}
+
+// expectOne turns "no row changed" into account.ErrNotFound.
+func expectOne(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return account.ErrNotFound
+	}
+	return nil
+}
+
+// CreateContactMessage stores a message sent with the contact form.
+func (db *DB) CreateContactMessage(ctx context.Context, m contact.Message) (int64, error) {
+	x := db.q()
+	var userID any
+	if m.UserID != 0 {
+		userID = m.UserID
+	}
+	var id int64
+	err := x.row(ctx, `INSERT INTO contact_messages (user_id, first_name, last_name, email, company, subject, message,
+			ip, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		userID, m.FirstName, m.LastName, m.Email, m.Company, m.Subject, m.Message, m.IP, x.t(m.CreatedAt)).Scan(&id)
+	return id, err
+}

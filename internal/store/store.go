@@ -1,0 +1,242 @@
+// Package store is the database: it opens SQLite or PostgreSQL from a URL, applies the migrations of that dialect
+// and implements the domain packages' store interfaces with portable, hand-written SQL (placeholders are written
+// as ? and rewritten to $n for PostgreSQL).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Dialect is the SQL flavour of the database.
+type Dialect int
+
+const (
+	SQLite Dialect = iota
+	Postgres
+)
+
+func (d Dialect) String() string {
+	if d == Postgres {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// DB is the application's database.
+type DB struct {
+	sql     *sql.DB
+	dialect Dialect
+}
+
+// Open connects to the database named by url: sqlite://PATH (a file, created with its folder if missing) or
+// postgres://... It does not migrate; call Migrate.
+func Open(ctx context.Context, url string) (*DB, error) {
+	switch {
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		db, err := sql.Open("pgx", url)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		db.SetMaxOpenConns(32)
+		db.SetMaxIdleConns(32)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+		if err := db.PingContext(ctx); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("connect to postgres: %w", err)
+		}
+		return &DB{sql: db, dialect: Postgres}, nil
+	case strings.HasPrefix(url, "sqlite:"):
+		path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite://"), "sqlite:")
+		return openSQLite(ctx, path)
+	default:
+		return nil, fmt.Errorf("unsupported database URL %q: want sqlite://PATH or postgres://", url)
+	}
+}
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create database folder: %w", err)
+		}
+	}
+	// WAL lets readers run while one writer writes; busy_timeout makes a second writer wait instead of failing;
+	// _txlock=immediate takes the write lock at BEGIN, so two read-then-write transactions cannot deadlock on a
+	// lock upgrade; foreign_keys is off by default in SQLite.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)" +
+		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return &DB{sql: db, dialect: SQLite}, nil
+}
+
+// Close closes the connections.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.sql.PingContext(ctx) }
+
+// Dialect tells which database this is.
+func (db *DB) Dialect() Dialect { return db.dialect }
+
+// SQL exposes the connection pool for components that bring their own queries (the job queue).
+func (db *DB) SQL() *sql.DB { return db.sql }
+
+// execer is what both *sql.DB and *sql.Tx offer.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// q runs queries written with ? placeholders on a pool or a transaction, in the DB's dialect.
+type q struct {
+	ex execer
+	d  Dialect
+}
+
+func (db *DB) q() q { return q{ex: db.sql, d: db.dialect} }
+
+func (x q) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return x.ex.ExecContext(ctx, rebind(x.d, query), args...)
+}
+
+func (x q) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return x.ex.QueryContext(ctx, rebind(x.d, query), args...)
+}
+
+func (x q) row(ctx context.Context, query string, args ...any) *sql.Row {
+	return x.ex.QueryRowContext(ctx, rebind(x.d, query), args...)
+}
+
+// t converts a time for this dialect: fixed-width UTC text for SQLite (so text comparison is time order),
+// a UTC time.Time for PostgreSQL.
+func (x q) t(tm time.Time) any {
+	return timeArg(x.d, tm)
+}
+
+func timeArg(d Dialect, tm time.Time) any {
+	tm = tm.UTC().Truncate(time.Microsecond)
+	if d == SQLite {
+		return tm.Format(sqliteTimeFormat)
+	}
+	return tm
+}
+
+const sqliteTimeFormat = "2006-01-02T15:04:05.000000Z"
+
+// tx runs fn in one transaction, committing when it returns nil and rolling back otherwise.
+func (db *DB) tx(ctx context.Context, fn func(x q) error) (err error) {
+	t, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = t.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = t.Rollback()
+		}
+	}()
+	if err = fn(q{ex: t, d: db.dialect}); err != nil {
+		return err
+	}
+	if err = t.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// rebind rewrites ? placeholders as $1, $2, ... for PostgreSQL, leaving string literals alone.
+func rebind(d Dialect, query string) string {
+	if d != Postgres || !strings.Contains(query, "?") {
+		return query
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 16)
+	n := 0
+	inString := false
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case c == '\'':
+			inString = !inString
+			b.WriteByte(c)
+		case c == '?' && !inString:
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// dbTime scans a time written by timeArg from either dialect.
+type dbTime struct {
+	Time  time.Time
+	Valid bool
+}
+
+func (t *dbTime) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*t = dbTime{}
+		return nil
+	case time.Time:
+		*t = dbTime{Time: v.UTC(), Valid: true}
+		return nil
+	case string:
+		return t.parse(v)
+	case []byte:
+		return t.parse(string(v))
+	default:
+		return fmt.Errorf("cannot scan %T into a time", src)
+	}
+}
+
+func (t *dbTime) parse(s string) error {
+	for _, layout := range []string{sqliteTimeFormat, time.RFC3339Nano, "2006-01-02 15:04:05.999999999-07:00"} {
+		if tm, err := time.Parse(layout, s); err == nil {
+			*t = dbTime{Time: tm.UTC(), Valid: true}
+			return nil
+		}
+	}
+	return fmt.Errorf("cannot parse time %q", s)
+}
+
+// isUniqueViolation reports whether err is a unique-constraint failure, in either dialect.
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23505"
+	}
+	var sqliteErr *sqlite.Error
+	if errors.As(err, &sqliteErr) {
+		return sqliteErr.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+	}
+	return false
+}

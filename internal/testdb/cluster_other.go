@@ -1,0 +1,24 @@
+//go:build !unix
+
+package testdb
+
+import "fmt"
+
+// cluster is not supported off Unix: starting one needs Unix process
+// credentials and /bin/sh. Tests there can still use a server through
+// VALUATOR_TEST_POSTGRES_URL.
+type cluster struct {
+	base    string
+	version string
+	port    int
+	user    string
+}
+
+func startCluster() (*cluster, error) {
+	return nil, fmt.Errorf("%w: a throwaway cluster needs a Unix system, and %s is not set",
+		errUnavailable, EnvPostgresURL)
+}
+
+func (c *cluster) stop() error { return nil }
+
+func (c *cluster) logTail() string { return "" }
