@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { BrowserRouter } from "react-router";
 import { Toaster } from "@/components/ui/toaster";
-import { AuthProvider } from "@/features/auth/auth-provider";
+import { AuthProvider } from "@/lib/auth";
 import { queryClient } from "@/lib/query-client";
 import { AppRoutes } from "./routes";
 

@@ -9,6 +9,7 @@ import { PricingPage } from "@/features/marketing/pricing-page";
 import { AboutPage } from "@/features/marketing/about-page";
 import { PrivacyPage } from "@/features/marketing/privacy-page";
 import { TermsPage } from "@/features/marketing/terms-page";
+import { HelpCenterPage } from "@/features/marketing/help-center-page";
 import { ContactPage } from "@/features/contact/contact-page";
 import { LoginPage } from "@/features/auth/login-page";
 import { RegisterPage } from "@/features/auth/register-page";
@@ -49,6 +50,7 @@ export function AppRoutes() {
       <Route path="/privacy" element={<PrivacyPage />} />
       <Route path="/terms" element={<TermsPage />} />
       <Route path="/contact-us" element={<ContactPage />} />
+      <Route path="/help-center" element={<HelpCenterPage />} />
 
       <Route
         element={

@@ -1,5 +1,60 @@
+import { useEffect, useState } from "react";
 import { Outlet } from "react-router";
-// Stub, replaced by the signed-in shell.
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
+import { Header } from "./header";
+import { Sidebar } from "./sidebar";
+
+/**
+ * The signed-in frame: a fixed sidebar on wide screens, a slide-in menu on small ones, the header, and the current
+ * screen.
+ */
 export function AppShell() {
-  return <Outlet />;
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // The menu is for small screens only: if the window grows past the breakpoint while it is open, close it, or it
+  // would keep the page inert behind an invisible dialog.
+  useEffect(() => {
+    if (!menuOpen || typeof window.matchMedia !== "function") return;
+    const wide = window.matchMedia("(min-width: 768px)");
+    const onChange = () => {
+      if (wide.matches) setMenuOpen(false);
+    };
+    onChange();
+    wide.addEventListener("change", onChange);
+    return () => wide.removeEventListener("change", onChange);
+  }, [menuOpen]);
+  return (
+    <div className="flex min-h-screen bg-muted/30">
+      <aside className="sticky top-0 hidden h-screen w-64 shrink-0 border-r md:block">
+        <Sidebar />
+      </aside>
+
+      <DialogPrimitive.Root open={menuOpen} onOpenChange={setMenuOpen}>
+        <DialogPrimitive.Portal>
+          <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/60 md:hidden" />
+          <DialogPrimitive.Content
+            aria-describedby={undefined}
+            className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r bg-sidebar shadow-lg focus:outline-none md:hidden"
+          >
+            <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
+            <Sidebar onNavigate={() => setMenuOpen(false)} />
+            <DialogPrimitive.Close
+              className="absolute right-3 top-4 rounded-sm p-1 opacity-70 hover:opacity-100 focus:outline-none focus:ring-2 focus:ring-ring"
+              aria-label="Close menu"
+            >
+              <X className="h-4 w-4" aria-hidden="true" />
+            </DialogPrimitive.Close>
+          </DialogPrimitive.Content>
+        </DialogPrimitive.Portal>
+      </DialogPrimitive.Root>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <Header onOpenMenu={() => setMenuOpen(true)} />
+        <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
 }

@@ -1,4 +1,6 @@
-// Stub, replaced by the screen's real implementation.
+import { PageHeader } from "@/app/shell/page-header";
+
+// Only the header until the screen's own issue lands: no sample data and no inert forms in the meantime.
 export function ApiKeysPage() {
-  return <h1>ApiKeysPage</h1>;
+  return <PageHeader title="API Keys" subtitle="Create and manage the keys your applications use to call the API" />;
 }

@@ -1,4 +1,84 @@
-// Stub, replaced by the screen's real implementation.
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { z } from "zod";
+import { Link, Navigate } from "react-router";
+import { Button } from "@/components/ui/button";
+import { Field, fieldA11y } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/use-toast";
+import { errorMessage } from "@/lib/api";
+import { AuthLayout } from "./auth-layout";
+import { useAuth } from "@/lib/auth";
+
+// Product-and-account spec, section 5: the sign-in rules (6 characters here; 8 when a password is chosen).
+export const loginSchema = z.object({
+  email: z.email("Invalid email address"),
+  password: z.string().min(6, "Password must be at least 6 characters"),
+});
+type LoginValues = z.infer<typeof loginSchema>;
+
 export function LoginPage() {
-  return <h1>LoginPage</h1>;
+  const { user, login } = useAuth();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginValues>({
+    resolver: zodResolver(loginSchema),
+    mode: "onSubmit",
+    defaultValues: { email: "", password: "" },
+  });
+
+  if (user) return <Navigate to="/dashboard" replace />;
+
+  const onSubmit = async (values: LoginValues) => {
+    try {
+      await login(values.email, values.password);
+    } catch (err) {
+      toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Login failed") });
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      description="Sign in to your Valuator account"
+      footer={
+        <p>
+          Don&apos;t have an account?{" "}
+          <Link to="/register" className="font-medium text-primary hover:underline">
+            Sign up
+          </Link>
+        </p>
+      }
+    >
+      <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
+        <Field id="login-email" label="Email" error={errors.email?.message}>
+          <Input
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            {...fieldA11y("login-email", errors.email?.message)}
+            {...register("email")}
+          />
+        </Field>
+        <Field id="login-password" label="Password" error={errors.password?.message}>
+          <Input
+            type="password"
+            autoComplete="current-password"
+            {...fieldA11y("login-password", errors.password?.message)}
+            {...register("password")}
+          />
+        </Field>
+        <div className="flex justify-end">
+          <Link to="/forgot-password" className="text-sm font-medium text-primary hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? "Signing in..." : "Sign In"}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
 }

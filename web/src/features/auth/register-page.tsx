@@ -1,4 +1,107 @@
-// Stub, replaced by the screen's real implementation.
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { z } from "zod";
+import { Link, Navigate } from "react-router";
+import { Button } from "@/components/ui/button";
+import { Field, fieldA11y } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/use-toast";
+import { errorMessage } from "@/lib/api";
+import { AuthLayout } from "./auth-layout";
+import { useAuth } from "@/lib/auth";
+
+// Product-and-account spec, section 5. confirmPassword is checked here only; the server never sees it.
+export const registerSchema = z
+  .object({
+    fullName: z.string().trim().min(2, "Full name must be at least 2 characters"),
+    email: z.email("Invalid email address"),
+    password: z.string().min(8, "Password must be at least 8 characters"),
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+  });
+type RegisterValues = z.infer<typeof registerSchema>;
+
 export function RegisterPage() {
-  return <h1>RegisterPage</h1>;
+  const { user, register: createAccount } = useAuth();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<RegisterValues>({
+    resolver: zodResolver(registerSchema),
+    mode: "onSubmit",
+    defaultValues: { fullName: "", email: "", password: "", confirmPassword: "" },
+  });
+
+  if (user) return <Navigate to="/dashboard" replace />;
+
+  const onSubmit = async (values: RegisterValues) => {
+    try {
+      await createAccount(values.fullName, values.email, values.password);
+    } catch (err) {
+      toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Registration failed") });
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      description="Start with 100 free credits. No card needed."
+      footer={
+        <p>
+          Already have an account?{" "}
+          <Link to="/login" className="font-medium text-primary hover:underline">
+            Sign in
+          </Link>
+        </p>
+      }
+    >
+      <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
+        <Field id="register-fullName" label="Full Name" error={errors.fullName?.message}>
+          <Input
+            autoComplete="name"
+            placeholder="Jane Doe"
+            {...fieldA11y("register-fullName", errors.fullName?.message)}
+            {...register("fullName")}
+          />
+        </Field>
+        <Field id="register-email" label="Email" error={errors.email?.message}>
+          <Input
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            {...fieldA11y("register-email", errors.email?.message)}
+            {...register("email")}
+          />
+        </Field>
+        <Field
+          id="register-password"
+          label="Password"
+          error={errors.password?.message}
+          hint="At least 8 characters."
+        >
+          <Input
+            type="password"
+            autoComplete="new-password"
+            {...fieldA11y("register-password", errors.password?.message)}
+            {...register("password")}
+          />
+        </Field>
+        <Field id="register-confirmPassword" label="Confirm Password" error={errors.confirmPassword?.message}>
+          <Input
+            type="password"
+            autoComplete="new-password"
+            {...fieldA11y("register-confirmPassword", errors.confirmPassword?.message)}
+            {...register("confirmPassword")}
+          />
+        </Field>
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? "Creating account..." : "Create Account"}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
 }

@@ -1,4 +1,6 @@
-// Stub, replaced by the screen's real implementation.
+import { PageHeader } from "@/app/shell/page-header";
+
+// Only the header until the screen's own issue lands: no sample data and no inert forms in the meantime.
 export function BatchUploadPage() {
-  return <h1>BatchUploadPage</h1>;
+  return <PageHeader title="Batch Upload" subtitle="Value many properties at once from a CSV or Excel file" />;
 }

@@ -1,4 +1,6 @@
-// Stub, replaced by the screen's real implementation.
+import { PageHeader } from "@/app/shell/page-header";
+
+// Only the header until the screen's own issue lands: no sample data and no inert forms in the meantime.
 export function BillingPage() {
-  return <h1>BillingPage</h1>;
+  return <PageHeader title="Billing & Credits" subtitle="Your plan, credit balance and payments" />;
 }

@@ -1,4 +1,143 @@
-// Stub, replaced by the screen's real implementation.
+import type { LucideIcon } from "lucide-react";
+import { Link } from "react-router";
+import { BookOpen, Mail, MapPin, MessageCircle, Phone } from "lucide-react";
+import { OFFICES, SUPPORT_EMAIL, SUPPORT_PHONE } from "@/components/company-info";
+import { PageIntro, PublicLayout } from "@/components/public-layout";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
+import { ContactForm } from "./contact-form";
+
+// The contact page (spec, product-and-account section 2): the message form, the support channels, the offices
+// and a pointer to the Help Center. Public: no sign-in needed.
+
+interface Channel {
+  title: string;
+  detail: string;
+  icon: LucideIcon;
+  action: { href: string; label: string } | null;
+}
+
+const CHANNELS: readonly Channel[] = [
+  {
+    title: "Email Support",
+    detail: "Available 24/7",
+    icon: Mail,
+    action: { href: `mailto:${SUPPORT_EMAIL}`, label: SUPPORT_EMAIL },
+  },
+  {
+    title: "Live Chat",
+    detail: "Available in the dashboard, Mon-Fri 9AM-6PM PST",
+    icon: MessageCircle,
+    action: null,
+  },
+  {
+    title: "Phone Support",
+    detail: "During business hours only",
+    icon: Phone,
+    action: { href: `tel:${SUPPORT_PHONE.replace(/[^+\d]/g, "")}`, label: SUPPORT_PHONE },
+  },
+];
+
+const sectionTitle = "text-xl font-semibold leading-none tracking-tight";
+
 export function ContactPage() {
-  return <h1>ContactPage</h1>;
+  return (
+    <PublicLayout>
+      <div className="mx-auto max-w-6xl space-y-10 px-4 py-12 sm:px-6">
+        <PageIntro title="Contact Us" subtitle="Get in touch with our team" />
+
+        <div className="grid gap-8 lg:grid-cols-3">
+          <Card className="lg:col-span-2">
+            <CardHeader>
+              <h2 className={sectionTitle}>Send us a message</h2>
+              <CardDescription>
+                Fill out the form below and our team will get back to you within 24 hours.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <ContactForm />
+            </CardContent>
+          </Card>
+
+          <div className="space-y-6">
+            <Card>
+              <CardHeader>
+                <h2 className={sectionTitle}>Get in touch</h2>
+                <CardDescription>Choose the channel that suits you.</CardDescription>
+              </CardHeader>
+              <CardContent>
+                <ul className="space-y-5">
+                  {CHANNELS.map(({ title, detail, icon: Icon, action }) => (
+                    <li key={title} className="flex gap-3">
+                      <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
+                        <Icon className="h-4 w-4" aria-hidden="true" />
+                      </span>
+                      <div className="min-w-0">
+                        <h3 className="font-medium">{title}</h3>
+                        <p className="text-sm text-muted-foreground">{detail}</p>
+                        {action ? (
+                          <a
+                            href={action.href}
+                            className="break-all text-sm font-medium text-primary underline-offset-4 hover:underline"
+                          >
+                            {action.label}
+                          </a>
+                        ) : null}
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              </CardContent>
+            </Card>
+
+            <Card>
+              <CardHeader>
+                <h2 className={sectionTitle}>Our offices</h2>
+              </CardHeader>
+              <CardContent>
+                <ul className="space-y-5">
+                  {OFFICES.map((o) => (
+                    <li key={o.city} className="flex gap-3">
+                      <MapPin className="mt-0.5 h-4 w-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+                      <div>
+                        <h3 className="flex items-center gap-2 font-medium">
+                          {o.city}
+                          {o.hq ? <Badge variant="secondary">HQ</Badge> : null}
+                        </h3>
+                        <address className="text-sm not-italic text-muted-foreground">
+                          {o.lines.map((line) => (
+                            <span key={line} className="block">
+                              {line}
+                            </span>
+                          ))}
+                        </address>
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              </CardContent>
+            </Card>
+
+            <Card>
+              <CardHeader>
+                <h2 className={sectionTitle}>Quick answers</h2>
+                <CardDescription>
+                  Credits, API keys, batch uploads and error codes: most questions are answered in our Help Center.
+                </CardDescription>
+              </CardHeader>
+              <CardContent>
+                <Button asChild variant="outline" className="w-full">
+                  <Link to="/help-center">
+                    <BookOpen aria-hidden="true" />
+                    Visit Help Center
+                  </Link>
+                </Button>
+              </CardContent>
+            </Card>
+          </div>
+        </div>
+      </div>
+    </PublicLayout>
+  );
 }

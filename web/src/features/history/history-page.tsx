@@ -1,4 +1,6 @@
-// Stub, replaced by the screen's real implementation.
+import { PageHeader } from "@/app/shell/page-header";
+
+// Only the header until the screen's own issue lands: no sample data and no inert forms in the meantime.
 export function HistoryPage() {
-  return <h1>HistoryPage</h1>;
+  return <PageHeader title="Request History" subtitle="Every lookup made from the dashboard or with your API keys" />;
 }

@@ -1,4 +1,6 @@
-// Stub, replaced by the screen's real implementation.
+import { PageHeader } from "@/app/shell/page-header";
+
+// Only the header until the screen's own issue lands: no sample data and no inert forms in the meantime.
 export function PersonLookupPage() {
-  return <h1>PersonLookupPage</h1>;
+  return <PageHeader title="Person Lookup" subtitle="Find a person's contact details and addresses by name and location" />;
 }

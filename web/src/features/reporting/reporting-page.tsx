@@ -1,4 +1,6 @@
-// Stub, replaced by the screen's real implementation.
+import { PageHeader } from "@/app/shell/page-header";
+
+// Only the header until the screen's own issue lands: no sample data and no inert forms in the meantime.
 export function ReportingPage() {
-  return <h1>ReportingPage</h1>;
+  return <PageHeader title="Reporting" subtitle="Analytics and insights for your API usage and performance" />;
 }

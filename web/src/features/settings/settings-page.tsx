@@ -1,4 +1,23 @@
-// Stub, replaced by the screen's real implementation.
+import { PageHeader } from "@/app/shell/page-header";
+import { useAuth } from "@/lib/auth";
+import { DangerZoneCard } from "./components/danger-zone-card";
+import { NotificationsCard } from "./components/notifications-card";
+import { ProfileCard } from "./components/profile-card";
+import { SecurityCard } from "./components/security-card";
+
 export function SettingsPage() {
-  return <h1>SettingsPage</h1>;
+  const { user } = useAuth();
+  // The sign-in guard renders this screen only with a user; the check keeps the types honest.
+  if (!user) return null;
+  return (
+    <div className="max-w-3xl">
+      <PageHeader title="Settings" subtitle="Manage your profile, password and notifications" />
+      <div className="space-y-6">
+        <ProfileCard user={user} />
+        <SecurityCard />
+        <NotificationsCard preferences={user.notifications} />
+        <DangerZoneCard />
+      </div>
+    </div>
+  );
 }

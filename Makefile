@@ -1,0 +1,65 @@
+# Valuator: the two commands are `make run` and `make test` (see README.md).
+# Only Go and Node are needed; npm packages are installed on first use.
+
+GO       ?= go
+BIN      := bin/valuator
+NPM_INSTALL := npm install --no-save --no-audit --no-fund --loglevel=error
+
+# Everything the web build reads, so the app is rebuilt only when one of them changes.
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts \
+	web/tsconfig.json web/tsconfig.app.json api/openapi.yaml
+GO_SOURCES  := $(shell find . -name '*.go' -not -path './web/node_modules/*' -not -path './e2e/node_modules/*') \
+	$(shell find internal/store/migrations -name '*.sql') api/openapi.yaml go.mod go.sum
+
+.PHONY: run build web test test-go test-web test-e2e bench vet clean help
+
+help:
+	@echo "make run     build everything and start the server at http://localhost:8080 (SQLite, demo data)"
+	@echo "make test    every test: Go (SQLite and PostgreSQL), web unit tests, browser end-to-end tests"
+	@echo "make build   build bin/valuator with the web app embedded"
+	@echo "make bench   benchmarks"
+
+run: build
+	./$(BIN) serve
+
+build: $(BIN)
+
+# npm dependencies, installed from the lock file; the stamp file records when.
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && $(NPM_INSTALL)
+	@touch $@
+
+e2e/node_modules/.installed: e2e/package.json e2e/package-lock.json
+	cd e2e && $(NPM_INSTALL)
+	@touch $@
+
+web/dist/app/index.html: web/node_modules/.installed $(WEB_SOURCES)
+	cd web && npm run build --silent
+
+web: web/dist/app/index.html
+
+$(BIN): web/dist/app/index.html $(GO_SOURCES)
+	$(GO) build -trimpath -o $(BIN) ./cmd/valuator
+
+test: test-go test-web test-e2e
+
+vet:
+	$(GO) vet ./...
+
+# Go tests run on SQLite and, when initdb/pg_ctl are installed (or VALUATOR_TEST_POSTGRES_URL is set), on a
+# throwaway PostgreSQL cluster too. CI sets VALUATOR_TEST_REQUIRE_POSTGRES=1 so PostgreSQL can never be skipped.
+test-go: vet
+	$(GO) test -count=1 ./...
+
+test-web: web/node_modules/.installed
+	cd web && npm run typecheck --silent && npm test --silent
+
+# End-to-end tests drive Debian's Chromium against the real binary on a free port with a fresh database.
+test-e2e: $(BIN) e2e/node_modules/.installed
+	cd e2e && npx playwright test
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin web/dist/app web/node_modules/.installed e2e/node_modules/.installed e2e/test-results

@@ -1,0 +1,78 @@
+import { defineConfig } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+// The real binary (built by `make build`) runs on a free loopback port with a fresh SQLite database in a temp
+// folder, in development mode (so password-reset requests answer with the token, as the reset journey needs).
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      if (addr && typeof addr === "object") {
+        const port = addr.port;
+        srv.close(() => resolve(port));
+      } else {
+        reject(new Error("no port"));
+      }
+    });
+  });
+}
+
+// The config is evaluated in the runner and again in every worker; the port and folder are chosen once and handed
+// to the workers through the environment.
+process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "valuator-e2e-"));
+const port = process.env.E2E_PORT;
+const dataDir = process.env.E2E_DATA_DIR;
+const baseURL = `http://127.0.0.1:${port}`;
+const binary = path.resolve(import.meta.dirname, "..", "bin", "valuator");
+
+export default defineConfig({
+  testDir: "./tests",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  outputDir: "./test-results",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium; Playwright never downloads a browser here.
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: `${binary} serve`,
+    url: `${baseURL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      VALUATOR_ADDR: `127.0.0.1:${port}`,
+      VALUATOR_BASE_URL: baseURL,
+      VALUATOR_DATA_DIR: dataDir,
+      VALUATOR_DATABASE_URL: `sqlite://${path.join(dataDir, "valuator.db")}`,
+      VALUATOR_ENV: "development",
+      VALUATOR_LOG_LEVEL: "warn",
+    },
+  },
+});

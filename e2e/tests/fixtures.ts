@@ -1,0 +1,74 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+/** A unique address per test, so tests can run in parallel against one server. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export interface Account {
+  fullName: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Every test fails on a browser console error, an uncaught page error or a Content-Security-Policy violation: the
+ * app must run cleanly under the server's strict policy with no external origin. CSP violations are not console
+ * messages Playwright sees, so each document reports its `securitypolicyviolation` events through a binding.
+ */
+export const test = base.extend<{ pageProblems: string[] }>({
+  pageProblems: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+      });
+      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      await page.exposeFunction("__reportCspViolation", (v: string) => problems.push(`CSP violation: ${v}`));
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (e) => {
+          const report = (window as unknown as { __reportCspViolation: (v: string) => void }).__reportCspViolation;
+          report(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`);
+        });
+      });
+      await use(problems);
+      // Answers the test provokes on purpose (a 401 for a revoked session, a 409 for a taken email) are logged by
+      // the browser as failed resources; they are expected. Everything else is a bug.
+      const unexpected = problems.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
+      expect(unexpected, "browser console errors and CSP violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Registers through the form and waits for the dashboard. */
+export async function registerThroughUI(page: Page, account: Account): Promise<void> {
+  await page.goto("/register");
+  await page.getByLabel("Full Name").fill(account.fullName);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByLabel("Confirm Password").fill(account.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Signs in through the form and waits for the dashboard. */
+export async function signInThroughUI(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** The notifications area that holds the (single) toast. */
+export function toasts(page: Page) {
+  return page.getByRole("region", { name: /Notifications/ });
+}
+
+/** A toast's title; Radix also repeats toast text in a hidden live region, which this does not match. */
+export function toastTitle(page: Page, title: string) {
+  return toasts(page).getByText(title, { exact: true });
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from "react";
+import { Check, Copy } from "lucide-react";
+import { cn } from "@/lib/utils";
+
+interface CodeBlockProps {
+  /** What the block holds ("Request", "Response", "bash"...), shown in its title bar. */
+  title: string;
+  code: string;
+  className?: string;
+}
+
+/** A dark, scrollable code sample with a copy button. */
+export function CodeBlock({ title, code, className }: CodeBlockProps) {
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(t);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(code);
+      setCopied(true);
+    } catch {
+      // The clipboard is unavailable (an insecure origin, a denied permission): the text stays selectable.
+    }
+  }
+
+  return (
+    <figure className={cn("overflow-hidden rounded-lg border border-slate-800 bg-slate-950 text-slate-100", className)}>
+      <figcaption className="flex items-center justify-between border-b border-slate-800 px-4 py-2 text-xs font-medium text-slate-400">
+        <span>{title}</span>
+        <button
+          type="button"
+          onClick={copy}
+          className="inline-flex cursor-pointer items-center gap-1 rounded px-2 py-1 text-slate-400 transition-colors hover:bg-slate-800 hover:text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          aria-label={`Copy ${title.toLowerCase()}`}
+        >
+          {copied ? <Check className="h-3.5 w-3.5" aria-hidden="true" /> : <Copy className="h-3.5 w-3.5" aria-hidden="true" />}
+          {copied ? "Copied" : "Copy"}
+        </button>
+      </figcaption>
+      <pre className="overflow-x-auto p-4 text-sm leading-relaxed">
+        <code className="font-mono">{code}</code>
+      </pre>
+    </figure>
+  );
+}

@@ -1,0 +1,38 @@
+import { render, screen } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { PrivacyPage } from "./privacy-page";
+import { TermsPage } from "./terms-page";
+
+function renderAt(page: React.ReactNode) {
+  return render(<MemoryRouter>{page}</MemoryRouter>);
+}
+
+describe("legal pages", () => {
+  it("the privacy policy shows its title, last-updated date, Back to Home and the retention promises", () => {
+    renderAt(<PrivacyPage />);
+    expect(screen.getByRole("heading", { level: 1, name: "Privacy Policy" })).toBeInTheDocument();
+    expect(screen.getByText("Last updated: January 21, 2025")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
+    expect(screen.getByRole("heading", { level: 2, name: /How long we keep data/ })).toBeInTheDocument();
+    const text = document.body.textContent ?? "";
+    expect(text).toMatch(/deleted within 24 hours/);
+    expect(text).toMatch(/up to 2 years after you close your account/);
+    expect(text).toMatch(/argon2id/);
+    expect(text).toMatch(/never the full\s+card number/);
+  });
+
+  it("the terms show their title, last-updated date, Back to Home and the billing rules", () => {
+    renderAt(<TermsPage />);
+    expect(screen.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeInTheDocument();
+    expect(screen.getByText("Last updated: January 21, 2025")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
+    const text = document.body.textContent ?? "";
+    expect(text).toMatch(/Basic \(\$30 a month, 1,000 credits\), Professional \(\$125 a month, 5,000 credits\), Enterprise \(\$200 a month, 10,000 credits\)/);
+    expect(text).toMatch(/\$0\.03 per\s+credit, up to the overage limit/);
+    expect(text).toMatch(/Upgrades take effect immediately/);
+    expect(text).toMatch(/Cancellation takes effect at the end of the current billing period/);
+    expect(text).toMatch(/Credits are forfeited/);
+    expect(text).toMatch(/Valuations are estimates, not appraisals/);
+    expect(text).toMatch(/99\.9%/);
+  });
+});

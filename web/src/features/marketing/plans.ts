@@ -1,0 +1,94 @@
+// The static pricing content (spec, product-and-account section 9; DESIGN.md section 5). The server holds the
+// billing truth; these figures are what the public pages promise and must match it.
+
+export interface Plan {
+  id: "free" | "basic" | "professional" | "enterprise";
+  name: string;
+  /** Monthly price in whole dollars. */
+  priceUsd: number;
+  credits: number;
+  /** Requests per minute per API key; null means no plan cap. */
+  rateLimitPerMinute: number | null;
+  /** Properties per batch upload. */
+  batchSize: number;
+  overage: boolean;
+  support: string;
+  sla: boolean;
+  popular?: boolean;
+  tagline: string;
+}
+
+export const OVERAGE_PER_CREDIT_USD = 0.03;
+export const FREE_CREDITS = 100;
+export const CUSTOM_PRICING_ABOVE_CREDITS = 50_000;
+export const BATCH_FILE_MAX_MB = 50;
+
+export const FREE_PLAN: Plan = {
+  id: "free",
+  name: "Free",
+  priceUsd: 0,
+  credits: FREE_CREDITS,
+  rateLimitPerMinute: 60,
+  batchSize: 100,
+  overage: false,
+  support: "Help Center & email",
+  sla: false,
+  tagline: "Try every feature with no card.",
+};
+
+export const PAID_PLANS: readonly Plan[] = [
+  {
+    id: "basic",
+    name: "Basic",
+    priceUsd: 30,
+    credits: 1_000,
+    rateLimitPerMinute: 60,
+    batchSize: 1_000,
+    overage: true,
+    support: "Email support",
+    sla: true,
+    tagline: "For individual agents and small projects.",
+  },
+  {
+    id: "professional",
+    name: "Professional",
+    priceUsd: 125,
+    credits: 5_000,
+    rateLimitPerMinute: 120,
+    batchSize: 10_000,
+    overage: true,
+    support: "Priority email & live chat",
+    sla: true,
+    popular: true,
+    tagline: "For brokerages, investors and growing apps.",
+  },
+  {
+    id: "enterprise",
+    name: "Enterprise",
+    priceUsd: 200,
+    credits: 10_000,
+    rateLimitPerMinute: null,
+    batchSize: 50_000,
+    overage: true,
+    support: "Dedicated account manager & phone",
+    sla: true,
+    tagline: "For lenders, platforms and portfolio teams.",
+  },
+];
+
+export const ALL_PLANS: readonly Plan[] = [FREE_PLAN, ...PAID_PLANS];
+
+const number = new Intl.NumberFormat("en-US");
+
+export function formatNumber(n: number): string {
+  return number.format(n);
+}
+
+export function formatRateLimit(plan: Plan): string {
+  return plan.rateLimitPerMinute === null ? "Unlimited" : `${plan.rateLimitPerMinute} / min`;
+}
+
+/** What one included credit costs on the plan, to three decimals ("$0.025"). */
+export function pricePerCredit(plan: Plan): string {
+  return `$${(plan.priceUsd / plan.credits).toFixed(3)}`;
+}

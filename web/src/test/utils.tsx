@@ -1,0 +1,111 @@
+// Helpers for the web unit tests: a fake server behind fetch, a signed-in user, and the app's providers around a
+// screen. The Go side tests the real server; these tests pin what the screens send and how they react.
+import type { ReactElement, ReactNode } from "react";
+import { act, render, renderHook } from "@testing-library/react";
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { MemoryRouter, useLocation } from "react-router";
+import { vi } from "vitest";
+import { Toaster } from "@/components/ui/toaster";
+import { useToast } from "@/components/ui/use-toast";
+import { AuthProvider } from "@/lib/auth";
+import { createQueryClient } from "@/lib/query-client";
+import type { User } from "@/lib/types";
+
+export function makeUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 42,
+    email: "jane@example.com",
+    fullName: "Jane Doe",
+    company: "Acme Realty",
+    plan: "free",
+    credits: 100,
+    totalCreditsEarned: 100,
+    notifications: { emailNotifications: true, usageAlerts: true, weeklyReports: false, marketingEmails: false },
+    createdAt: "2026-01-21T10:00:00Z",
+    ...overrides,
+  };
+}
+
+export interface FakeReply {
+  status?: number;
+  body?: unknown;
+}
+
+export interface FakeRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A reply, a function of the request, or a promise of either (to hold a request open). */
+export type FakeRoute = FakeReply | ((req: FakeRequest) => FakeReply | Promise<FakeReply>) | "network-error";
+
+/** An error body in the server's one shape. */
+export function errorBody(error: string, extra: Record<string, unknown> = {}) {
+  return { error, code: "invalid_input", requestId: "req-test", ...extra };
+}
+
+/**
+ * Replaces fetch with a fake server answering "METHOD /path" routes; anything else answers 404. Returns the mock
+ * and the list of requests it received.
+ */
+export function mockFetch(routes: Record<string, FakeRoute>) {
+  const requests: FakeRequest[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const method = (init.method ?? "GET").toUpperCase();
+    const headers = { ...((init.headers as Record<string, string> | undefined) ?? {}) };
+    const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
+    const req: FakeRequest = { method, url, headers, body };
+    requests.push(req);
+    const route = routes[`${method} ${url}`];
+    if (route === "network-error") throw new TypeError("Failed to fetch");
+    const reply: FakeReply = route === undefined ? { status: 404, body: errorBody("Not found") } : typeof route === "function" ? await route(req) : route;
+    const status = reply.status ?? 200;
+    const text = reply.body === undefined ? null : JSON.stringify(reply.body);
+    return new Response(status === 204 ? null : text, {
+      status,
+      headers: text ? { "Content-Type": "application/json" } : {},
+    });
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return { fetchMock, requests };
+}
+
+/** Shows the router's current path, so tests can see where a screen navigated. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+interface RenderOptions {
+  route?: string;
+  queryClient?: QueryClient;
+}
+
+/** Renders the UI inside the app's providers (query client, router, session, toasts) at the given route. */
+export function renderWithProviders(ui: ReactElement, { route = "/", queryClient }: RenderOptions = {}) {
+  const client = queryClient ?? createQueryClient();
+  function Wrapper({ children }: { children: ReactNode }) {
+    return (
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={[route]}>
+          <AuthProvider>
+            {children}
+            <LocationProbe />
+            <Toaster />
+          </AuthProvider>
+        </MemoryRouter>
+      </QueryClientProvider>
+    );
+  }
+  return { queryClient: client, ...render(ui, { wrapper: Wrapper }) };
+}
+
+/** Closes whatever toast an earlier test left in the shared toast store. */
+export function dismissToasts() {
+  const { result, unmount } = renderHook(() => useToast());
+  act(() => result.current.dismiss());
+  unmount();
+}
