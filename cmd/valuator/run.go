@@ -147,6 +147,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		BaseURL:    cfg.BaseURL,
 		SessionTTL: cfg.SessionTTL,
 	})
+	if cfg.Dev() {
+		if err := seedDemoAccount(ctx, db, accounts, stdout); err != nil {
+			return err
+		}
+	}
 	handler := server.New(server.Deps{
 		Config:      cfg,
 		Logger:      log,

@@ -82,6 +82,19 @@ func TestServeStartsAndShutsDownGracefully(t *testing.T) {
 	if !strings.Contains(out.String(), "Valuator is running at") {
 		t.Errorf("stdout = %q", out.String())
 	}
+	// An empty development database gets the demo account, which can sign in.
+	if !strings.Contains(out.String(), demoEmail) {
+		t.Errorf("stdout does not announce the demo account: %q", out.String())
+	}
+	res, err := http.Post(url+"/api/auth/login", "application/json",
+		strings.NewReader(`{"email":"`+demoEmail+`","password":"`+demoPassword+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("demo login status = %d", res.StatusCode)
+	}
 	// The development secret was generated in the data folder.
 	if _, err := os.Stat(filepath.Join(dir, "secret")); err != nil {
 		t.Errorf("no generated secret: %v", err)

@@ -269,3 +269,10 @@ func (db *DB) CreateContactMessage(ctx context.Context, m contact.Message) (int6
 		userID, m.FirstName, m.LastName, m.Email, m.Company, m.Subject, m.Message, m.IP, x.t(m.CreatedAt)).Scan(&id)
 	return id, err
 }
+
+// CountUsers counts accounts, open or closed (used to seed an empty development database).
+func (db *DB) CountUsers(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.q().row(ctx, `SELECT COUNT(*) FROM users`).Scan(&n)
+	return n, err
+}
