@@ -1,0 +1,263 @@
+package avm
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"valuator/internal/avm/gbm"
+)
+
+// signals are what the confidence of one valuation is estimated from.
+type signals struct {
+	compSD      float64 // spread of the comparables' residuals
+	compMAD     float64 // mean absolute residual of the comparables: how predictable the neighbourhood is
+	neff        float64 // effective number of comparables
+	nearMiles   float64 // mean distance of the three nearest comparables
+	shift       float64 // how far the comparables moved the model's value
+	monthsAhead float64 // how far past the engine's data the valuation date lies
+	simSum      float64 // total similarity of the comparables
+	sameHome    float64 // 1 when the home's own earlier sale is among the comparables
+	attrs       float64 // share of the main attributes known
+	// How typical the home is for its neighbourhood: unusual homes are valued less surely.
+	sizeVsNbr  float64 // |log(living area / neighbourhood's)|
+	priceVsNbr float64 // |model log value - neighbourhood's log price|
+	nbrSpread  float64 // spread of the neighbourhood's price per sqft
+	logValue   float64 // log of the value, centred at $500,000
+}
+
+func (e *Engine) signalsFor(h *Home, nb knn, modelLog float64, comps []Comparable, neff, sd, mad, shift float64,
+	at time.Time) signals {
+	s := signals{compSD: sd, compMAD: mad, neff: neff, shift: math.Abs(shift)}
+	s.sizeVsNbr = orZero(math.Abs(logOr(h.Sqft) - logOr(h.NbrSqft)))
+	s.priceVsNbr = orZero(math.Abs(modelLog - e.index.At(at) - nb.lprice))
+	s.nbrSpread = orZero(nb.sd)
+	s.logValue = modelLog - math.Log(500000)
+	if s.compSD != s.compSD {
+		s.compSD, s.compMAD = 0.3, 0.3
+	}
+	var near []float64
+	for _, c := range comps {
+		near = append(near, c.Miles)
+		s.simSum += c.Similarity
+		if c.Miles == 0 && c.Similarity > 0.5 {
+			s.sameHome = 1
+		}
+	}
+	sort.Float64s(near)
+	if len(near) == 0 {
+		s.nearMiles = 25
+	} else {
+		k := min(3, len(near))
+		for _, d := range near[:k] {
+			s.nearMiles += d
+		}
+		s.nearMiles /= float64(k)
+	}
+	s.monthsAhead = math.Max(0, at.Sub(e.dataEnd).Hours()/24/30.4)
+	for _, v := range []float64{h.Beds, h.Baths, h.Sqft, h.YearBuilt, h.LotSqft} {
+		if known(v) {
+			s.attrs += 0.2
+		}
+	}
+	return s
+}
+
+func orZero(v float64) float64 {
+	if v != v {
+		return 0
+	}
+	return v
+}
+
+// vector turns signals into the calibration model's inputs.
+func (s signals) vector() []float64 {
+	return []float64{math.Log(0.01 + s.compSD), math.Log(0.01 + s.compMAD), math.Log(1 + s.neff),
+		math.Log(0.05 + s.nearMiles), s.shift, math.Log(0.01 + s.simSum), s.sameHome,
+		s.attrs, s.sizeVsNbr, s.priceVsNbr, s.nbrSpread, s.logValue, s.logValue * s.logValue}
+}
+
+// calibration turns signals into a confidence and an interval. A small boosted model predicts the scale of a
+// valuation's error (its expected absolute log error) from the signals; dividing held-out errors by their predicted
+// scale gives standardized errors whose empirical distribution F is the same for easy and hard homes. Then
+// P(within 10%) = F(0.1 / scale), and the 80% interval is plus or minus the 80th percentile of F times the scale.
+// Both are calibrated on held-out valuations by construction, rather than assumed.
+type calibration struct {
+	scale *gbm.Model
+	// z holds the held-out standardized absolute errors, sorted (the distribution F).
+	z []float64
+	// horizon is how far ahead (months) the held-out valuations reached; confidence beyond it is widened.
+	horizon float64
+	// Held-out measurements, for reports.
+	holdoutN    int
+	holdoutHits float64
+	held        []heldOut
+}
+
+// errScale is the predicted expected absolute log error of a valuation, widened past the calibrated horizon.
+func (c calibration) errScale(s signals) float64 {
+	sc := 0.1
+	if c.scale != nil {
+		sc = math.Max(0.01, c.scale.Predict(s.vector()))
+	}
+	if extra := s.monthsAhead - c.horizon; extra > 0 {
+		t := staleTrendError * math.Min(extra, 120)
+		sc = math.Sqrt(sc*sc + t*t)
+	}
+	return sc
+}
+
+func (c calibration) confidence(s signals) float64 {
+	if len(c.z) == 0 {
+		return 0.5
+	}
+	p := ecdf(c.z, 0.1/c.errScale(s))
+	// Never claim certainty or nothing: 2% to 98%.
+	return math.Max(0.02, math.Min(0.98, p))
+}
+
+// interval returns the log offsets of the 80% interval around the value.
+func (c calibration) interval(s signals) (lo, hi float64) {
+	q := 1.28 // the 80% quantile of |z| for a normal error, used before calibration
+	if len(c.z) > 0 {
+		q = c.z[int(0.8*float64(len(c.z)-1))]
+	}
+	h := q * c.errScale(s)
+	return -h, h
+}
+
+// ecdf is the share of sorted values at or below x.
+func ecdf(sorted []float64, x float64) float64 {
+	return float64(sort.SearchFloat64s(sorted, math.Nextafter(x, math.Inf(1)))) / float64(len(sorted))
+}
+
+// staleTrendError is how uncertain the market trend becomes per month of extrapolation, in log units: about the
+// spread of monthly index changes across US metros.
+const staleTrendError = 0.008
+
+// heldOut is one valuation of a sale the engine did not learn from.
+type heldOut struct {
+	sig    signals
+	logErr float64 // log(price) - log(value)
+	// For fitting the comparables' blend: the value model's own error and the comparables' mean residual.
+	modelErr, compMean, neff float64
+}
+
+// calibrate fits the calibration and the comparables' blend (e.alpha, e.k0). With enough history it trains a
+// second engine on all but the last HoldoutMonths and values the sales of those months (the situation of a real
+// valuation: after the data); else it falls back to the market sales' out-of-fold errors, which understate the
+// error of valuing ahead in time (the stale-trend widening then starts at the end of the data).
+func calibrate(m *Market, opt Options, e *Engine) calibration {
+	var held []heldOut
+	cut := e.dataEnd.AddDate(0, -opt.HoldoutMonths, 0)
+	var nBefore, nAfter int
+	for _, s := range m.Sales {
+		if !usable(m, s, time.Time{}) {
+			continue
+		}
+		if s.Date.Before(cut) {
+			nBefore++
+		} else {
+			nAfter++
+		}
+	}
+	if nBefore >= 500 && nAfter >= 200 {
+		if sub, err := trainCore(m, opt, cut); err == nil {
+			for _, s := range m.Sales {
+				if !usable(m, s, time.Time{}) || s.Date.Before(cut) {
+					continue
+				}
+				v := sub.value(&m.Properties[s.Property].Home, s.Property, s.Date, -1)
+				held = append(held, heldOut{sig: v.signals, logErr: math.Log(s.Price) - math.Log(v.Value),
+					modelErr: math.Log(s.Price) - math.Log(v.ModelValue), compMean: v.compMean, neff: v.signals.neff})
+			}
+		}
+	}
+	if len(held) >= 200 {
+		// How far should the comparables' residuals move the model's value? As far as it helped these valuations
+		// (in King County, not at all: the model's neighbourhood features already carry what they know).
+		e.alpha, e.k0 = fitBlend(held)
+		for i := range held {
+			h := &held[i]
+			shift := e.alpha * h.neff / (h.neff + e.k0) * h.compMean
+			h.logErr = h.modelErr - shift
+			h.sig.shift = math.Abs(shift)
+		}
+	} else {
+		held = held[:0]
+		for k := range e.sales {
+			s := &e.sales[k]
+			h := e.market.Properties[s.property].Home
+			v := e.value(&h, s.property, s.date, int32(k))
+			// The engine saw this sale; its out-of-fold residual stands in for the error it would have made.
+			logErr := s.resid - math.Log(v.Value/v.ModelValue)
+			held = append(held, heldOut{sig: v.signals, logErr: logErr})
+		}
+	}
+	return fitCalibration(held)
+}
+
+// scaleParams keep the scale model small and smooth: it learns from a few thousand held-out errors.
+func scaleParams() gbm.Params {
+	p := gbm.DefaultParams()
+	p.Trees, p.LearningRate, p.NumLeaves, p.MinLeaf = 300, 0.03, 8, 60
+	p.FeatureFraction, p.BaggingFraction = 0.8, 0.8
+	return p
+}
+
+// fitBlend chooses the blend weight alpha and its shrinkage k0 that minimise the median absolute error of the
+// held-out valuations.
+func fitBlend(held []heldOut) (alpha, k0 float64) {
+	best := math.Inf(1)
+	errs := make([]float64, len(held))
+	alpha, k0 = 0, 1
+	for _, a := range []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1} {
+		for _, k := range []float64{0.5, 1, 2, 4, 8} {
+			for i, h := range held {
+				errs[i] = math.Abs(h.modelErr - a*h.neff/(h.neff+k)*h.compMean)
+			}
+			// Prefer no blend unless it clearly helps (0.1% of median error).
+			if med := median(errs); med < best-0.0001 || (a == 0 && med < best) {
+				best, alpha, k0 = med, a, k
+			}
+		}
+	}
+	return alpha, k0
+}
+
+func fitCalibration(held []heldOut) calibration {
+	X := make([][]float64, len(held))
+	y := make([]float64, len(held))
+	hits := 0.0
+	for i, h := range held {
+		X[i] = h.sig.vector()
+		y[i] = math.Min(1, math.Abs(h.logErr))
+		if math.Abs(math.Exp(h.logErr)-1) <= 0.10 {
+			hits++
+		}
+	}
+	c := calibration{holdoutN: len(held), holdoutHits: hits / float64(max(1, len(held))), held: held}
+	for _, h := range held {
+		c.horizon = math.Max(c.horizon, h.sig.monthsAhead)
+	}
+	if len(held) < 50 {
+		return c
+	}
+	// The standardized errors come from scales predicted out of fold, so F is not flattered by a scale model that
+	// has seen the very error it divides.
+	fold := make([]int, len(held))
+	for i := range fold {
+		fold[i] = i % 5
+	}
+	oof, err := outOfFold(X, y, fold, 5, scaleParams())
+	if err != nil {
+		return c
+	}
+	c.z = make([]float64, len(held))
+	for i := range held {
+		c.z[i] = math.Abs(held[i].logErr) / math.Max(0.01, oof[i])
+	}
+	sort.Float64s(c.z)
+	c.scale, _ = gbm.Train(X, y, nil, scaleParams())
+	return c
+}

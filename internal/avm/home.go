@@ -1,0 +1,106 @@
+// Package avm is the valuation engine: given a home and a date, it estimates the price the home would sell for,
+// an 80% range, a calibrated confidence, the rent it would fetch, and the comparable sales behind the figure.
+// It is pure Go with no I/O: it learns from a Market handed to Train and answers from memory.
+package avm
+
+import (
+	"math"
+	"time"
+)
+
+// PropertyType is the kind of home.
+type PropertyType string
+
+const (
+	SingleFamily PropertyType = "Single Family"
+	Condo        PropertyType = "Condo"
+	Townhouse    PropertyType = "Townhouse"
+	MultiFamily  PropertyType = "Multi-Family"
+	Manufactured PropertyType = "Manufactured"
+	OtherType    PropertyType = "Other"
+)
+
+// typeCode gives the model a number per type; the order carries no meaning beyond grouping.
+func typeCode(t PropertyType) float64 {
+	switch t {
+	case SingleFamily:
+		return 1
+	case Townhouse:
+		return 2
+	case Condo:
+		return 3
+	case MultiFamily:
+		return 4
+	case Manufactured:
+		return 5
+	case OtherType:
+		return 6
+	default:
+		return math.NaN()
+	}
+}
+
+// Home is what the engine knows about a property. Unknown numbers are NaN (use Unknown()).
+type Home struct {
+	Lat, Lon      float64
+	ZIP           string
+	Type          PropertyType
+	Beds, Baths   float64
+	Sqft          float64 // living area
+	LotSqft       float64
+	Floors        float64
+	YearBuilt     float64
+	YearRenovated float64 // 0 or NaN: never
+	// Optional quality attributes (King County style): construction grade 1-13, condition 1-5, view 0-4,
+	// waterfront 0/1, above-ground and basement area.
+	Grade, Condition, View, Waterfront float64
+	SqftAbove, SqftBasement            float64
+	// NbrSqft and NbrLot are the mean living area and lot of the nearest homes (the neighbourhood's scale);
+	// Train fills them from the market's own properties when they are unknown.
+	NbrSqft, NbrLot float64
+}
+
+// Unknown returns a Home with every number unknown.
+func Unknown() Home {
+	n := math.NaN()
+	return Home{Lat: n, Lon: n, Beds: n, Baths: n, Sqft: n, LotSqft: n, Floors: n, YearBuilt: n, YearRenovated: n,
+		Grade: n, Condition: n, View: n, Waterfront: n, SqftAbove: n, SqftBasement: n, NbrSqft: n, NbrLot: n}
+}
+
+// Property is a home on record.
+type Property struct {
+	ID int64
+	Home
+}
+
+// Sale is a recorded sale of Market.Properties[Property].
+type Sale struct {
+	ID       int64
+	Property int32
+	Date     time.Time
+	Price    float64
+}
+
+// Rental is a recorded monthly rent of Market.Properties[Property].
+type Rental struct {
+	Property int32
+	Date     time.Time
+	Rent     float64
+}
+
+// Market is everything the engine learns from.
+type Market struct {
+	Properties []Property
+	Sales      []Sale
+	Rentals    []Rental
+}
+
+func known(v float64) bool { return v == v }
+
+// logOr returns log(v) for a positive known v, else NaN.
+func logOr(v float64) float64 {
+	if v > 0 {
+		return math.Log(v)
+	}
+	return math.NaN()
+}

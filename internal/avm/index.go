@@ -1,0 +1,253 @@
+package avm
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Index is the market's price level over time, in log units, by calendar month: the median residual of sales in
+// each month against a model that ignores time, so a change in which homes sold (more cheap homes in winter, say)
+// does not read as a change in prices. Beyond the last month it extrapolates a damped trend.
+type Index struct {
+	Start  time.Time // first month
+	Levels []float64 // smoothed log level per month from Start
+	// Seasonal is the log effect of each calendar month (January first), used to extrapolate: the trend is
+	// measured on the seasonally adjusted index, and the season of the target month is added back.
+	Seasonal [12]float64
+	// Slope is the seasonally adjusted trend per month used beyond the data, already damped and clipped.
+	Slope float64
+	// MaxAhead caps how far past the data the trend is extrapolated; later dates get the level at the cap.
+	MaxAhead int
+}
+
+// defaultSeasonal is the seasonal profile used when a market has less than two years of data to measure its own:
+// a typical pattern of US repeat-sales house price indexes (prices firm in late spring and summer and soften in
+// winter), with an amplitude of about 1.5%. It is a fixed prior, not fitted to any market in this repository.
+var defaultSeasonal = [12]float64{-0.015, -0.013, -0.005, 0.004, 0.011, 0.015, 0.015, 0.011, 0.004, -0.003, -0.009, -0.014}
+
+func monthIndex(start, t time.Time) int {
+	return (t.Year()-start.Year())*12 + int(t.Month()) - int(start.Month())
+}
+
+func monthStart(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// At returns the log level at t. Within the data it interpolates linearly between month midpoints; before the
+// data it holds the first level; after it, the last level plus the damped trend.
+func (ix *Index) At(t time.Time) float64 {
+	if len(ix.Levels) == 0 {
+		return 0
+	}
+	m := monthIndex(ix.Start, t)
+	// Position in months, with each month's level sitting at its middle.
+	days := float64(t.Day()-1) / 30.4
+	pos := float64(m) + days - 0.5
+	last := len(ix.Levels) - 1
+	switch {
+	case pos <= 0:
+		return ix.Levels[0]
+	case pos >= float64(last):
+		ahead := math.Min(pos-float64(last), float64(ix.MaxAhead))
+		lastMonth := ix.Start.AddDate(0, last, 0).Month()
+		target := ix.Start.AddDate(0, last+int(math.Round(ahead)), 0).Month()
+		return ix.Levels[last] - ix.Seasonal[lastMonth-1] + ix.Slope*ahead + ix.Seasonal[target-1]
+	default:
+		i := int(pos)
+		f := pos - float64(i)
+		return ix.Levels[i]*(1-f) + ix.Levels[i+1]*f
+	}
+}
+
+// End is the first day after the index's data.
+func (ix *Index) End() time.Time { return ix.Start.AddDate(0, len(ix.Levels), 0) }
+
+// indexParams tune the estimate.
+const (
+	indexMinPerMonth = 20   // months with fewer sales borrow strength from their neighbours
+	trendMonths      = 6    // the trend is fitted on the last months
+	trendDamping     = 0.7  // extrapolate only part of the recent trend: trends revert
+	trendMaxPerMonth = 0.01 // at most 1% a month either way
+	trendMaxAhead    = 12   // months
+)
+
+// buildIndex estimates the index from each sale's date and its residual against a time-blind model.
+func buildIndex(dates []time.Time, resid []float64) Index {
+	if len(dates) == 0 {
+		return Index{}
+	}
+	start, end := monthStart(dates[0]), monthStart(dates[0])
+	for _, d := range dates {
+		if d.Before(start) {
+			start = monthStart(d)
+		}
+		if d.After(end) {
+			end = monthStart(d)
+		}
+	}
+	n := monthIndex(start, end) + 1
+	byMonth := make([][]float64, n)
+	for i, d := range dates {
+		m := monthIndex(start, d)
+		byMonth[m] = append(byMonth[m], resid[i])
+	}
+	raw := make([]float64, n)
+	weight := make([]float64, n)
+	for m, v := range byMonth {
+		if len(v) == 0 {
+			raw[m] = math.NaN()
+			continue
+		}
+		raw[m] = median(v)
+		weight[m] = math.Min(1, float64(len(v))/indexMinPerMonth)
+	}
+	// Smooth with a local linear fit over two months either side, weighted by each month's data and a tricube
+	// kernel: a moving average would lag at the ends of the series, and the last month is where extrapolation
+	// starts.
+	levels := make([]float64, n)
+	for m := range levels {
+		levels[m] = localLinear(raw, weight, m, 2)
+	}
+	fillGaps(levels)
+	// Express levels relative to their mean, so the model trained on deflated prices sits at the average level.
+	mean := 0.0
+	for _, v := range levels {
+		mean += v
+	}
+	mean /= float64(n)
+	for i := range levels {
+		levels[i] -= mean
+	}
+	ix := Index{Start: start, Levels: levels, MaxAhead: trendMaxAhead, Seasonal: seasonalProfile(start, levels)}
+	adjusted := make([]float64, n)
+	for m := range levels {
+		adjusted[m] = levels[m] - ix.Seasonal[start.AddDate(0, m, 0).Month()-1]
+	}
+	ix.Slope = trendSlope(adjusted)
+	return ix
+}
+
+// seasonalProfile measures the market's own seasonality when it has at least two full years of monthly levels
+// (the level less its centred 12-month average, by calendar month, shrunk half-way to the default), else returns
+// the default profile.
+func seasonalProfile(start time.Time, levels []float64) [12]float64 {
+	if len(levels) < 24 {
+		return defaultSeasonal
+	}
+	var sum [12]float64
+	var cnt [12]int
+	for m := 6; m+6 < len(levels); m++ {
+		avg := 0.0
+		for k := m - 6; k <= m+6; k++ {
+			w := 1.0
+			if k == m-6 || k == m+6 {
+				w = 0.5
+			}
+			avg += w * levels[k]
+		}
+		avg /= 12
+		mo := start.AddDate(0, m, 0).Month() - 1
+		sum[mo] += levels[m] - avg
+		cnt[mo]++
+	}
+	var out [12]float64
+	mean := 0.0
+	for i := range out {
+		if cnt[i] > 0 {
+			out[i] = sum[i] / float64(cnt[i])
+		}
+		mean += out[i]
+	}
+	for i := range out {
+		out[i] = 0.5*(out[i]-mean/12) + 0.5*defaultSeasonal[i]
+	}
+	return out
+}
+
+// localLinear fits a weighted line to v[m-h..m+h] (skipping NaN) and returns its value at m.
+func localLinear(v, w []float64, m, h int) float64 {
+	var sw, sx, sy, sxx, sxy float64
+	months := 0
+	for j := m - h; j <= m+h; j++ {
+		if j < 0 || j >= len(v) || v[j] != v[j] || w[j] == 0 {
+			continue
+		}
+		d := math.Abs(float64(j-m)) / float64(h+1)
+		k := w[j] * math.Pow(1-d*d*d, 3)
+		x := float64(j - m)
+		sw += k
+		sx += k * x
+		sy += k * v[j]
+		sxx += k * x * x
+		sxy += k * x * v[j]
+		months++
+	}
+	if months == 0 {
+		return math.NaN()
+	}
+	det := sw*sxx - sx*sx
+	if months < 2 || math.Abs(det) < 1e-12 {
+		return sy / sw
+	}
+	// The fitted line's intercept at x = 0 (month m).
+	return (sxx*sy - sx*sxy) / det
+}
+
+// trendSlope fits a line to the last months of the index, damps it and clips it.
+func trendSlope(levels []float64) float64 {
+	k := min(trendMonths, len(levels))
+	if k < 3 {
+		return 0
+	}
+	ys := levels[len(levels)-k:]
+	var sx, sy, sxx, sxy float64
+	for i, y := range ys {
+		x := float64(i)
+		sx += x
+		sy += y
+		sxx += x * x
+		sxy += x * y
+	}
+	fk := float64(k)
+	slope := (fk*sxy - sx*sy) / (fk*sxx - sx*sx)
+	slope *= trendDamping
+	return math.Max(-trendMaxPerMonth, math.Min(trendMaxPerMonth, slope))
+}
+
+func fillGaps(v []float64) {
+	last := math.NaN()
+	for i := range v {
+		if v[i] == v[i] {
+			last = v[i]
+		} else if last == last {
+			v[i] = last
+		}
+	}
+	last = math.NaN()
+	for i := len(v) - 1; i >= 0; i-- {
+		if v[i] == v[i] {
+			last = v[i]
+		} else {
+			v[i] = last
+		}
+	}
+	for i := range v {
+		if v[i] != v[i] {
+			v[i] = 0
+		}
+	}
+}
+
+func median(v []float64) float64 {
+	c := append([]float64(nil), v...)
+	sort.Float64s(c)
+	n := len(c)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return c[n/2]
+	}
+	return (c[n/2-1] + c[n/2]) / 2
+}

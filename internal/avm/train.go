@@ -1,0 +1,305 @@
+package avm
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"time"
+
+	"valuator/internal/avm/gbm"
+	"valuator/internal/geo"
+)
+
+// Options tune training. The zero value is not useful; start from DefaultOptions.
+type Options struct {
+	Model gbm.Params
+	// Folds for the out-of-fold residuals that comparables and calibration rely on.
+	Folds int
+	// HoldoutMonths: confidence is calibrated by training on all but the last months of the market and valuing
+	// the sales of those months, as the engine will value homes past its data.
+	HoldoutMonths int
+	// Comps is how many comparable sales a valuation weighs.
+	Comps int
+}
+
+// DefaultOptions are the settings measured in docs/accuracy.md.
+func DefaultOptions() Options {
+	p := gbm.DefaultParams()
+	p.Trees = 1500
+	p.LearningRate = 0.03
+	p.NumLeaves = 48
+	p.MinLeaf = 10
+	p.FeatureFraction = 0.6
+	p.BaggingFraction = 0.8
+	return Options{Model: p, Folds: 5, HoldoutMonths: 3, Comps: 12}
+}
+
+// scaled shrinks the model for small markets, where 1,500 trees would only fit noise and cost start-up time.
+func (o Options) scaled(n int) Options {
+	if n < 5000 {
+		o.Model.Trees = max(300, o.Model.Trees*n/5000)
+		o.Model.MinLeaf = max(5, min(o.Model.MinLeaf, n/200))
+	}
+	return o
+}
+
+// saleInfo is what a valuation needs to know about one market sale used as a comparable.
+type saleInfo struct {
+	sale     int32 // index in Market.Sales
+	property int32
+	lat, lon float64
+	date     time.Time
+	logPrice float64
+	deflated float64 // logPrice less the index at the sale's date
+	lsqft    float64
+	// resid is the sale's out-of-fold residual in deflated log price: how much it sold above (+) or below (-)
+	// what a model that never saw it expected.
+	resid float64
+	// pred is the out-of-fold model value in deflated log units (logPrice - index - resid).
+	pred              float64
+	sqft, beds, baths float64
+	yearBuilt         float64
+	typ               PropertyType
+}
+
+// Engine is a trained valuation engine.
+type Engine struct {
+	market  *Market
+	opt     Options
+	model   *gbm.Model
+	index   Index
+	sales   []saleInfo
+	spatial *geo.Index
+	// blend: final log value = model + alpha * n/(n+k0) * weighted mean comp residual.
+	alpha, k0 float64
+	calib     calibration
+	// dataEnd is the day after the latest sale the engine learned from.
+	dataEnd time.Time
+	rent    rentModel
+}
+
+// ErrNoMarket means there is nothing to learn from.
+var ErrNoMarket = errors.New("avm: the market has no usable sales")
+
+// Train learns an engine from the market. Sales without a location or a positive price are ignored.
+func Train(m *Market, opt Options) (*Engine, error) {
+	fillNeighbourhood(m)
+	e, err := trainCore(m, opt, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	e.calib = calibrate(m, opt, e)
+	e.rent = trainRent(m)
+	return e, nil
+}
+
+// usable reports whether a sale can teach the model.
+func usable(m *Market, s Sale, before time.Time) bool {
+	if s.Price <= 0 || int(s.Property) >= len(m.Properties) {
+		return false
+	}
+	h := &m.Properties[s.Property].Home
+	if !known(h.Lat) || !known(h.Lon) {
+		return false
+	}
+	return before.IsZero() || s.Date.Before(before)
+}
+
+// trainCore fits the index, the value model, the out-of-fold residuals and the comparable blend on the sales
+// dated before `before` (all when zero). It does not calibrate.
+func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
+	var idx []int32
+	for i, s := range m.Sales {
+		if usable(m, s, before) {
+			idx = append(idx, int32(i))
+		}
+	}
+	if len(idx) < 30 {
+		return nil, fmt.Errorf("%w (%d sales; at least 30 needed)", ErrNoMarket, len(idx))
+	}
+	opt = opt.scaled(len(idx))
+	n := len(idx)
+	X := make([][]float64, n)
+	y := make([]float64, n)
+	dates := make([]time.Time, n)
+	fold := make([]int, n)
+	for k, i := range idx {
+		s := m.Sales[i]
+		X[k] = features(&m.Properties[s.Property].Home, make([]float64, 0, len(featureNames)))
+		y[k] = math.Log(s.Price)
+		dates[k] = s.Date
+		// Folds by property, so a home's other sales never help predict it out of fold.
+		h := fnv.New32a()
+		fmt.Fprint(h, m.Properties[s.Property].ID)
+		fold[k] = int(h.Sum32() % uint32(opt.Folds))
+	}
+
+	// 1. The index: the monthly median residual against a quick time-blind model, out of fold so that the
+	// residuals are honest.
+	quick := opt.Model
+	quick.Trees, quick.LearningRate = max(100, opt.Model.Trees/5), 0.1
+	oof, err := outOfFold(X, y, fold, opt.Folds, quick)
+	if err != nil {
+		return nil, err
+	}
+	resid0 := make([]float64, n)
+	for k := range y {
+		resid0[k] = y[k] - oof[k]
+	}
+	index := buildIndex(dates, resid0)
+
+	// 2. Deflate prices to the index's average level and index the sales in space.
+	e := &Engine{market: m, opt: opt, index: index}
+	pts := make([]geo.Point, n)
+	yd := make([]float64, n)
+	for k, i := range idx {
+		s := m.Sales[i]
+		h := &m.Properties[s.Property].Home
+		yd[k] = y[k] - index.At(dates[k])
+		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, lat: h.Lat, lon: h.Lon, date: s.Date,
+			logPrice: y[k], deflated: yd[k], lsqft: logOr(h.Sqft), sqft: h.Sqft, beds: h.Beds, baths: h.Baths,
+			yearBuilt: h.YearBuilt, typ: h.Type})
+		pts[k] = geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon}
+		if !s.Date.Before(e.dataEnd) {
+			e.dataEnd = s.Date.AddDate(0, 0, 1)
+		}
+	}
+	e.spatial = geo.NewIndex(pts)
+
+	// 3. The neighbourhood's prices as features, leaving each sale out of its own.
+	for k := range X {
+		self := int32(k)
+		nb := e.knnFor(e.sales[k].lat, e.sales[k].lon, func(id int32) bool { return id != self })
+		X[k] = nb.append(X[k], &m.Properties[e.sales[k].property].Home)
+	}
+
+	// 4. Out-of-fold residuals of the full model, for the comparables' adjustments and the blend.
+	oof, err = outOfFold(X, yd, fold, opt.Folds, opt.Model)
+	if err != nil {
+		return nil, err
+	}
+	for k := range e.sales {
+		e.sales[k].resid = yd[k] - oof[k]
+		e.sales[k].pred = oof[k]
+	}
+
+	// 5. The value model, on every sale.
+	if e.model, err = gbm.Train(X, yd, nil, opt.Model); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// outOfFold predicts every row with a model trained on the other folds.
+func outOfFold(X [][]float64, y []float64, fold []int, folds int, p gbm.Params) ([]float64, error) {
+	out := make([]float64, len(X))
+	for f := 0; f < folds; f++ {
+		var Xf [][]float64
+		var yf []float64
+		for k := range X {
+			if fold[k] != f {
+				Xf = append(Xf, X[k])
+				yf = append(yf, y[k])
+			}
+		}
+		if len(Xf) == 0 {
+			continue
+		}
+		fm, err := gbm.Train(Xf, yf, nil, p)
+		if err != nil {
+			return nil, err
+		}
+		for k := range X {
+			if fold[k] == f {
+				out[k] = fm.Predict(X[k])
+			}
+		}
+	}
+	return out, nil
+}
+
+// knnFor summarises the deflated prices of the nearest market sales that keep accepts.
+func (e *Engine) knnFor(lat, lon float64, keep func(int32) bool) knn {
+	nb := e.spatial.Nearest(lat, lon, 30, compRadiusWide, keep)
+	if len(nb) == 0 {
+		n := math.NaN()
+		return knn{n, n, n, n, n}
+	}
+	var k knn
+	var sw, swp, swpp, sl float64
+	var n10, np int
+	for i, x := range nb {
+		s := &e.sales[x.ID]
+		if i < 10 {
+			w := 1 / (0.1 + x.Miles)
+			sl += s.deflated
+			k.miles += x.Miles
+			n10++
+			if known(s.lsqft) {
+				v := s.deflated - s.lsqft
+				sw += w
+				swp += w * v
+				swpp += w * v * v
+			}
+		}
+		if known(s.lsqft) {
+			k.lppsf30 += s.deflated - s.lsqft
+			np++
+		}
+	}
+	k.lprice = sl / float64(n10)
+	k.miles /= float64(n10)
+	if sw > 0 {
+		k.lppsf = swp / sw
+		k.sd = math.Sqrt(math.Max(0, swpp/sw-k.lppsf*k.lppsf))
+	} else {
+		k.lppsf, k.sd = math.NaN(), math.NaN()
+	}
+	if np > 0 {
+		k.lppsf30 /= float64(np)
+	} else {
+		k.lppsf30 = math.NaN()
+	}
+	return k
+}
+
+// fillNeighbourhood sets NbrSqft and NbrLot, where unknown, to the mean of the 15 nearest other homes that know
+// theirs.
+func fillNeighbourhood(m *Market) {
+	var pts []geo.Point
+	for i, p := range m.Properties {
+		if known(p.Lat) && known(p.Lon) && p.Sqft > 0 {
+			pts = append(pts, geo.Point{ID: int32(i), Lat: p.Lat, Lon: p.Lon})
+		}
+	}
+	if len(pts) < 2 {
+		return
+	}
+	sp := geo.NewIndex(pts)
+	for i := range m.Properties {
+		h := &m.Properties[i].Home
+		if (known(h.NbrSqft) && known(h.NbrLot)) || !known(h.Lat) || !known(h.Lon) {
+			continue
+		}
+		self := int32(i)
+		nb := sp.Nearest(h.Lat, h.Lon, 15, 10, func(id int32) bool { return id != self })
+		var ss, sl float64
+		var ns, nl int
+		for _, x := range nb {
+			o := &m.Properties[x.ID].Home
+			ss += o.Sqft
+			ns++
+			if o.LotSqft > 0 {
+				sl += o.LotSqft
+				nl++
+			}
+		}
+		if !known(h.NbrSqft) && ns > 0 {
+			h.NbrSqft = ss / float64(ns)
+		}
+		if !known(h.NbrLot) && nl > 0 {
+			h.NbrLot = sl / float64(nl)
+		}
+	}
+}
