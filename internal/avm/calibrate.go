@@ -24,6 +24,7 @@ type signals struct {
 	priceVsNbr float64 // |model log value - neighbourhood's log price|
 	nbrSpread  float64 // spread of the neighbourhood's price per sqft
 	logValue   float64 // log of the value, centred at $500,000
+	located    float64 // 1 when the home's own coordinates are known, 0 when only its ZIP code's centre
 }
 
 func (e *Engine) signalsFor(h *Home, nb knn, modelLog float64, comps []Comparable, neff, sd, mad, shift float64,
@@ -55,11 +56,6 @@ func (e *Engine) signalsFor(h *Home, nb knn, modelLog float64, comps []Comparabl
 		s.nearMiles /= float64(k)
 	}
 	s.monthsAhead = math.Max(0, at.Sub(e.dataEnd).Hours()/24/30.4)
-	for _, v := range []float64{h.Beds, h.Baths, h.Sqft, h.YearBuilt, h.LotSqft} {
-		if known(v) {
-			s.attrs += 0.2
-		}
-	}
 	return s
 }
 
@@ -74,7 +70,7 @@ func orZero(v float64) float64 {
 func (s signals) vector() []float64 {
 	return []float64{math.Log(0.01 + s.compSD), math.Log(0.01 + s.compMAD), math.Log(1 + s.neff),
 		math.Log(0.05 + s.nearMiles), s.shift, math.Log(0.01 + s.simSum), s.sameHome,
-		s.attrs, s.sizeVsNbr, s.priceVsNbr, s.nbrSpread, s.logValue, s.logValue * s.logValue}
+		s.attrs, s.sizeVsNbr, s.priceVsNbr, s.nbrSpread, s.logValue, s.logValue * s.logValue, s.located}
 }
 
 // calibration turns signals into a confidence and an interval. A small boosted model predicts the scale of a
@@ -141,6 +137,8 @@ type heldOut struct {
 	logErr float64 // log(price) - log(value)
 	// For fitting the comparables' blend: the value model's own error and the comparables' mean residual.
 	modelErr, compMean, neff float64
+	// approx marks a valuation made as for an address not on record (ZIP centre, few attributes).
+	approx bool
 }
 
 // calibrate fits the calibration and the comparables' blend (e.alpha, e.k0). With enough history it trains a
@@ -167,9 +165,11 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 				if !usable(m, s, time.Time{}) || s.Date.Before(cut) {
 					continue
 				}
-				v := sub.value(&m.Properties[s.Property].Home, s.Property, s.Date, -1)
+				h := m.Properties[s.Property].Home
+				v := sub.value(&h, s.Property, s.Date, -1)
 				held = append(held, heldOut{sig: v.signals, logErr: math.Log(s.Price) - math.Log(v.Value),
 					modelErr: math.Log(s.Price) - math.Log(v.ModelValue), compMean: v.compMean, neff: v.signals.neff})
+				held = appendApprox(held, sub, h, s, len(held))
 			}
 		}
 	}
@@ -179,6 +179,9 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 		e.alpha, e.k0 = fitBlend(held)
 		for i := range held {
 			h := &held[i]
+			if h.approx {
+				continue
+			}
 			shift := e.alpha * h.neff / (h.neff + e.k0) * h.compMean
 			h.logErr = h.modelErr - shift
 			h.sig.shift = math.Abs(shift)
@@ -192,9 +195,21 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			// The engine saw this sale; its out-of-fold residual stands in for the error it would have made.
 			logErr := s.resid - math.Log(v.Value/v.ModelValue)
 			held = append(held, heldOut{sig: v.signals, logErr: logErr})
+			held = appendApprox(held, e, h, m.Sales[s.sale], k)
 		}
 	}
 	return fitCalibration(held)
+}
+
+// appendApprox adds the valuation of a sale as for an address not on record, so the calibration also learns how
+// sure such valuations are: two in three keep the attributes a person knows, one in three keeps none.
+func appendApprox(held []heldOut, e *Engine, h Home, s Sale, n int) []heldOut {
+	v, ok := approxVariant(h, n%3 != 0)
+	if !ok {
+		return held
+	}
+	val, _ := e.ValueApprox(v, s.Date)
+	return append(held, heldOut{sig: val.signals, logErr: math.Log(s.Price) - math.Log(val.Value), approx: true})
 }
 
 // scaleParams keep the scale model small and smooth: it learns from a few thousand held-out errors.
@@ -208,12 +223,18 @@ func scaleParams() gbm.Params {
 // fitBlend chooses the blend weight alpha and its shrinkage k0 that minimise the median absolute error of the
 // held-out valuations.
 func fitBlend(held []heldOut) (alpha, k0 float64) {
+	var exact []heldOut
+	for _, h := range held {
+		if !h.approx {
+			exact = append(exact, h)
+		}
+	}
 	best := math.Inf(1)
-	errs := make([]float64, len(held))
+	errs := make([]float64, len(exact))
 	alpha, k0 = 0, 1
 	for _, a := range []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1} {
 		for _, k := range []float64{0.5, 1, 2, 4, 8} {
-			for i, h := range held {
+			for i, h := range exact {
 				errs[i] = math.Abs(h.modelErr - a*h.neff/(h.neff+k)*h.compMean)
 			}
 			// Prefer no blend unless it clearly helps (0.1% of median error).

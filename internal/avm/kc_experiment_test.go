@@ -82,7 +82,7 @@ func TestKCExperiment(t *testing.T) {
 			fmt.Printf("blend a=%.1f k0=%.1f holdout median abs err %.4f\n", a, k0, median(errs))
 		}
 	}
-	// The calibration's own fit on the held-out valuations.
+	// (holdout fit below)
 	type cr struct {
 		conf float64
 		hit  bool

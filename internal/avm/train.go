@@ -70,7 +70,8 @@ type Engine struct {
 	model   *gbm.Model
 	index   Index
 	sales   []saleInfo
-	spatial *geo.Index
+	spatial *geo.Index // over sales
+	homes   *geo.Index // over the market's properties
 	// blend: final log value = model + alpha * n/(n+k0) * weighted mean comp residual.
 	alpha, k0 float64
 	calib     calibration
@@ -166,6 +167,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		}
 	}
 	e.spatial = geo.NewIndex(pts)
+	e.homes = propertyIndex(m)
 
 	// 3. The neighbourhood's prices as features, leaving each sale out of its own.
 	for k := range X {
@@ -189,6 +191,17 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// propertyIndex indexes the market's located properties in space, by their index in m.Properties.
+func propertyIndex(m *Market) *geo.Index {
+	var pts []geo.Point
+	for i, p := range m.Properties {
+		if known(p.Lat) && known(p.Lon) {
+			pts = append(pts, geo.Point{ID: int32(i), Lat: p.Lat, Lon: p.Lon})
+		}
+	}
+	return geo.NewIndex(pts)
 }
 
 // outOfFold predicts every row with a model trained on the other folds.

@@ -124,6 +124,18 @@ func (e *Engine) Value(h Home, property int32, at time.Time) Valuation {
 }
 
 func (e *Engine) value(h *Home, property int32, at time.Time, skip int32) Valuation {
+	attrs := 0.0
+	for _, v := range []float64{h.Beds, h.Baths, h.Sqft, h.YearBuilt, h.LotSqft} {
+		if known(v) {
+			attrs += 0.2
+		}
+	}
+	return e.valueWith(h, property, at, skip, true, attrs)
+}
+
+// valueWith values h; located says whether its coordinates are its own (a record) or approximate (a ZIP
+// centre), and attrs is the share of its main attributes that were known rather than assumed.
+func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, located bool, attrs float64) Valuation {
 	x := features(h, make([]float64, 0, len(featureNames)))
 	nb := e.knnFor(h.Lat, h.Lon, func(id int32) bool { return id != skip && e.sales[id].date.Before(at) })
 	x = nb.append(x, h)
@@ -150,6 +162,10 @@ func (e *Engine) value(h *Home, property int32, at time.Time, skip int32) Valuat
 		Comparables: comps,
 	}
 	v.signals = e.signalsFor(h, nb, modelLog, comps, neff, sd, mad, shift, at)
+	v.signals.attrs = attrs
+	if located {
+		v.signals.located = 1
+	}
 	v.Confidence = e.calib.confidence(v.signals)
 	lo, hi := e.calib.interval(v.signals)
 	v.Low, v.High = v.Value*math.Exp(lo), v.Value*math.Exp(hi)

@@ -181,11 +181,16 @@ type trainer struct {
 	leafOf  []int32
 }
 
+// newHist returns a histogram whose active features' bins are zero (the others are never read this tree).
 func (tr *trainer) newHist() hist {
 	if n := len(tr.free); n > 0 {
 		h := tr.free[n-1]
 		tr.free = tr.free[:n-1]
-		clear(h)
+		for f := range tr.binned {
+			if tr.featOK[f] {
+				clear(h[tr.off[f] : tr.off[f]+tr.binners[f].bins()])
+			}
+		}
 		return h
 	}
 	return make(hist, tr.size)
@@ -360,10 +365,17 @@ func (tr *trainer) growTree() (Tree, []int32) {
 		small.hist = tr.buildHist(small.lo, small.hi)
 		large.hist = l.hist
 		l.hist = nil
-		for i := range large.hist {
-			large.hist[i].g -= small.hist[i].g
-			large.hist[i].h -= small.hist[i].h
-			large.hist[i].n -= small.hist[i].n
+		for f := range tr.binned {
+			if !tr.featOK[f] {
+				continue
+			}
+			lo, hi := tr.off[f], tr.off[f]+tr.binners[f].bins()
+			lh, sh := large.hist[lo:hi], small.hist[lo:hi]
+			for i := range lh {
+				lh[i].g -= sh[i].g
+				lh[i].h -= sh[i].h
+				lh[i].n -= sh[i].n
+			}
 		}
 		// The children's sums are their own histograms of the split feature, summed over its bins.
 		for _, c := range []*leaf{lc, rc} {

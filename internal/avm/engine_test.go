@@ -1,0 +1,226 @@
+package avm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// synthMarket builds a market in Seattle's 98103 where a home's price is known: $400 a square foot, times a
+// location effect that rises to the east, times 1% a month of appreciation, times a little noise.
+func synthMarket(n int, seed uint64) (*Market, func(h Home, at time.Time) float64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	start := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
+	truth := func(h Home, at time.Time) float64 {
+		months := at.Sub(start).Hours() / 24 / 30.4
+		loc := math.Exp((h.Lon + 122.35) * 8) // about +/-15% across the area
+		return 400 * h.Sqft * loc * math.Exp(0.01*months)
+	}
+	m := &Market{}
+	for i := 0; i < n; i++ {
+		h := Unknown()
+		h.Lat = 47.66 + rng.Float64()*0.03 - 0.015
+		h.Lon = -122.35 + rng.Float64()*0.04 - 0.02
+		h.ZIP = "98103"
+		h.Sqft = 900 + rng.Float64()*2100
+		h.Beds = math.Round(h.Sqft / 600)
+		h.Baths = math.Round(h.Sqft/900*2) / 2
+		h.LotSqft = 3000 + rng.Float64()*4000
+		h.YearBuilt = 1920 + math.Floor(rng.Float64()*100)
+		h.Type = SingleFamily
+		m.Properties = append(m.Properties, Property{ID: int64(i + 1), Home: h})
+		d := start.AddDate(0, 0, rng.IntN(730))
+		p := truth(h, d) * math.Exp(rng.NormFloat64()*0.03)
+		m.Sales = append(m.Sales, Sale{ID: int64(i + 1), Property: int32(i), Date: d, Price: math.Round(p)})
+		if i%4 == 0 {
+			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Date: d, Rent: p * 0.004})
+		}
+	}
+	return m, truth
+}
+
+func testOptions() Options {
+	o := DefaultOptions()
+	o.Model.Trees = 300
+	o.Model.LearningRate = 0.1
+	o.Folds = 3
+	return o
+}
+
+func TestEngineValuesAKnownMarket(t *testing.T) {
+	m, truth := synthMarket(800, 1)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	subject := Unknown()
+	subject.Lat, subject.Lon, subject.ZIP, subject.Type = 47.665, -122.34, "98103", SingleFamily
+	subject.Sqft, subject.Beds, subject.Baths, subject.LotSqft, subject.YearBuilt = 1800, 3, 2, 5000, 1965
+	v := e.Value(subject, -1, at)
+	want := truth(subject, at)
+	if rel := math.Abs(v.Value-want) / want; rel > 0.08 {
+		t.Errorf("value %.0f, true value %.0f: off by %.1f%%", v.Value, want, 100*rel)
+	}
+	if !(v.Low < v.Value && v.Value < v.High) {
+		t.Errorf("interval [%.0f, %.0f] does not hold the value %.0f", v.Low, v.High, v.Value)
+	}
+	if v.Confidence <= 0 || v.Confidence >= 1 {
+		t.Errorf("confidence %.3f outside (0, 1)", v.Confidence)
+	}
+	if len(v.Comparables) == 0 || len(v.Comparables) > e.opt.Comps {
+		t.Fatalf("%d comparables", len(v.Comparables))
+	}
+	for i, c := range v.Comparables {
+		if !c.Date.Before(at) {
+			t.Errorf("comparable %d sold %v, not before the valuation date", i, c.Date)
+		}
+		if i > 0 && c.Similarity > v.Comparables[i-1].Similarity {
+			t.Errorf("comparables not ordered by similarity at %d", i)
+		}
+		if c.Similarity < 0 || c.Similarity > 1 || !(c.AdjustedPrice > 0) {
+			t.Errorf("comparable %d: similarity %.3f adjusted %.0f", i, c.Similarity, c.AdjustedPrice)
+		}
+	}
+	// Rent: a quarter of the homes have rents nearby, at 0.4% of value a month.
+	r := e.Rent(subject, v.Value, at)
+	if r.Source != RentFromComparables || math.Abs(r.Rent/(want*0.004)-1) > 0.25 {
+		t.Errorf("rent %+v, want about %.0f from comparables", r, want*0.004)
+	}
+}
+
+func TestMarketDataBeforeTheValuationDateOnly(t *testing.T) {
+	m, _ := synthMarket(600, 2)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Valued in the middle of the data, no comparable may come from after the date.
+	at := time.Date(2022, 7, 1, 0, 0, 0, 0, time.UTC)
+	v := e.Value(m.Properties[0].Home, 0, at)
+	for _, c := range v.Comparables {
+		if !c.Date.Before(at) {
+			t.Fatalf("comparable dated %v used for a valuation at %v", c.Date, at)
+		}
+	}
+}
+
+func TestEvaluateOnHeldOutSales(t *testing.T) {
+	m, truth := synthMarket(900, 3)
+	// Hold out the last 100 sales by date.
+	cut := time.Date(2023, 10, 1, 0, 0, 0, 0, time.UTC)
+	market := &Market{Properties: m.Properties}
+	var tests []TestSale
+	for _, s := range m.Sales {
+		if s.Date.Before(cut) {
+			market.Sales = append(market.Sales, s)
+		} else {
+			tests = append(tests, TestSale{Home: m.Properties[s.Property].Home, Property: -1, Date: s.Date, Price: s.Price})
+		}
+	}
+	e, err := Train(market, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.Evaluate(tests)
+	if r.Valued != len(tests) {
+		t.Errorf("valued %d of %d", r.Valued, len(tests))
+	}
+	// Noise is 3%: a good engine lands most sales within 10%.
+	if r.MdAPE > 0.06 || r.PPE10 < 0.7 {
+		t.Errorf("MdAPE %.3f PPE10 %.3f on an easy market", r.MdAPE, r.PPE10)
+	}
+	if len(r.Deciles) != 10 {
+		t.Errorf("%d calibration deciles", len(r.Deciles))
+	}
+	_ = truth
+}
+
+func TestApproxValuationIsLessSure(t *testing.T) {
+	m, truth := synthMarket(800, 4)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	h := m.Properties[10].Home
+	exact := e.Value(h, 10, at)
+	approxHome, ok := approxVariant(h, true)
+	if !ok {
+		t.Fatal("98103 has no centre")
+	}
+	approx, valued := e.ValueApprox(approxHome, at)
+	if !(approx.Confidence < exact.Confidence) {
+		t.Errorf("ZIP-level confidence %.3f not below the exact %.3f", approx.Confidence, exact.Confidence)
+	}
+	if valued.Sqft != h.Sqft || !known(valued.LotSqft) || valued.Type == "" {
+		t.Errorf("approximate home %+v: given attributes must be kept and the rest filled", valued)
+	}
+	if math.Abs(approx.Value/truth(h, at)-1) > 0.3 {
+		t.Errorf("ZIP-level value %.0f far from %.0f", approx.Value, truth(h, at))
+	}
+}
+
+func TestMarshalRestoreGivesTheSameValuations(t *testing.T) {
+	m, _ := synthMarket(500, 5)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, err := e.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, _ := synthMarket(500, 5)
+	r, err := Restore(m2, blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 20; i++ {
+		a, b := e.Value(m.Properties[i].Home, int32(i), at), r.Value(m2.Properties[i].Home, int32(i), at)
+		if a.Value != b.Value || a.Confidence != b.Confidence || a.Low != b.Low || len(a.Comparables) != len(b.Comparables) {
+			t.Fatalf("home %d: restored engine answers %+v, trained one %+v", i, b, a)
+		}
+	}
+	// A market that lost a sale cannot take the saved engine.
+	m3, _ := synthMarket(500, 5)
+	m3.Sales = m3.Sales[1:]
+	if _, err := Restore(m3, blob); err == nil {
+		t.Error("restored an engine onto a market missing one of its sales")
+	}
+	if _, err := Restore(m2, []byte("garbage")); err == nil {
+		t.Error("restored garbage")
+	}
+}
+
+func TestTrainNeedsSales(t *testing.T) {
+	if _, err := Train(&Market{}, testOptions()); err == nil {
+		t.Error("trained on an empty market")
+	}
+}
+
+func TestRentFromYieldWithoutRentals(t *testing.T) {
+	r := rentFromYield(300000)
+	if r.Source != RentFromModel || math.Abs(r.Rent-1800) > 1 || r.Low >= r.Rent || r.High <= r.Rent {
+		t.Errorf("rent for $300,000 = %+v, want $1,800 a month from the model", r)
+	}
+	hi := rentFromYield(3000000)
+	if hi.Rent/3000000 >= r.Rent/300000 {
+		t.Error("the yield does not fall as the value rises")
+	}
+}
+
+func BenchmarkValue(b *testing.B) {
+	m, _ := synthMarket(3000, 6)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e.Value(m.Properties[i%len(m.Properties)].Home, -1, at)
+	}
+}

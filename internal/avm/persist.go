@@ -1,0 +1,92 @@
+package avm
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"valuator/internal/avm/gbm"
+	"valuator/internal/geo"
+)
+
+// SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
+// another version is retrained rather than restored.
+const SnapshotVersion = 1
+
+// snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
+type snapshot struct {
+	Version   int
+	Opt       Options
+	Model     *gbm.Model
+	Index     Index
+	Alpha, K0 float64
+	DataEnd   time.Time
+	Scale     *gbm.Model
+	Z         []float64
+	Horizon   float64
+	HeldN     int
+	HeldHits  float64
+	// Per sale (by Sale.ID): the out-of-fold residual and prediction.
+	SaleIDs []int64
+	Resid   []float64
+	Pred    []float64
+}
+
+// Marshal saves the engine; Restore rebuilds it against the same market.
+func (e *Engine) Marshal() ([]byte, error) {
+	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Model: e.model, Index: e.index, Alpha: e.alpha, K0: e.k0,
+		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, Horizon: e.calib.horizon, HeldN: e.calib.holdoutN,
+		HeldHits: e.calib.holdoutHits}
+	for _, si := range e.sales {
+		s.SaleIDs = append(s.SaleIDs, e.market.Sales[si.sale].ID)
+		s.Resid = append(s.Resid, si.resid)
+		s.Pred = append(s.Pred, si.pred)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ErrStale means a saved engine does not fit the market it is restored against.
+var ErrStale = errors.New("avm: the saved engine was trained on other market data")
+
+// Restore rebuilds a saved engine for market m, which must hold the sales it was trained on.
+func Restore(m *Market, data []byte) (*Engine, error) {
+	var s snapshot
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+		return nil, fmt.Errorf("avm: decode saved engine: %w", err)
+	}
+	if s.Version != SnapshotVersion {
+		return nil, fmt.Errorf("%w (version %d, want %d)", ErrStale, s.Version, SnapshotVersion)
+	}
+	fillNeighbourhood(m)
+	byID := make(map[int64]int32, len(m.Sales))
+	for i, sale := range m.Sales {
+		byID[sale.ID] = int32(i)
+	}
+	e := &Engine{market: m, opt: s.Opt, model: s.Model, index: s.Index, alpha: s.Alpha, k0: s.K0, dataEnd: s.DataEnd,
+		calib: calibration{scale: s.Scale, z: s.Z, horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits}}
+	pts := make([]geo.Point, 0, len(s.SaleIDs))
+	for k, id := range s.SaleIDs {
+		i, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("%w (sale %d is gone)", ErrStale, id)
+		}
+		sale := m.Sales[i]
+		h := &m.Properties[sale.Property].Home
+		y := math.Log(sale.Price)
+		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property, lat: h.Lat, lon: h.Lon, date: sale.Date,
+			logPrice: y, deflated: y - s.Index.At(sale.Date), lsqft: logOr(h.Sqft), resid: s.Resid[k], pred: s.Pred[k],
+			sqft: h.Sqft, beds: h.Beds, baths: h.Baths, yearBuilt: h.YearBuilt, typ: h.Type})
+		pts = append(pts, geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon})
+	}
+	e.spatial = geo.NewIndex(pts)
+	e.homes = propertyIndex(m)
+	e.rent = trainRent(m)
+	return e, nil
+}

@@ -1,0 +1,122 @@
+package avm
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"valuator/internal/geo"
+)
+
+// typicalHome is the median home among the properties nearest to a location: what a home known only by its
+// address is assumed to be, attribute by attribute, where the caller did not say.
+func (e *Engine) typicalHome(lat, lon float64) Home {
+	t := Unknown()
+	t.Lat, t.Lon = lat, lon
+	nb := e.homes.Nearest(lat, lon, 50, compRadiusWide, nil)
+	if len(nb) == 0 {
+		return t
+	}
+	pick := func(get func(*Home) float64) float64 {
+		var v []float64
+		for _, x := range nb {
+			if f := get(&e.market.Properties[x.ID].Home); known(f) {
+				v = append(v, f)
+			}
+		}
+		if len(v) == 0 {
+			return math.NaN()
+		}
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	t.Beds = pick(func(h *Home) float64 { return h.Beds })
+	t.Baths = pick(func(h *Home) float64 { return h.Baths })
+	t.Sqft = pick(func(h *Home) float64 { return h.Sqft })
+	t.LotSqft = pick(func(h *Home) float64 { return h.LotSqft })
+	t.Floors = pick(func(h *Home) float64 { return h.Floors })
+	t.YearBuilt = pick(func(h *Home) float64 { return h.YearBuilt })
+	t.Grade = pick(func(h *Home) float64 { return h.Grade })
+	t.Condition = pick(func(h *Home) float64 { return h.Condition })
+	t.View = pick(func(h *Home) float64 { return h.View })
+	t.Waterfront = pick(func(h *Home) float64 { return h.Waterfront })
+	t.SqftBasement = pick(func(h *Home) float64 { return h.SqftBasement })
+	t.NbrSqft = pick(func(h *Home) float64 { return h.NbrSqft })
+	t.NbrLot = pick(func(h *Home) float64 { return h.NbrLot })
+	types := map[PropertyType]int{}
+	for _, x := range nb {
+		types[e.market.Properties[x.ID].Type]++
+	}
+	best := 0
+	for ty, n := range types {
+		if n > best || (n == best && ty < t.Type) {
+			t.Type, best = ty, n
+		}
+	}
+	return t
+}
+
+// fillFrom sets every unknown attribute of h to typical's.
+func fillFrom(h *Home, typical Home) {
+	fill := func(dst *float64, v float64) {
+		if !known(*dst) {
+			*dst = v
+		}
+	}
+	fill(&h.Beds, typical.Beds)
+	fill(&h.Baths, typical.Baths)
+	fill(&h.Sqft, typical.Sqft)
+	fill(&h.LotSqft, typical.LotSqft)
+	fill(&h.Floors, typical.Floors)
+	fill(&h.YearBuilt, typical.YearBuilt)
+	fill(&h.Grade, typical.Grade)
+	fill(&h.Condition, typical.Condition)
+	fill(&h.View, typical.View)
+	fill(&h.Waterfront, typical.Waterfront)
+	fill(&h.SqftBasement, typical.SqftBasement)
+	fill(&h.NbrSqft, typical.NbrSqft)
+	fill(&h.NbrLot, typical.NbrLot)
+	if !known(h.SqftAbove) && known(h.Sqft) && known(h.SqftBasement) {
+		h.SqftAbove = h.Sqft - h.SqftBasement
+	}
+	if h.Type == "" {
+		h.Type = typical.Type
+	}
+}
+
+// ValueApprox values a home that is not on record: known by an approximate location (its ZIP code's centre) and
+// whatever attributes the caller gave; the rest are taken from the typical home nearby. The confidence reflects
+// both (the calibration learned from held-out sales valued the same way). It returns the home as valued.
+func (e *Engine) ValueApprox(h Home, at time.Time) (Valuation, Home) {
+	given := 0.0
+	for _, v := range []float64{h.Beds, h.Baths, h.Sqft, h.YearBuilt, h.LotSqft} {
+		if known(v) {
+			given += 0.2
+		}
+	}
+	fillFrom(&h, e.typicalHome(h.Lat, h.Lon))
+	v := e.valueWith(&h, -1, at, -1, false, given)
+	return v, h
+}
+
+// zipCentre returns the centre of a ZIP code, if known.
+func zipCentre(zip string) (lat, lon float64, ok bool) {
+	z, ok := geo.LookupZIP(zip)
+	return z.Lat, z.Lon, ok
+}
+
+// approxVariant turns a recorded home into what a caller who knows only its address might give: the location
+// becomes its ZIP code's centre; with keepAttrs the main attributes a person knows (beds, baths, living area, year
+// built, type) are kept, otherwise none.
+func approxVariant(h Home, keepAttrs bool) (Home, bool) {
+	lat, lon, ok := zipCentre(h.ZIP)
+	if !ok {
+		return Home{}, false
+	}
+	v := Unknown()
+	v.Lat, v.Lon, v.ZIP = lat, lon, h.ZIP
+	if keepAttrs {
+		v.Beds, v.Baths, v.Sqft, v.YearBuilt, v.Type = h.Beds, h.Baths, h.Sqft, h.YearBuilt, h.Type
+	}
+	return v, true
+}

@@ -1,0 +1,310 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"valuator/internal/property"
+)
+
+// ImportStats counts what an import batch changed.
+type ImportStats struct {
+	PropertiesCreated int
+	PropertiesUpdated int
+	SalesAdded        int
+	RentalsAdded      int
+	Duplicates        int // sales or rents already on record
+}
+
+// Add sums two counts.
+func (s *ImportStats) Add(o ImportStats) {
+	s.PropertiesCreated += o.PropertiesCreated
+	s.PropertiesUpdated += o.PropertiesUpdated
+	s.SalesAdded += o.SalesAdded
+	s.RentalsAdded += o.RentalsAdded
+	s.Duplicates += o.Duplicates
+}
+
+// dateArg stores a calendar date: text YYYY-MM-DD on SQLite, a DATE on PostgreSQL.
+func (x q) date(t time.Time) any {
+	if x.d == SQLite {
+		return t.UTC().Format("2006-01-02")
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// num stores an unknown (NaN) number as NULL.
+func num(v float64) any {
+	if v != v || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+// nullNum scans a nullable number, NULL becoming NaN.
+type nullNum struct{ v *float64 }
+
+func (n nullNum) Scan(src any) error {
+	var f sql.NullFloat64
+	if err := f.Scan(src); err != nil {
+		return err
+	}
+	if f.Valid {
+		*n.v = f.Float64
+	} else {
+		*n.v = math.NaN()
+	}
+	return nil
+}
+
+// ImportRecords writes one batch of imported records in a single transaction: each record's home is found by its
+// source id or, failing that, by its address keys, and created or updated; its sale and rent are added unless
+// already on record (an import can be run twice).
+func (db *DB) ImportRecords(ctx context.Context, source string, recs []property.Record, at time.Time) (ImportStats, error) {
+	var st ImportStats
+	err := db.tx(ctx, func(x q) error {
+		st = ImportStats{}
+		for i := range recs {
+			r := &recs[i]
+			id, created, err := upsertHome(ctx, x, source, &r.Home, at)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", r.Line, err)
+			}
+			if created {
+				st.PropertiesCreated++
+			} else {
+				st.PropertiesUpdated++
+			}
+			if r.Price > 0 {
+				res, err := x.exec(ctx, `INSERT INTO sales (property_id, sale_date, price, source, created_at)
+					VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, id, x.date(r.SaleDate), r.Price, source, x.t(at))
+				if err != nil {
+					return fmt.Errorf("line %d: sale: %w", r.Line, err)
+				}
+				if n, _ := res.RowsAffected(); n > 0 {
+					st.SalesAdded++
+				} else {
+					st.Duplicates++
+				}
+			}
+			if r.Rent > 0 {
+				res, err := x.exec(ctx, `INSERT INTO rentals (property_id, listed_date, rent, source, created_at)
+					VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, id, x.date(r.SaleDate), r.Rent, source, x.t(at))
+				if err != nil {
+					return fmt.Errorf("line %d: rent: %w", r.Line, err)
+				}
+				if n, _ := res.RowsAffected(); n > 0 {
+					st.RentalsAdded++
+				} else {
+					st.Duplicates++
+				}
+			}
+		}
+		return nil
+	})
+	return st, err
+}
+
+const homeColumns = `source, external_id, street, unit_type, unit, city, state, zip, street_key, unit_key, name_key,
+	lat, lon, county, property_type, beds, baths, sqft, lot_sqft, floors, year_built, year_renovated, grade,
+	condition, view, waterfront, sqft_above, sqft_basement, nbr_sqft, nbr_lot, image_url`
+
+func homeArgs(source string, h *property.Home) []any {
+	var ext any
+	if h.ExternalID != "" {
+		ext = h.ExternalID
+	}
+	return []any{source, ext, h.Street, h.UnitType, h.Unit, h.City, h.State, h.ZIP, h.StreetKey, h.UnitKey,
+		h.NameKey, num(h.Lat), num(h.Lon), h.County, h.Type, num(h.Beds), num(h.Baths), num(h.Sqft), num(h.LotSqft),
+		num(h.Floors), num(h.YearBuilt), num(h.YearRenov), num(h.Grade), num(h.Condition), num(h.View),
+		num(h.Water), num(h.SqftAbove), num(h.SqftBase), num(h.NbrSqft), num(h.NbrLot), h.ImageURL}
+}
+
+// upsertHome finds the record of h (by source id, else by address) and updates it, or creates it.
+func upsertHome(ctx context.Context, x q, source string, h *property.Home, at time.Time) (int64, bool, error) {
+	var id int64
+	var err error
+	switch {
+	case h.ExternalID != "":
+		err = x.row(ctx, `SELECT id FROM properties WHERE source = ? AND external_id = ?`, source, h.ExternalID).Scan(&id)
+	case h.StreetKey != "":
+		err = x.row(ctx, `SELECT id FROM properties WHERE zip = ? AND street_key = ? AND unit_key = ?`,
+			h.ZIP, h.StreetKey, h.UnitKey).Scan(&id)
+	default:
+		return 0, false, errors.New("a record needs a source id or a street address")
+	}
+	args := homeArgs(source, h)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = x.row(ctx, `INSERT INTO properties (`+homeColumns+`, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			RETURNING id`, append(args, x.t(at), x.t(at))...).Scan(&id)
+		return id, true, err
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	// Newer records win, except that an unknown value never erases a known one.
+	_, err = x.exec(ctx, `UPDATE properties SET
+		street = CASE WHEN ? <> '' THEN ? ELSE street END,
+		lat = COALESCE(?, lat), lon = COALESCE(?, lon), county = CASE WHEN ? <> '' THEN ? ELSE county END,
+		property_type = CASE WHEN ? <> '' THEN ? ELSE property_type END,
+		beds = COALESCE(?, beds), baths = COALESCE(?, baths), sqft = COALESCE(?, sqft),
+		lot_sqft = COALESCE(?, lot_sqft), floors = COALESCE(?, floors), year_built = COALESCE(?, year_built),
+		year_renovated = COALESCE(?, year_renovated), grade = COALESCE(?, grade), condition = COALESCE(?, condition),
+		view = COALESCE(?, view), waterfront = COALESCE(?, waterfront), sqft_above = COALESCE(?, sqft_above),
+		sqft_basement = COALESCE(?, sqft_basement), nbr_sqft = COALESCE(?, nbr_sqft), nbr_lot = COALESCE(?, nbr_lot),
+		image_url = CASE WHEN ? <> '' THEN ? ELSE image_url END, updated_at = ?
+		WHERE id = ?`,
+		h.Street, h.Street, num(h.Lat), num(h.Lon), h.County, h.County, h.Type, h.Type, num(h.Beds), num(h.Baths),
+		num(h.Sqft), num(h.LotSqft), num(h.Floors), num(h.YearBuilt), num(h.YearRenov), num(h.Grade),
+		num(h.Condition), num(h.View), num(h.Water), num(h.SqftAbove), num(h.SqftBase), num(h.NbrSqft),
+		num(h.NbrLot), h.ImageURL, h.ImageURL, x.t(at), id)
+	return id, false, err
+}
+
+// MarketData is every record the valuation engine learns from.
+type MarketData struct {
+	Homes   []property.Home
+	Sales   []property.Sale
+	Rentals []property.Rental
+}
+
+// LoadMarket reads every property, sale and rent, ordered by id.
+func (db *DB) LoadMarket(ctx context.Context) (MarketData, error) {
+	var md MarketData
+	x := db.q()
+	rows, err := x.query(ctx, `SELECT id, `+homeColumns+` FROM properties ORDER BY id`)
+	if err != nil {
+		return md, err
+	}
+	for rows.Next() {
+		h := property.NewHome()
+		var ext sql.NullString
+		if err := rows.Scan(&h.ID, &h.Source, &ext, &h.Street, &h.UnitType, &h.Unit, &h.City, &h.State, &h.ZIP,
+			&h.StreetKey, &h.UnitKey, &h.NameKey, nullNum{&h.Lat}, nullNum{&h.Lon}, &h.County, &h.Type,
+			nullNum{&h.Beds}, nullNum{&h.Baths}, nullNum{&h.Sqft}, nullNum{&h.LotSqft}, nullNum{&h.Floors},
+			nullNum{&h.YearBuilt}, nullNum{&h.YearRenov}, nullNum{&h.Grade}, nullNum{&h.Condition},
+			nullNum{&h.View}, nullNum{&h.Water}, nullNum{&h.SqftAbove}, nullNum{&h.SqftBase}, nullNum{&h.NbrSqft},
+			nullNum{&h.NbrLot}, &h.ImageURL); err != nil {
+			rows.Close()
+			return md, err
+		}
+		h.ExternalID = ext.String
+		md.Homes = append(md.Homes, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return md, err
+	}
+	rows, err = x.query(ctx, `SELECT id, property_id, sale_date, price FROM sales ORDER BY id`)
+	if err != nil {
+		return md, err
+	}
+	for rows.Next() {
+		var s property.Sale
+		var d dbDate
+		if err := rows.Scan(&s.ID, &s.PropertyID, &d, &s.Price); err != nil {
+			rows.Close()
+			return md, err
+		}
+		s.Date = d.Time
+		md.Sales = append(md.Sales, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return md, err
+	}
+	rows, err = x.query(ctx, `SELECT id, property_id, listed_date, rent FROM rentals ORDER BY id`)
+	if err != nil {
+		return md, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r property.Rental
+		var d dbDate
+		if err := rows.Scan(&r.ID, &r.PropertyID, &d, &r.Rent); err != nil {
+			return md, err
+		}
+		r.Date = d.Time
+		md.Rentals = append(md.Rentals, r)
+	}
+	return md, rows.Err()
+}
+
+// MarketVersion is a cheap summary that changes whenever records are added or changed: instances compare it to
+// notice another instance's import.
+func (db *DB) MarketVersion(ctx context.Context) (string, error) {
+	var np, ns, nr int64
+	var maxUpdated dbTime
+	err := db.q().row(ctx, `SELECT (SELECT COUNT(*) FROM properties), (SELECT COUNT(*) FROM sales),
+		(SELECT COUNT(*) FROM rentals), (SELECT MAX(updated_at) FROM properties)`).Scan(&np, &ns, &nr, &maxUpdated)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d/%d/%d/%s", np, ns, nr, maxUpdated.Time.Format(time.RFC3339Nano)), nil
+}
+
+// CountProperties counts property records.
+func (db *DB) CountProperties(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.q().row(ctx, `SELECT COUNT(*) FROM properties`).Scan(&n)
+	return n, err
+}
+
+// SaveModel keeps a trained engine under the fingerprint of its market, pruning all but the newest three.
+func (db *DB) SaveModel(ctx context.Context, fingerprint string, version int, blob []byte, at time.Time) error {
+	return db.tx(ctx, func(x q) error {
+		if _, err := x.exec(ctx, `INSERT INTO avm_models (fingerprint, version, engine, created_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (fingerprint) DO NOTHING`, fingerprint, version, blob, x.t(at)); err != nil {
+			return err
+		}
+		_, err := x.exec(ctx, `DELETE FROM avm_models WHERE id NOT IN
+			(SELECT id FROM avm_models ORDER BY id DESC LIMIT 3)`)
+		return err
+	})
+}
+
+// ErrNoModel means no engine was saved for a market.
+var ErrNoModel = errors.New("no saved model")
+
+// LoadModel returns the engine saved for the fingerprint and version.
+func (db *DB) LoadModel(ctx context.Context, fingerprint string, version int) ([]byte, error) {
+	var blob []byte
+	err := db.q().row(ctx, `SELECT engine FROM avm_models WHERE fingerprint = ? AND version = ?`,
+		fingerprint, version).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNoModel
+	}
+	return blob, err
+}
+
+// dbDate scans a calendar date from either dialect.
+type dbDate struct{ Time time.Time }
+
+func (d *dbDate) Scan(src any) error {
+	switch v := src.(type) {
+	case time.Time:
+		d.Time = time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, time.UTC)
+		return nil
+	case string:
+		return d.parse(v)
+	case []byte:
+		return d.parse(string(v))
+	default:
+		return fmt.Errorf("cannot scan %T into a date", src)
+	}
+}
+
+func (d *dbDate) parse(s string) error {
+	if len(s) >= 10 {
+		if t, err := time.Parse("2006-01-02", s[:10]); err == nil {
+			d.Time = t
+			return nil
+		}
+	}
+	return fmt.Errorf("cannot parse date %q", s)
+}
