@@ -14,11 +14,13 @@ import (
 
 	"valuator/api"
 	"valuator/internal/account"
+	"valuator/internal/avm"
 	"valuator/internal/config"
 	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
 	"valuator/internal/server"
 	"valuator/internal/store"
+	"valuator/internal/valuation"
 	"valuator/web"
 )
 
@@ -27,6 +29,9 @@ const usage = `Usage: valuator [command] [flags]
 Commands:
   serve     start the web server: API, public API and web app (the default)
   migrate   apply database migrations and exit
+  import    load property records and sales from a file (valuator import sales FILE --format ...)
+  demo      generate the demo market (done automatically on the first development start)
+  eval      measure valuation accuracy on a sales file (valuator eval --data FILE --format ... --cut DATE)
   help      show this help
 
 Configuration comes from VALUATOR_* environment variables (see README.md); flags override them.
@@ -43,6 +48,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runServe(ctx, args, getenv, stdout, stderr)
 	case "migrate":
 		return runMigrate(ctx, args, getenv, stdout, stderr)
+	case "import":
+		return runImport(ctx, args, getenv, stdout, stderr)
+	case "eval":
+		return runEval(ctx, args, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -151,12 +162,25 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		if err := seedDemoAccount(ctx, db, accounts, stdout); err != nil {
 			return err
 		}
+		if err := seedDemoMarket(ctx, db, stdout); err != nil {
+			return err
+		}
 	}
+	// The engine loads (or trains) in the background: the server answers at once, /readyz says when lookups can
+	// be served, and the market is reloaded whenever records change.
+	vals := valuation.New(db, log, nil, avm.DefaultOptions())
+	go func() {
+		if err := vals.Load(ctx); err != nil && ctx.Err() == nil {
+			log.Error("loading the valuation engine", "err", err)
+		}
+		vals.Watch(ctx, time.Minute)
+	}()
 	handler := server.New(server.Deps{
 		Config:      cfg,
 		Logger:      log,
 		Store:       db,
 		Accounts:    accounts,
+		Valuation:   vals,
 		OpenAPI:     openAPI,
 		Web:         web.App(),
 		FormLimiter: ratelimit.NewMemory(nil),

@@ -16,7 +16,8 @@ type signals struct {
 	nearMiles   float64 // mean distance of the three nearest comparables
 	shift       float64 // how far the comparables moved the model's value
 	monthsAhead float64 // how far past the engine's data the valuation date lies
-	simSum      float64 // total similarity of the comparables
+	simSum      float64 // total weight of the comparables (likeness times recency): how much evidence there is
+	compAge     float64 // weighted mean age of the comparables' sales, in months
 	sameHome    float64 // 1 when the home's own earlier sale is among the comparables
 	attrs       float64 // share of the main attributes known
 	// How typical the home is for its neighbourhood: unusual homes are valued less surely.
@@ -40,10 +41,14 @@ func (e *Engine) signalsFor(h *Home, nb knn, modelLog float64, comps []Comparabl
 	var near []float64
 	for _, c := range comps {
 		near = append(near, c.Miles)
-		s.simSum += c.Similarity
-		if c.Miles == 0 && c.Similarity > 0.5 {
+		s.simSum += c.weight
+		s.compAge += c.weight * at.Sub(c.Date).Hours() / 24 / 30.4
+		if c.SameHome {
 			s.sameHome = 1
 		}
+	}
+	if s.simSum > 0 {
+		s.compAge /= s.simSum
 	}
 	sort.Float64s(near)
 	if len(near) == 0 {
@@ -69,7 +74,7 @@ func orZero(v float64) float64 {
 // vector turns signals into the calibration model's inputs.
 func (s signals) vector() []float64 {
 	return []float64{math.Log(0.01 + s.compSD), math.Log(0.01 + s.compMAD), math.Log(1 + s.neff),
-		math.Log(0.05 + s.nearMiles), s.shift, math.Log(0.01 + s.simSum), s.sameHome,
+		math.Log(0.05 + s.nearMiles), s.shift, math.Log(0.01 + s.simSum), math.Log(1 + s.compAge), s.sameHome,
 		s.attrs, s.sizeVsNbr, s.priceVsNbr, s.nbrSpread, s.logValue, s.logValue * s.logValue, s.located}
 }
 
@@ -79,22 +84,34 @@ func (s signals) vector() []float64 {
 // P(within 10%) = F(0.1 / scale), and the 80% interval is plus or minus the 80th percentile of F times the scale.
 // Both are calibrated on held-out valuations by construction, rather than assumed.
 type calibration struct {
-	scale *gbm.Model
-	// z holds the held-out standardized absolute errors, sorted (the distribution F).
-	z []float64
+	// scale predicts log |error|; its models are averaged (the final one and the fold ones, as for values).
+	scale []*gbm.Model
+	// z holds the held-out standardized absolute errors, sorted (the distribution F), one for valuations of
+	// recorded homes and one for approximate ones (ZIP centre): the second kind's errors are not only larger but
+	// more heavy-tailed, and sharing one F would misstate both.
+	z, zApprox []float64
 	// horizon is how far ahead (months) the held-out valuations reached; confidence beyond it is widened.
 	horizon float64
+	// strength scales the predicted error: the held-out valuations came from an engine trained on fewer months,
+	// whose errors are larger than the final engine's by the ratio of their out-of-fold errors on the same sales.
+	strength float64
 	// Held-out measurements, for reports.
 	holdoutN    int
 	holdoutHits float64
-	held        []heldOut
 }
 
 // errScale is the predicted expected absolute log error of a valuation, widened past the calibrated horizon.
 func (c calibration) errScale(s signals) float64 {
 	sc := 0.1
-	if c.scale != nil {
-		sc = math.Max(0.01, c.scale.Predict(s.vector()))
+	if len(c.scale) > 0 {
+		v, sum := s.vector(), 0.0
+		for _, m := range c.scale {
+			sum += m.Predict(v)
+		}
+		sc = math.Exp(sum / float64(len(c.scale)))
+	}
+	if c.strength > 0 {
+		sc *= c.strength
 	}
 	if extra := s.monthsAhead - c.horizon; extra > 0 {
 		t := staleTrendError * math.Min(extra, 120)
@@ -103,11 +120,20 @@ func (c calibration) errScale(s signals) float64 {
 	return sc
 }
 
+// dist is the standardized error distribution for a valuation with these signals.
+func (c calibration) dist(s signals) []float64 {
+	if s.located == 0 && len(c.zApprox) > 0 {
+		return c.zApprox
+	}
+	return c.z
+}
+
 func (c calibration) confidence(s signals) float64 {
-	if len(c.z) == 0 {
+	z := c.dist(s)
+	if len(z) == 0 {
 		return 0.5
 	}
-	p := ecdf(c.z, 0.1/c.errScale(s))
+	p := ecdf(z, 0.1/c.errScale(s))
 	// Never claim certainty or nothing: 2% to 98%.
 	return math.Max(0.02, math.Min(0.98, p))
 }
@@ -115,8 +141,8 @@ func (c calibration) confidence(s signals) float64 {
 // interval returns the log offsets of the 80% interval around the value.
 func (c calibration) interval(s signals) (lo, hi float64) {
 	q := 1.28 // the 80% quantile of |z| for a normal error, used before calibration
-	if len(c.z) > 0 {
-		q = c.z[int(0.8*float64(len(c.z)-1))]
+	if z := c.dist(s); len(z) > 0 {
+		q = z[int(0.8*float64(len(z)-1))]
 	}
 	h := q * c.errScale(s)
 	return -h, h
@@ -159,8 +185,10 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			nAfter++
 		}
 	}
+	strength := 1.0
 	if nBefore >= 500 && nAfter >= 200 {
 		if sub, err := trainCore(m, opt, cut); err == nil {
+			strength = relativeStrength(e, sub)
 			for _, s := range m.Sales {
 				if !usable(m, s, time.Time{}) || s.Date.Before(cut) {
 					continue
@@ -198,7 +226,30 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			held = appendApprox(held, e, h, m.Sales[s.sale], k)
 		}
 	}
-	return fitCalibration(held)
+	c := fitCalibration(held)
+	c.strength = strength
+	return c
+}
+
+// relativeStrength is the ratio of the final engine's out-of-fold error to the holdout engine's, on the sales both
+// learned from (median absolute residuals), kept within 0.8 to 1: more data never makes an engine worse, and a
+// large gap would say more about noise than about strength.
+func relativeStrength(final, sub *Engine) float64 {
+	subResid := make(map[int32]float64, len(sub.sales))
+	for _, s := range sub.sales {
+		subResid[s.sale] = math.Abs(s.resid)
+	}
+	var a, b []float64
+	for _, s := range final.sales {
+		if r, ok := subResid[s.sale]; ok {
+			a = append(a, math.Abs(s.resid))
+			b = append(b, r)
+		}
+	}
+	if len(a) < 100 {
+		return 1
+	}
+	return math.Max(0.8, math.Min(1, median(a)/median(b)))
 }
 
 // appendApprox adds the valuation of a sale as for an address not on record, so the calibration also learns how
@@ -211,6 +262,9 @@ func appendApprox(held []heldOut, e *Engine, h Home, s Sale, n int) []heldOut {
 	val, _ := e.ValueApprox(v, s.Date)
 	return append(held, heldOut{sig: val.signals, logErr: math.Log(s.Price) - math.Log(val.Value), approx: true})
 }
+
+// minAbsErr floors |error| before its log: a valuation within 0.2% is as good as exact.
+const minAbsErr = 0.002
 
 // scaleParams keep the scale model small and smooth: it learns from a few thousand held-out errors.
 func scaleParams() gbm.Params {
@@ -252,12 +306,14 @@ func fitCalibration(held []heldOut) calibration {
 	hits := 0.0
 	for i, h := range held {
 		X[i] = h.sig.vector()
-		y[i] = math.Min(1, math.Abs(h.logErr))
+		// The model learns log |error|: its prediction is log scale plus a constant for every kind of home alike
+		// (if e = scale * Z, then log|e| = log scale + log|Z|), and logs keep a few huge errors from steering it.
+		y[i] = math.Log(math.Max(minAbsErr, math.Abs(h.logErr)))
 		if math.Abs(math.Exp(h.logErr)-1) <= 0.10 {
 			hits++
 		}
 	}
-	c := calibration{holdoutN: len(held), holdoutHits: hits / float64(max(1, len(held))), held: held}
+	c := calibration{holdoutN: len(held), holdoutHits: hits / float64(max(1, len(held)))}
 	for _, h := range held {
 		c.horizon = math.Max(c.horizon, h.sig.monthsAhead)
 	}
@@ -270,15 +326,22 @@ func fitCalibration(held []heldOut) calibration {
 	for i := range fold {
 		fold[i] = i % 5
 	}
-	oof, err := outOfFold(X, y, fold, 5, scaleParams())
+	oof, foldModels, err := outOfFold(X, y, fold, 5, scaleParams())
 	if err != nil {
 		return c
 	}
-	c.z = make([]float64, len(held))
 	for i := range held {
-		c.z[i] = math.Abs(held[i].logErr) / math.Max(0.01, oof[i])
+		z := math.Abs(held[i].logErr) / math.Exp(oof[i])
+		if held[i].approx {
+			c.zApprox = append(c.zApprox, z)
+		} else {
+			c.z = append(c.z, z)
+		}
 	}
 	sort.Float64s(c.z)
-	c.scale, _ = gbm.Train(X, y, nil, scaleParams())
+	sort.Float64s(c.zApprox)
+	if final, err := gbm.Train(X, y, nil, scaleParams()); err == nil {
+		c.scale = append([]*gbm.Model{final}, foldModels...)
+	}
 	return c
 }

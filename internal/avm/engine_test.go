@@ -76,8 +76,9 @@ func TestEngineValuesAKnownMarket(t *testing.T) {
 		if !c.Date.Before(at) {
 			t.Errorf("comparable %d sold %v, not before the valuation date", i, c.Date)
 		}
-		if i > 0 && c.Similarity > v.Comparables[i-1].Similarity {
-			t.Errorf("comparables not ordered by similarity at %d", i)
+		// Ranked by likeness and recency together.
+		if i > 0 && c.weight > v.Comparables[i-1].weight {
+			t.Errorf("comparables not ordered by weight at %d", i)
 		}
 		if c.Similarity < 0 || c.Similarity > 1 || !(c.AdjustedPrice > 0) {
 			t.Errorf("comparable %d: similarity %.3f adjusted %.0f", i, c.Similarity, c.AdjustedPrice)

@@ -14,7 +14,8 @@ type TestSale struct {
 	Property int32 // the home's record in the market when it has one (an earlier sale), else -1
 	Date     time.Time
 	Price    float64
-	parcel   string // for loaders that match test sales to market records
+	// Approx values the sale as a lookup of an address not on record (ValueApprox).
+	Approx bool
 }
 
 // Report holds the accuracy measures of the protocol in ../shared/data/README.md.
@@ -48,7 +49,12 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 		if t.Price <= 0 || !known(t.Home.Lat) {
 			continue
 		}
-		v := e.Value(t.Home, t.Property, t.Date)
+		var v Valuation
+		if t.Approx {
+			v, _ = e.ValueApprox(t.Home, t.Date)
+		} else {
+			v = e.Value(t.Home, t.Property, t.Date)
+		}
 		if !(v.Value > 0) {
 			continue
 		}

@@ -14,19 +14,21 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 1
+const SnapshotVersion = 5
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {
 	Version   int
 	Opt       Options
-	Model     *gbm.Model
+	Models    []*gbm.Model
 	Index     Index
 	Alpha, K0 float64
 	DataEnd   time.Time
-	Scale     *gbm.Model
+	Scale     []*gbm.Model
 	Z         []float64
+	ZApprox   []float64
 	Horizon   float64
+	Strength  float64
 	HeldN     int
 	HeldHits  float64
 	// Per sale (by Sale.ID): the out-of-fold residual and prediction.
@@ -37,8 +39,8 @@ type snapshot struct {
 
 // Marshal saves the engine; Restore rebuilds it against the same market.
 func (e *Engine) Marshal() ([]byte, error) {
-	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Model: e.model, Index: e.index, Alpha: e.alpha, K0: e.k0,
-		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, Horizon: e.calib.horizon, HeldN: e.calib.holdoutN,
+	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Models: e.models, Index: e.index, Alpha: e.alpha, K0: e.k0,
+		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, ZApprox: e.calib.zApprox, Horizon: e.calib.horizon, Strength: e.calib.strength, HeldN: e.calib.holdoutN,
 		HeldHits: e.calib.holdoutHits}
 	for _, si := range e.sales {
 		s.SaleIDs = append(s.SaleIDs, e.market.Sales[si.sale].ID)
@@ -69,8 +71,8 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	for i, sale := range m.Sales {
 		byID[sale.ID] = int32(i)
 	}
-	e := &Engine{market: m, opt: s.Opt, model: s.Model, index: s.Index, alpha: s.Alpha, k0: s.K0, dataEnd: s.DataEnd,
-		calib: calibration{scale: s.Scale, z: s.Z, horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits}}
+	e := &Engine{market: m, opt: s.Opt, models: s.Models, index: s.Index, alpha: s.Alpha, k0: s.K0, dataEnd: s.DataEnd,
+		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {
 		i, ok := byID[id]
@@ -89,4 +91,26 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	e.homes = propertyIndex(m)
 	e.rent = trainRent(m)
 	return e, nil
+}
+
+// Info describes what an engine learned, for logs and reports.
+type Info struct {
+	Sales          int
+	DataEnd        time.Time
+	Models         int
+	TrendPerMonth  float64 // the seasonally adjusted trend extrapolated past the data, in log units
+	Blend          float64 // alpha: how far the comparables' residuals move the model's value
+	HeldOut        int     // held-out valuations of recorded homes the calibration learned from
+	HeldOutApprox  int     // and of addresses not on record
+	HeldOutHitRate float64 // share of all held-out valuations within 10%
+	HorizonMonths  float64
+	Strength       float64 // the final engine's error relative to the holdout engine's
+}
+
+// Info reports what the engine learned.
+func (e *Engine) Info() Info {
+	return Info{Sales: len(e.sales), DataEnd: e.dataEnd, Models: len(e.models), TrendPerMonth: e.index.Slope,
+		Blend: e.alpha, HeldOut: len(e.calib.z), HeldOutApprox: len(e.calib.zApprox),
+		HeldOutHitRate: e.calib.holdoutHits, HorizonMonths: e.calib.horizon,
+		Strength: e.calib.strength}
 }

@@ -105,6 +105,9 @@ func zipCentre(zip string) (lat, lon float64, ok bool) {
 	return z.Lat, z.Lon, ok
 }
 
+// ApproxHome is approxVariant for callers outside the engine (the evaluation of ZIP-level lookups).
+func ApproxHome(h Home, keepAttrs bool) (Home, bool) { return approxVariant(h, keepAttrs) }
+
 // approxVariant turns a recorded home into what a caller who knows only its address might give: the location
 // becomes its ZIP code's centre; with keepAttrs the main attributes a person knows (beds, baths, living area, year
 // built, type) are kept, otherwise none.

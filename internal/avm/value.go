@@ -13,12 +13,14 @@ type Comparable struct {
 	Miles      float64
 	Date       time.Time
 	Price      float64
-	Similarity float64 // 0-1
+	Similarity float64 // 0-1: how alike the homes are (location, size, layout, age, type), not counting time
 	// AdjustedPrice is what this sale says the subject is worth: its price moved to the valuation date by the
 	// index and corrected for the differences between the two homes by the model.
 	AdjustedPrice float64
-	weight        float64
-	resid         float64
+	// SameHome marks an earlier sale of the subject itself.
+	SameHome bool
+	weight   float64
+	resid    float64
 }
 
 // Valuation is the engine's answer for one home at one date.
@@ -41,11 +43,11 @@ const (
 	compMin        = 5
 )
 
-// similarity scores how much a sale looks like the subject: nearby, recent, of a like size, age, layout and type.
-// Each factor is 1 for a perfect match and falls off with the difference.
-func similarity(h *Home, s *saleInfo, miles float64, at time.Time) float64 {
-	months := at.Sub(s.date).Hours() / 24 / 30.4
-	sim := math.Exp(-miles/0.75) * math.Exp(-months/18)
+// similarity scores how much a sale's home looks like the subject: nearby, of a like size, age, layout and type.
+// Each factor is 1 for a perfect match and falls off with the difference. How recent the sale is counts separately
+// (recency), so that a user reads similarity as likeness and the sale date as age.
+func similarity(h *Home, s *saleInfo, miles float64) float64 {
+	sim := math.Exp(-miles / 0.75)
 	if known(h.Sqft) && known(s.sqft) && h.Sqft > 0 && s.sqft > 0 {
 		sim *= math.Exp(-math.Abs(math.Log(h.Sqft/s.sqft)) / 0.3)
 	}
@@ -64,6 +66,11 @@ func similarity(h *Home, s *saleInfo, miles float64, at time.Time) float64 {
 	return sim
 }
 
+// recency weighs a sale by its age at the valuation date: e^-1 per 18 months.
+func recency(saleDate, at time.Time) float64 {
+	return math.Exp(-at.Sub(saleDate).Hours() / 24 / 30.4 / 18)
+}
+
 // comparables finds the sales that best resemble h, sold before at. property is the subject's own record (its
 // earlier sales are the best comparables of all), or -1; skip is a sale never to use (the subject sale itself when
 // valuing a market sale), or -1.
@@ -77,18 +84,16 @@ func (e *Engine) comparables(h *Home, property int32, at time.Time, skip int32) 
 	for _, x := range nb {
 		s := &e.sales[x.ID]
 		miles := x.Miles
-		if s.property == property && property >= 0 {
-			miles = 0
-		}
-		sim := similarity(h, s, miles, at)
-		if s.property == property && property >= 0 {
-			// The same home: only time separates it from the subject.
-			sim = math.Exp(-at.Sub(s.date).Hours() / 24 / 30.4 / 36)
+		sim, rec := similarity(h, s, miles), recency(s.date, at)
+		same := s.property == property && property >= 0
+		if same {
+			// The same home: only time separates it from the subject, and its own history ages more slowly.
+			sim, rec = 1, math.Exp(-at.Sub(s.date).Hours()/24/30.4/36)
 		}
 		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: s.date,
-			Price: math.Exp(s.logPrice), Similarity: sim, weight: sim, resid: s.resid})
+			Price: math.Exp(s.logPrice), Similarity: sim, SameHome: same, weight: sim * rec, resid: s.resid})
 	}
-	sort.Slice(comps, func(a, b int) bool { return comps[a].Similarity > comps[b].Similarity })
+	sort.Slice(comps, func(a, b int) bool { return comps[a].weight > comps[b].weight })
 	if len(comps) > e.opt.Comps {
 		comps = comps[:e.opt.Comps]
 	}
@@ -139,21 +144,20 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 	x := features(h, make([]float64, 0, len(featureNames)))
 	nb := e.knnFor(h.Lat, h.Lon, func(id int32) bool { return id != skip && e.sales[id].date.Before(at) })
 	x = nb.append(x, h)
-	base := e.model.Predict(x)
+	base := e.predict(x)
 	level := e.index.At(at)
 	modelLog := base + level
 	comps := e.comparables(h, property, at, skip)
 	mean, neff, sd, mad := compStats(comps)
+	// The comparables' residuals move the value only for a recorded home: around a ZIP code's centre they are
+	// not the subject's comparables (and the calibration of approximate valuations was fitted without them).
 	shift := 0.0
-	if neff > 0 {
+	if neff > 0 && located {
 		shift = e.alpha * neff / (neff + e.k0) * mean
 	}
 	logValue := modelLog + shift
 	for i := range comps {
 		comps[i].AdjustedPrice = math.Exp(modelLog + comps[i].resid)
-		if ws := comps[i].weight; ws > 0 {
-			comps[i].Similarity = math.Min(1, ws)
-		}
 	}
 	v := Valuation{
 		compMean:    mean,
@@ -170,4 +174,27 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 	lo, hi := e.calib.interval(v.signals)
 	v.Low, v.High = v.Value*math.Exp(lo), v.Value*math.Exp(hi)
 	return v
+}
+
+// Covers reports whether any market sale lies within miles of the location: farther than that, the engine has no
+// market to value from.
+func (e *Engine) Covers(lat, lon, miles float64) bool {
+	return len(e.spatial.Nearest(lat, lon, 1, miles, nil)) > 0
+}
+
+// Trend is the market's estimated price change over the twelve months before at (0.05 = +5%).
+func (e *Engine) Trend(at time.Time) float64 {
+	return math.Exp(e.index.At(at)-e.index.At(at.AddDate(-1, 0, 0))) - 1
+}
+
+// DataEnd is the day after the latest sale the engine learned from.
+func (e *Engine) DataEnd() time.Time { return e.dataEnd }
+
+// predict is the value model's deflated log value: the mean of its models.
+func (e *Engine) predict(x []float64) float64 {
+	s := 0.0
+	for _, m := range e.models {
+		s += m.Predict(x)
+	}
+	return s / float64(len(e.models))
 }

@@ -2,15 +2,29 @@
 // credit ledger, written in the same transaction as the change (store.postCredit is the only writer).
 package credit
 
-import "time"
+import (
+	"fmt"
+	"time"
+
+	"valuator/internal/apperr"
+)
 
 // SignupBonus is what every new account receives as its first ledger row (DESIGN.md section 5).
 const SignupBonus = 100
+
+// Prices of the services, in credits (DESIGN.md section 5). Only results are charged: a not-found, a validation
+// error or our own failure costs nothing.
+const (
+	ValuationCost    = 1
+	PersonLookupCost = 5
+	BatchCostPerRow  = 1
+)
 
 // Kinds of ledger rows.
 const (
 	KindSignupBonus = "signup_bonus"
 	KindForfeit     = "forfeit"
+	KindValuation   = "valuation"
 )
 
 // Entry is one ledger row: a signed amount and the balance after it.
@@ -23,4 +37,17 @@ type Entry struct {
 	Description  string    `json:"description"`
 	Reference    string    `json:"reference,omitempty"`
 	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// Insufficient is the 402 answer when a balance cannot pay for a service: it says the balance, the price and the
+// plan's overage terms (the Free plan has none; paid plans bill overage per credit up to the user's limit).
+func Insufficient(balance, cost int64, plan string) *apperr.Error {
+	unit := "credits"
+	if cost == 1 {
+		unit = "credit"
+	}
+	return &apperr.Error{Kind: apperr.KindPaymentRequired, Code: "insufficient_credits",
+		Message: fmt.Sprintf("Insufficient credits: this costs %d %s and your balance is %d. Upgrade your plan or buy credits on the Billing page.", cost, unit, balance),
+		Extra: map[string]any{"balance": balance, "creditsRequired": cost, "plan": plan,
+			"overageRateCents": 0, "overageLimitCents": nil}}
 }

@@ -21,11 +21,13 @@ import (
 
 	"valuator/api"
 	"valuator/internal/account"
+	"valuator/internal/avm"
 	"valuator/internal/config"
 	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
+	"valuator/internal/valuation"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
@@ -105,6 +107,8 @@ type testApp struct {
 type appOptions struct {
 	production bool
 	web        fstest.MapFS
+	// market, when set, imports records before the valuation engine loads.
+	market func(t *testing.T, db *store.DB)
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -151,14 +155,28 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	}
 	accounts := account.NewService(account.Deps{Store: db, Mailer: box, Now: clk.Now, Logger: log, Dev: cfg.Dev(),
 		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL})
-	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, OpenAPI: openAPI, Web: web,
-		FormLimiter: ratelimit.NewMemory(clk.Now), Now: clk.Now})
+	if o.market != nil {
+		o.market(t, db)
+	}
+	vals := valuation.New(db, log, clk.Now, fastEngine())
+	if err := vals.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
+		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), Now: clk.Now})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs}
 }
 
 func production(o *appOptions) { o.production = true }
+
+// fastEngine trains quickly on the small test markets.
+func fastEngine() avm.Options {
+	o := avm.DefaultOptions()
+	o.Model.Trees, o.Model.LearningRate, o.Folds = 150, 0.15, 3
+	return o
+}
 
 type lockedWriter struct {
 	mu sync.Mutex

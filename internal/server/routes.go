@@ -34,6 +34,10 @@ func (s *Server) routeTable() []route {
 		{"PUT", "/api/user/notifications", s.requireUser(s.updateNotifications)},
 		{"DELETE", "/api/user", s.requireUser(s.closeAccount)},
 
+		// Property valuations (working-screens section 7).
+		{"POST", "/api/property/lookup", s.requireUser(s.lookupProperty)},
+		{"POST", "/api/properties/download-report", s.requireUser(s.downloadReport)},
+
 		// Contact form (no sign-in needed).
 		{"POST", "/api/contact", s.limitForm("contact", contactLimit, s.sendContact)},
 	}
@@ -55,6 +59,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("readiness check failed", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "Database unreachable", Code: "unavailable",
 			RequestID: requestIDFrom(r.Context())})
+		return
+	}
+	// Not ready to take traffic until the valuation engine has loaded the market.
+	if !s.valuation.Ready() {
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "Valuation engine: " + s.valuation.Status(),
+			Code: "engine_loading", RequestID: requestIDFrom(r.Context())})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

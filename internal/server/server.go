@@ -15,12 +15,14 @@ import (
 	"valuator/internal/config"
 	"valuator/internal/contact"
 	"valuator/internal/ratelimit"
+	"valuator/internal/valuation"
 )
 
 // Store is what the handlers need from the database beyond the domain services.
 type Store interface {
 	Ping(ctx context.Context) error
 	CreateContactMessage(ctx context.Context, m contact.Message) (int64, error)
+	Charge(ctx context.Context, userID, amount int64, kind, description, reference string, at time.Time) (int64, error)
 }
 
 // Deps wires a Server. Every field is required unless it says otherwise.
@@ -29,6 +31,8 @@ type Deps struct {
 	Logger   *slog.Logger
 	Store    Store
 	Accounts *account.Service
+	// Valuation values properties.
+	Valuation *valuation.Service
 	// OpenAPI is the contract as JSON, served at /api/openapi.json.
 	OpenAPI []byte
 	// Web is the built single-page app (index.html and assets/); it may be empty before the first web build.
@@ -44,6 +48,7 @@ type Server struct {
 	log         *slog.Logger
 	store       Store
 	accounts    *account.Service
+	valuation   *valuation.Service
 	openAPI     []byte
 	spa         *spa
 	formLimiter ratelimit.Limiter
@@ -61,6 +66,7 @@ func New(d Deps) http.Handler {
 		log:         d.Logger,
 		store:       d.Store,
 		accounts:    d.Accounts,
+		valuation:   d.Valuation,
 		openAPI:     d.OpenAPI,
 		spa:         newSPA(d.Web),
 		formLimiter: d.FormLimiter,

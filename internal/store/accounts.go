@@ -55,7 +55,7 @@ func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User,
 			if _, err := postCredit(ctx, x, credit.Entry{
 				UserID: id, Amount: nu.SignupCredits, Kind: credit.KindSignupBonus,
 				Description: "Welcome bonus: free credits", CreatedAt: nu.CreatedAt,
-			}); err != nil {
+			}, noFloor); err != nil {
 				return err
 			}
 		}
@@ -223,7 +223,7 @@ func (db *DB) CloseUser(ctx context.Context, id int64, at time.Time) error {
 		}
 		if balance > 0 {
 			if _, err := postCredit(ctx, x, credit.Entry{UserID: id, Amount: -balance, Kind: credit.KindForfeit,
-				Description: "Account closed: remaining credits forfeited", CreatedAt: at}); err != nil {
+				Description: "Account closed: remaining credits forfeited", CreatedAt: at}, noFloor); err != nil {
 				return err
 			}
 		}

@@ -5,20 +5,33 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"valuator/internal/credit"
 )
 
+// noFloor lets a posting take the balance anywhere (grants, forfeits).
+const noFloor = math.MinInt64
+
+// errBelowFloor means a posting would have taken the balance below its floor; nothing was changed.
+var errBelowFloor = errors.New("balance would fall below its floor")
+
 // postCredit is the only code that changes a balance: it adds e.Amount to the user's credits (and positive
 // amounts to total_credits_earned) and appends the ledger row with the balance after it, inside the caller's
-// transaction. The UPDATE ... RETURNING takes the row lock first, so concurrent postings for one user serialise
-// and every row's balance_after is exact.
-func postCredit(ctx context.Context, x q, e credit.Entry) (credit.Entry, error) {
+// transaction. The conditional UPDATE ... RETURNING takes the row lock first, so concurrent postings for one user
+// serialise, every row's balance_after is exact, and a debit that would take the balance below floor changes
+// nothing (errBelowFloor).
+func postCredit(ctx context.Context, x q, e credit.Entry, floor int64) (credit.Entry, error) {
 	earned := max(e.Amount, 0)
 	err := x.row(ctx, `UPDATE users SET credits = credits + ?, total_credits_earned = total_credits_earned + ?
-		WHERE id = ? RETURNING credits`, e.Amount, earned, e.UserID).Scan(&e.BalanceAfter)
+		WHERE id = ? AND credits + ? >= ? RETURNING credits`, e.Amount, earned, e.UserID, e.Amount, floor).Scan(&e.BalanceAfter)
 	if errors.Is(err, sql.ErrNoRows) {
-		return credit.Entry{}, fmt.Errorf("post credit: user %d does not exist", e.UserID)
+		var exists int
+		if err := x.row(ctx, `SELECT 1 FROM users WHERE id = ?`, e.UserID).Scan(&exists); err != nil {
+			return credit.Entry{}, fmt.Errorf("post credit: user %d does not exist", e.UserID)
+		}
+		return credit.Entry{}, errBelowFloor
 	}
 	if err != nil {
 		return credit.Entry{}, fmt.Errorf("post credit: %w", err)
@@ -51,4 +64,41 @@ func (db *DB) Ledger(ctx context.Context, userID int64, limit int) ([]credit.Ent
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// ErrInsufficientCredits is returned by Charge when the balance cannot cover the amount.
+type ErrInsufficientCredits struct {
+	Balance int64
+	Plan    string
+}
+
+func (e *ErrInsufficientCredits) Error() string {
+	return fmt.Sprintf("insufficient credits: balance %d on plan %s", e.Balance, e.Plan)
+}
+
+// Charge debits amount credits from an open account through the ledger, in one transaction, and returns the new
+// balance. The balance may not go below zero: the charge is refused with ErrInsufficientCredits instead.
+func (db *DB) Charge(ctx context.Context, userID, amount int64, kind, description, reference string, at time.Time) (int64, error) {
+	var balance int64
+	err := db.tx(ctx, func(x q) error {
+		var closed dbTime
+		if err := x.row(ctx, `SELECT closed_at FROM users WHERE id = ?`, userID).Scan(&closed); err != nil {
+			return err
+		}
+		if closed.Valid {
+			return fmt.Errorf("charge: account %d is closed", userID)
+		}
+		e, err := postCredit(ctx, x, credit.Entry{UserID: userID, Amount: -amount, Kind: kind, Description: description,
+			Reference: reference, CreatedAt: at}, 0)
+		if errors.Is(err, errBelowFloor) {
+			ins := &ErrInsufficientCredits{}
+			if err := x.row(ctx, `SELECT credits, plan FROM users WHERE id = ?`, userID).Scan(&ins.Balance, &ins.Plan); err != nil {
+				return err
+			}
+			return ins
+		}
+		balance = e.BalanceAfter
+		return err
+	})
+	return balance, err
 }

@@ -308,3 +308,31 @@ func (d *dbDate) parse(s string) error {
 	}
 	return fmt.Errorf("cannot parse date %q", s)
 }
+
+// DeleteSource removes every record of one source (its rents, sales and homes), in one transaction. Saved engines
+// are kept: they are only ever restored for an identical market.
+func (db *DB) DeleteSource(ctx context.Context, source string) (int64, error) {
+	var n int64
+	err := db.tx(ctx, func(x q) error {
+		if _, err := x.exec(ctx, `DELETE FROM rentals WHERE property_id IN (SELECT id FROM properties WHERE source = ?)`, source); err != nil {
+			return err
+		}
+		if _, err := x.exec(ctx, `DELETE FROM sales WHERE property_id IN (SELECT id FROM properties WHERE source = ?)`, source); err != nil {
+			return err
+		}
+		res, err := x.exec(ctx, `DELETE FROM properties WHERE source = ?`, source)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}
+
+// CountSource counts the homes of one source.
+func (db *DB) CountSource(ctx context.Context, source string) (int64, error) {
+	var n int64
+	err := db.q().row(ctx, `SELECT COUNT(*) FROM properties WHERE source = ?`, source).Scan(&n)
+	return n, err
+}

@@ -135,7 +135,7 @@ func TestPostCreditIsExactUnderConcurrency(t *testing.T) {
 				defer wg.Done()
 				errs <- db.tx(ctx, func(x q) error {
 					_, err := postCredit(ctx, x, credit.Entry{UserID: u.ID, Amount: -1, Kind: "test",
-						Description: "concurrent debit", CreatedAt: t0})
+						Description: "concurrent debit", CreatedAt: t0}, noFloor)
 					return err
 				})
 			}()
@@ -389,6 +389,57 @@ func TestNotificationsAndContact(t *testing.T) {
 		if _, err := db.CreateContactMessage(ctx, contact.Message{UserID: u.ID, FirstName: "A", LastName: "B",
 			Email: "a@b.co", Subject: "general", Message: "Hello", CreatedAt: t0}); err != nil {
 			t.Errorf("CreateContactMessage(signed in): %v", err)
+		}
+	})
+}
+
+func TestChargeNeverTakesTheBalanceBelowZero(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		db := openTest(t, url)
+		nu := newUser("jane@example.com")
+		nu.SignupCredits = 5
+		u, err := db.CreateUser(ctx, nu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 20
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok, refused := 0, 0
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := db.Charge(ctx, u.ID, 1, credit.KindValuation, "Property valuation", "req", t0)
+				mu.Lock()
+				defer mu.Unlock()
+				var ins *ErrInsufficientCredits
+				switch {
+				case err == nil:
+					ok++
+				case errors.As(err, &ins):
+					refused++
+					if ins.Balance != 0 || ins.Plan != "free" {
+						t.Errorf("refusal says balance %d plan %q", ins.Balance, ins.Plan)
+					}
+				default:
+					t.Errorf("Charge: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok != 5 || refused != n-5 {
+			t.Errorf("%d charges went through and %d were refused, want 5 and %d", ok, refused, n-5)
+		}
+		got, _ := db.UserByID(ctx, u.ID)
+		rows, _ := db.Ledger(ctx, u.ID, 100)
+		var sum int64
+		for _, r := range rows {
+			sum += r.Amount
+		}
+		if got.Credits != 0 || sum != 0 || len(rows) != 6 {
+			t.Errorf("balance %d, ledger sum %d over %d rows; want 0, 0 over 6", got.Credits, sum, len(rows))
 		}
 	})
 }

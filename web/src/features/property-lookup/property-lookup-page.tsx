@@ -1,6 +1,165 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import type { UseFormSetError } from "react-hook-form";
 import { PageHeader } from "@/app/shell/page-header";
+import { Card, CardContent } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/use-toast";
+import { ApiError, errorMessage } from "@/lib/api";
+import { useAuth } from "@/lib/auth";
+import type { PropertyLookupRequest, PropertyValuation } from "@/lib/types";
+import {
+  EMPTY_REPORT_MESSAGE,
+  insufficientCredits,
+  isEmptyReport,
+  isNotFound,
+  useDownloadReport,
+  useLookupProperty,
+} from "./api/property-lookup-api";
+import { LOOKUP_FIELDS, LookupForm, type LookupInput, type LookupValues } from "./components/lookup-form";
+import { NotFoundState } from "./components/not-found-state";
+import { PromoBanners } from "./components/promo-banners";
+import { ValuationCard } from "./components/valuation-card";
+import { SAMPLE_VALUATION } from "./sample-valuation";
+import { saveTextFile } from "./save-file";
+import { buildReportPayload, reportFileName } from "./valuation-helpers";
 
-// Only the header until the screen's own issue lands: no sample data and no inert forms in the meantime.
+// The Property Lookup screen (working-screens spec, section 2; also /dashboard): the address form, a sample result
+// until the first search, then the valuation with its comparables and price history, the CSV report, and the two
+// promo banners.
+
+const LOOKUP_FALLBACK = "Failed to get property valuation";
+const DOWNLOAD_FAILED = "Failed to download report. Please try again.";
+
+type View =
+  | { kind: "sample" }
+  | { kind: "result"; result: PropertyValuation }
+  | { kind: "not-found"; address: string };
+
+/** Puts a 400 answer's messages (`fields`, else `field`) on the form's fields; returns whether any was placed. */
+function applyFieldErrors(err: unknown, setError: UseFormSetError<LookupInput>): boolean {
+  if (!(err instanceof ApiError) || err.status !== 400 || !err.body) return false;
+  const messages: Record<string, string> = { ...(err.body.fields ?? {}) };
+  if (err.body.field && !messages[err.body.field]) messages[err.body.field] = err.body.error;
+  let placed = false;
+  for (const name of LOOKUP_FIELDS) {
+    const message = messages[name];
+    if (!message) continue;
+    setError(name, { type: "server", message }, { shouldFocus: !placed });
+    placed = true;
+  }
+  return placed;
+}
+
+function oneLine(v: LookupValues): string {
+  return `${v.address}, ${v.city}, ${v.state} ${v.zip}`;
+}
+
 export function PropertyLookupPage() {
-  return <PageHeader title="Property Lookup" subtitle="Value any US property by address" />;
+  const { refreshUser } = useAuth();
+  const lookup = useLookupProperty();
+  const download = useDownloadReport();
+  const [view, setView] = useState<View>({ kind: "sample" });
+  const [pendingAddress, setPendingAddress] = useState("");
+
+  const onSubmit = (values: LookupValues, setError: UseFormSetError<LookupInput>) => {
+    const body: PropertyLookupRequest = {
+      address: values.address,
+      city: values.city,
+      state: values.state,
+      zip: values.zip,
+    };
+    setPendingAddress(oneLine(values));
+    lookup.mutate(body, {
+      onSuccess: (result) => {
+        setView({ kind: "result", result });
+        // The lookup used a credit: the header's balance must show it.
+        void refreshUser();
+      },
+      onError: (err) => {
+        const credits = insufficientCredits(err);
+        if (credits) {
+          // The header may show an older balance than the server's: bring it up to date.
+          void refreshUser();
+          toast({
+            variant: "destructive",
+            title: "Insufficient Credits",
+            description: (
+              <span data-testid="insufficient-credits">
+                {credits.balance !== null
+                  ? `Your balance is ${credits.balance} ${credits.balance === 1 ? "credit" : "credits"} and a valuation costs ${credits.creditsRequired}. `
+                  : `${errorMessage(err, LOOKUP_FALLBACK)} `}
+                <Link to="/billing" className="font-semibold underline underline-offset-2">
+                  Add credits on Billing &amp; Credits
+                </Link>
+              </span>
+            ),
+          });
+          return;
+        }
+        if (isNotFound(err)) setView({ kind: "not-found", address: oneLine(values) });
+        applyFieldErrors(err, setError);
+        toast({ variant: "destructive", title: "Lookup Failed", description: errorMessage(err, LOOKUP_FALLBACK) });
+      },
+    });
+  };
+
+  const onDownload = (result: PropertyValuation) => {
+    download.mutate(buildReportPayload(result), {
+      onSuccess: (csv) => {
+        const fileName = reportFileName(Date.now());
+        try {
+          saveTextFile(csv, fileName);
+        } catch {
+          toast({ variant: "destructive", title: "Download Failed", description: DOWNLOAD_FAILED });
+          return;
+        }
+        toast({ title: "Report Downloaded", description: `Saved as ${fileName}` });
+      },
+      onError: (err) => {
+        toast({
+          variant: "destructive",
+          title: "Download Failed",
+          description: isEmptyReport(err) ? EMPTY_REPORT_MESSAGE : DOWNLOAD_FAILED,
+        });
+      },
+    });
+  };
+
+  return (
+    <div className="mx-auto max-w-6xl">
+      <PageHeader
+        title="Property Lookup"
+        subtitle="Value any US home by address: estimate, 80% range, calibrated confidence, comparables and sales history"
+      />
+      <div className="space-y-6">
+        <LookupForm pending={lookup.isPending} onSubmit={onSubmit} />
+
+        <section aria-label="Valuation result" aria-busy={lookup.isPending}>
+          {lookup.isPending ? (
+            <Card data-testid="lookup-pending">
+              <CardContent className="flex flex-col items-center gap-3 py-16 text-center">
+                <Spinner label="Valuing the property" />
+                <p className="text-sm text-muted-foreground">
+                  Valuing <span className="font-medium text-foreground">{pendingAddress}</span>...
+                </p>
+              </CardContent>
+            </Card>
+          ) : view.kind === "result" ? (
+            <ValuationCard
+              result={view.result}
+              onDownload={() => onDownload(view.result)}
+              downloading={download.isPending}
+            />
+          ) : view.kind === "not-found" ? (
+            <NotFoundState address={view.address} />
+          ) : (
+            <ValuationCard result={SAMPLE_VALUATION} sample />
+          )}
+        </section>
+
+        <PromoBanners />
+      </div>
+    </div>
+  );
 }

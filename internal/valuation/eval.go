@@ -1,0 +1,84 @@
+package valuation
+
+import (
+	"fmt"
+	"time"
+
+	"valuator/internal/avm"
+	"valuator/internal/property"
+	"valuator/internal/store"
+)
+
+// Split builds the accuracy protocol of ../shared/data/README.md from imported records: the market is every sale
+// dated before cut; the test set is every sale on or after it. A test home that also sold before the cut is
+// linked to its market record (its earlier sale is market data the engine may use).
+func Split(recs []property.Record, cut time.Time) (*avm.Market, []avm.TestSale) {
+	var md store.MarketData
+	ids := map[string]int64{}
+	key := func(h *property.Home) string {
+		if h.ExternalID != "" {
+			return "id:" + h.ExternalID
+		}
+		return "addr:" + h.ZIP + "|" + h.StreetKey + "|" + h.UnitKey
+	}
+	var tests []avm.TestSale
+	var testKeys []string
+	for i := range recs {
+		r := &recs[i]
+		if r.Price <= 0 {
+			continue
+		}
+		k := key(&r.Home)
+		if !r.SaleDate.Before(cut) {
+			tests = append(tests, avm.TestSale{Home: engineHome(&r.Home), Property: -1, Date: r.SaleDate,
+				Price: float64(r.Price)})
+			testKeys = append(testKeys, k)
+			continue
+		}
+		id, ok := ids[k]
+		if !ok {
+			id = int64(len(md.Homes) + 1)
+			ids[k] = id
+			h := r.Home
+			h.ID = id
+			md.Homes = append(md.Homes, h)
+		}
+		md.Sales = append(md.Sales, property.Sale{ID: int64(len(md.Sales) + 1), PropertyID: id, Date: r.SaleDate,
+			Price: r.Price})
+	}
+	m := toMarket(md)
+	for i, k := range testKeys {
+		if id, ok := ids[k]; ok {
+			tests[i].Property = int32(id - 1)
+		}
+	}
+	return m, tests
+}
+
+// ApproxTests turns test sales into lookups of addresses not on record: each home placed at its ZIP code's
+// centre, two in three with the attributes a person knows (beds, baths, living area, year built, type), one in
+// three with none.
+func ApproxTests(tests []avm.TestSale) []avm.TestSale {
+	out := make([]avm.TestSale, 0, len(tests))
+	for i, t := range tests {
+		h, ok := avm.ApproxHome(t.Home, i%3 != 0)
+		if !ok {
+			continue
+		}
+		t.Home, t.Property, t.Approx = h, -1, true
+		out = append(out, t)
+	}
+	return out
+}
+
+// Describe summarises a split for the report.
+func Describe(m *avm.Market, tests []avm.TestSale) string {
+	repeat := 0
+	for _, t := range tests {
+		if t.Property >= 0 {
+			repeat++
+		}
+	}
+	return fmt.Sprintf("market: %d sales of %d homes; test: %d sales (%d of homes that also sold before the cut)",
+		len(m.Sales), len(m.Properties), len(tests), repeat)
+}

@@ -1,0 +1,257 @@
+package valuation
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"valuator/internal/address"
+	"valuator/internal/apperr"
+	"valuator/internal/avm"
+	"valuator/internal/geo"
+	"valuator/internal/property"
+)
+
+// Input is a lookup request (api/openapi.yaml PropertyLookupRequest).
+type Input struct {
+	Address      string   `json:"address"`
+	City         string   `json:"city"`
+	State        string   `json:"state"`
+	ZIP          string   `json:"zip"`
+	Bedrooms     *float64 `json:"bedrooms"`
+	Bathrooms    *float64 `json:"bathrooms"`
+	SquareFeet   *float64 `json:"squareFeet"`
+	YearBuilt    *float64 `json:"yearBuilt"`
+	LotSize      *float64 `json:"lotSize"`
+	PropertyType *string  `json:"propertyType"`
+}
+
+// Match codes: how an address matched the records.
+const (
+	MatchExact        = "exact"
+	MatchUnitFallback = "unit_fallback"
+	MatchFuzzy        = "fuzzy"
+	MatchZIPLevel     = "zip_level"
+)
+
+// Validation texts of the lookup form (spec working-screens section 5).
+const (
+	msgAddressRequired = "Address is required"
+	msgCityRequired    = "City is required"
+	msgStateRequired   = "State is required"
+	msgZIPShort        = "ZIP code must be at least 5 characters"
+)
+
+// parse validates the input and parses its address. With city, state or ZIP given, the split fields are
+// required as the lookup form requires them; with only `address`, it is a whole address on one line.
+func (in Input) parse() (address.Address, error) {
+	var v apperr.Validation
+	street := strings.TrimSpace(in.Address)
+	v.Check(street != "", "address", msgAddressRequired)
+	split := strings.TrimSpace(in.City) != "" || strings.TrimSpace(in.State) != "" || strings.TrimSpace(in.ZIP) != ""
+	if split {
+		v.Check(strings.TrimSpace(in.City) != "", "city", msgCityRequired)
+		v.Check(strings.TrimSpace(in.State) != "", "state", msgStateRequired)
+		v.Check(len(strings.TrimSpace(in.ZIP)) >= 5, "zip", msgZIPShort)
+	}
+	checkRange := func(p *float64, field string, lo, hi float64) {
+		if p != nil {
+			v.Check(*p >= lo && *p <= hi && !math.IsNaN(*p), field,
+				field+" must be between "+trimFloat(lo)+" and "+trimFloat(hi))
+		}
+	}
+	checkRange(in.Bedrooms, "bedrooms", 0, 50)
+	checkRange(in.Bathrooms, "bathrooms", 0, 50)
+	checkRange(in.SquareFeet, "squareFeet", 100, 100000)
+	checkRange(in.YearBuilt, "yearBuilt", 1700, 2100)
+	checkRange(in.LotSize, "lotSize", 0, 1e8)
+	if in.PropertyType != nil && *in.PropertyType != "" {
+		if property.NormalizeType(*in.PropertyType) == "Other" && *in.PropertyType != "Other" {
+			v.Add("propertyType", "propertyType must be Single Family, Condo, Townhouse, Multi-Family, Manufactured or Other")
+		}
+	}
+	if err := v.Err(); err != nil {
+		return address.Address{}, err
+	}
+	if split {
+		return address.FromParts(street, in.City, in.State, in.ZIP)
+	}
+	a, err := address.Parse(street)
+	if err != nil {
+		return a, err
+	}
+	if a.ZIP == "" && (a.City == "" || a.State == "") {
+		return a, apperr.Invalid("address", "Add the city and state or the ZIP code to the address")
+	}
+	return a, nil
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// matched is the outcome of address matching.
+type matched struct {
+	code     string
+	property int32 // the record valued (-1 when none)
+	// Where a home not on record is placed: its building, or its ZIP code's (or city's) centre.
+	lat, lon float64
+	zip      string
+}
+
+// match finds the record of an address.
+func (s *snapshot) match(a address.Address) (matched, bool) {
+	sk, uk := a.StreetKey(), a.UnitKey()
+	zips := []string{a.ZIP}
+	if a.ZIP == "" {
+		zips = nil
+	}
+	lookupZIP := func(zip string) (matched, bool) {
+		if p, ok := s.byAddress[zip+"|"+sk+"|"+uk]; ok {
+			// A building with several units answers a unit-less address with the building, not one unit.
+			if uk != "" || len(s.byBuilding[zip+"|"+sk]) == 1 {
+				return matched{code: MatchExact, property: p}, true
+			}
+		}
+		if units := s.byBuilding[zip+"|"+sk]; len(units) > 0 {
+			if uk == "" && len(units) == 1 {
+				return matched{code: MatchExact, property: units[0]}, true
+			}
+			h := &s.data.Homes[units[0]]
+			return matched{code: MatchUnitFallback, property: -1, lat: h.Lat, lon: h.Lon, zip: zip}, true
+		}
+		// The street suffix missing or different ("Main" for "Main St"): accept one home with that number and
+		// name.
+		if cands := s.byName[zip+"|"+a.NameKey()]; len(cands) > 0 && a.Number != "" {
+			var hit []int32
+			for _, c := range cands {
+				if uk == "" || s.data.Homes[c].UnitKey == uk {
+					hit = append(hit, c)
+				}
+			}
+			if len(hit) == 1 {
+				return matched{code: MatchFuzzy, property: hit[0]}, true
+			}
+		}
+		return matched{}, false
+	}
+	for _, z := range zips {
+		if m, ok := lookupZIP(z); ok {
+			return m, true
+		}
+	}
+	if a.ZIP == "" && a.City != "" {
+		// No ZIP code: the same street key in the same city.
+		for _, p := range s.byCity[cityKey(a.City, a.State)+"|"+sk] {
+			h := &s.data.Homes[p]
+			if m, ok := lookupZIP(h.ZIP); ok {
+				return m, true
+			}
+		}
+	}
+	return matched{}, false
+}
+
+// locate places an address that is not on record at its ZIP code's centre, or its city's.
+func locate(a address.Address) (lat, lon float64, zip string, ok bool) {
+	if z, found := geo.LookupZIP(a.ZIP); found {
+		return z.Lat, z.Lon, z.Code, true
+	}
+	if a.City == "" || a.State == "" {
+		return 0, 0, "", false
+	}
+	zs := geo.ZIPsInCity(a.City, a.State)
+	if len(zs) == 0 {
+		return 0, 0, "", false
+	}
+	for _, z := range zs {
+		lat += z.Lat
+		lon += z.Lon
+	}
+	n := float64(len(zs))
+	return lat / n, lon / n, zs[0].Code, true
+}
+
+// errNotFound is the answer when there is no market data for an address (not charged).
+var errNotFound = apperr.NotFound("property_not_found", "Property not found")
+
+// maxMarketMiles: a home farther than this from every recorded sale cannot be valued.
+const maxMarketMiles = 25
+
+// Lookup values the home at an address, as of today.
+func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
+	a, err := in.parse()
+	if err != nil {
+		return nil, err
+	}
+	snap := s.snap.Load()
+	if snap == nil {
+		return nil, s.errNotReady()
+	}
+	if snap.engine == nil {
+		return nil, errNotFound
+	}
+	at := s.now().UTC()
+	m, onRecord := snap.match(a)
+	given := avm.Unknown()
+	applyInput(&given, in)
+	var val avm.Valuation
+	var subject avm.Home
+	var rec *property.Home
+	if onRecord && m.property >= 0 {
+		rec = &snap.data.Homes[m.property]
+		subject = snap.market.Properties[m.property].Home
+		val = snap.engine.Value(subject, m.property, at)
+	} else {
+		if !onRecord {
+			lat, lon, zip, ok := locate(a)
+			if !ok {
+				return nil, errNotFound
+			}
+			m = matched{code: MatchZIPLevel, property: -1, lat: lat, lon: lon, zip: zip}
+		}
+		given.Lat, given.Lon, given.ZIP = m.lat, m.lon, m.zip
+		if !snap.engine.Covers(given.Lat, given.Lon, maxMarketMiles) {
+			return nil, errNotFound
+		}
+		val, subject = snap.engine.ValueApprox(given, at)
+	}
+	if !(val.Value > 0) || math.IsInf(val.Value, 0) {
+		return nil, errNotFound
+	}
+	return s.result(snap, a, m, rec, subject, val, at), nil
+}
+
+// applyInput copies the attributes a caller gave.
+func applyInput(h *avm.Home, in Input) {
+	set := func(dst *float64, p *float64) {
+		if p != nil {
+			*dst = *p
+		}
+	}
+	set(&h.Beds, in.Bedrooms)
+	set(&h.Baths, in.Bathrooms)
+	set(&h.Sqft, in.SquareFeet)
+	set(&h.YearBuilt, in.YearBuilt)
+	set(&h.LotSqft, in.LotSize)
+	if in.PropertyType != nil {
+		h.Type = avm.PropertyType(property.NormalizeType(*in.PropertyType))
+	}
+}
+
+// priceHistory lists the recorded sales of a property, newest first.
+func (s *snapshot) priceHistory(p int32) []PriceEvent {
+	idx := s.salesOf[p]
+	out := make([]PriceEvent, 0, len(idx))
+	for _, i := range idx {
+		sale := s.data.Sales[i]
+		out = append(out, PriceEvent{Date: day(sale.Date), Price: sale.Price, Event: "sale"})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Date > out[b].Date })
+	return out
+}
+
+func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+func zipInfo(zip string) (geo.ZIP, bool) { return geo.LookupZIP(zip) }

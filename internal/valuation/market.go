@@ -1,0 +1,134 @@
+// Package valuation answers property lookups: it matches an address to the records, values the home with the
+// engine (internal/avm) and shapes the answer of the API. It keeps the trained engine and an address index in
+// memory, so a lookup reads nothing from the database; the market is reloaded when records change.
+package valuation
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"strings"
+
+	"valuator/internal/address"
+	"valuator/internal/avm"
+	"valuator/internal/property"
+	"valuator/internal/store"
+)
+
+// snapshot is one loaded market with its engine and indexes; lookups read it without locks and a reload swaps in
+// a new one.
+type snapshot struct {
+	data    store.MarketData
+	market  *avm.Market
+	engine  *avm.Engine // nil when the market has too few sales to learn from
+	version string
+	// byAddress: zip|street key|unit key -> property index; byBuilding: zip|street key -> every unit there;
+	// byName: zip|name key (no suffix) -> properties; byCity: city key|state|street key -> properties, for
+	// addresses given without a ZIP code.
+	byAddress  map[string]int32
+	byBuilding map[string][]int32
+	byName     map[string][]int32
+	byCity     map[string][]int32
+	// sales of each property, oldest first, as indexes into data.Sales
+	salesOf map[int32][]int32
+}
+
+// toMarket converts the records to the engine's market, in the same order (property index = position).
+func toMarket(md store.MarketData) *avm.Market {
+	m := &avm.Market{Properties: make([]avm.Property, len(md.Homes))}
+	idx := make(map[int64]int32, len(md.Homes))
+	for i, h := range md.Homes {
+		idx[h.ID] = int32(i)
+		m.Properties[i] = avm.Property{ID: h.ID, Home: engineHome(&h)}
+	}
+	for _, s := range md.Sales {
+		if p, ok := idx[s.PropertyID]; ok {
+			m.Sales = append(m.Sales, avm.Sale{ID: s.ID, Property: p, Date: s.Date, Price: float64(s.Price)})
+		}
+	}
+	for _, r := range md.Rentals {
+		if p, ok := idx[r.PropertyID]; ok {
+			m.Rentals = append(m.Rentals, avm.Rental{Property: p, Date: r.Date, Rent: float64(r.Rent)})
+		}
+	}
+	return m
+}
+
+func engineHome(h *property.Home) avm.Home {
+	return avm.Home{Lat: h.Lat, Lon: h.Lon, ZIP: h.ZIP, Type: avm.PropertyType(h.Type), Beds: h.Beds, Baths: h.Baths,
+		Sqft: h.Sqft, LotSqft: h.LotSqft, Floors: h.Floors, YearBuilt: h.YearBuilt, YearRenovated: h.YearRenov,
+		Grade: h.Grade, Condition: h.Condition, View: h.View, Waterfront: h.Water, SqftAbove: h.SqftAbove,
+		SqftBasement: h.SqftBase, NbrSqft: h.NbrSqft, NbrLot: h.NbrLot}
+}
+
+// fingerprint identifies the market data an engine learned from: every sale and every property attribute the
+// engine reads. A saved engine is reused only for the same fingerprint.
+func fingerprint(md store.MarketData) string {
+	h := sha256.New()
+	var b [8]byte
+	f := func(v float64) {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	i := func(v int64) {
+		binary.LittleEndian.PutUint64(b[:], uint64(v))
+		h.Write(b[:])
+	}
+	for _, p := range md.Homes {
+		i(p.ID)
+		for _, v := range []float64{p.Lat, p.Lon, p.Beds, p.Baths, p.Sqft, p.LotSqft, p.Floors, p.YearBuilt,
+			p.YearRenov, p.Grade, p.Condition, p.View, p.Water, p.SqftAbove, p.SqftBase, p.NbrSqft, p.NbrLot} {
+			f(v)
+		}
+		h.Write([]byte(p.Type + "|" + p.ZIP + "|"))
+	}
+	for _, s := range md.Sales {
+		i(s.ID)
+		i(s.PropertyID)
+		i(s.Date.Unix())
+		i(s.Price)
+	}
+	for _, r := range md.Rentals {
+		i(r.ID)
+		i(r.PropertyID)
+		i(r.Date.Unix())
+		i(r.Rent)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, version string) *snapshot {
+	s := &snapshot{data: md, market: market, engine: engine, version: version,
+		byAddress: map[string]int32{}, byBuilding: map[string][]int32{}, byName: map[string][]int32{},
+		byCity: map[string][]int32{}, salesOf: map[int32][]int32{}}
+	idx := make(map[int64]int32, len(md.Homes))
+	for i, h := range md.Homes {
+		p := int32(i)
+		idx[h.ID] = p
+		if h.StreetKey == "" {
+			continue
+		}
+		s.byAddress[h.ZIP+"|"+h.StreetKey+"|"+h.UnitKey] = p
+		bk := h.ZIP + "|" + h.StreetKey
+		s.byBuilding[bk] = append(s.byBuilding[bk], p)
+		if h.NameKey != "" {
+			nk := h.ZIP + "|" + h.NameKey
+			s.byName[nk] = append(s.byName[nk], p)
+		}
+		ck := cityKey(h.City, h.State) + "|" + h.StreetKey
+		s.byCity[ck] = append(s.byCity[ck], p)
+	}
+	for i, sale := range md.Sales {
+		if p, ok := idx[sale.PropertyID]; ok {
+			s.salesOf[p] = append(s.salesOf[p], int32(i))
+		}
+	}
+	return s
+}
+
+// cityKey folds a city's spelling (Saint/St, Fort/Ft) as the address package does.
+func cityKey(city, state string) string {
+	a := address.Address{City: strings.ToUpper(city), State: strings.ToUpper(state)}
+	return a.CityKey() + "|" + a.State
+}

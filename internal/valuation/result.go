@@ -1,0 +1,245 @@
+package valuation
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"valuator/internal/address"
+	"valuator/internal/avm"
+	"valuator/internal/property"
+)
+
+// Result is a valuation as the API returns it (api/openapi.yaml PropertyValuation).
+type Result struct {
+	Property   ResultProperty `json:"property"`
+	Valuation  ResultValue    `json:"valuation"`
+	Details    ResultDetails  `json:"details"`
+	MarketData ResultMarket   `json:"marketData"`
+	Meta       ResultMeta     `json:"meta"`
+}
+
+type ResultProperty struct {
+	Address          string   `json:"address"`
+	Unit             *string  `json:"unit"`
+	City             string   `json:"city"`
+	State            string   `json:"state"`
+	ZIP              string   `json:"zip"`
+	FormattedAddress string   `json:"formattedAddress"`
+	Latitude         *float64 `json:"latitude"`
+	Longitude        *float64 `json:"longitude"`
+	County           *string  `json:"county"`
+	MatchCode        string   `json:"matchCode"`
+	IsDemo           bool     `json:"isDemo"`
+}
+
+type ResultValue struct {
+	EstimatedValue  int64   `json:"estimatedValue"`
+	Low             int64   `json:"low"`
+	High            int64   `json:"high"`
+	Confidence      float64 `json:"confidence"`
+	ConfidenceLevel string  `json:"confidenceLevel"`
+	PricePerSqFt    *int64  `json:"pricePerSqFt"`
+	ValuationDate   string  `json:"valuationDate"`
+	LastUpdated     string  `json:"lastUpdated"`
+}
+
+type ResultDetails struct {
+	Bedrooms     *float64 `json:"bedrooms"`
+	Bathrooms    *float64 `json:"bathrooms"`
+	SquareFeet   *int64   `json:"squareFeet"`
+	LivingArea   *int64   `json:"livingArea"`
+	YearBuilt    *int64   `json:"yearBuilt"`
+	PropertyType string   `json:"propertyType"`
+	LotSize      *float64 `json:"lotSize"`
+	LotSizeSqFt  *int64   `json:"lotSizeSqFt"`
+	ImageURL     *string  `json:"imageUrl"`
+	HomeStatus   string   `json:"homeStatus"`
+}
+
+type ResultMarket struct {
+	RentEstimate *int64          `json:"rentEstimate"`
+	RentLow      *int64          `json:"rentLow"`
+	RentHigh     *int64          `json:"rentHigh"`
+	RentSource   *string         `json:"rentSource"`
+	County       *string         `json:"county"`
+	MarketTrend  *float64        `json:"marketTrend"`
+	PriceHistory []PriceEvent    `json:"priceHistory"`
+	Comparables  []ComparableOut `json:"comparables"`
+}
+
+// PriceEvent is one recorded sale of the home.
+type PriceEvent struct {
+	Date  string `json:"date"`
+	Price int64  `json:"price"`
+	Event string `json:"event"`
+}
+
+// ComparableOut is a comparable sale as the API shows it.
+type ComparableOut struct {
+	Address       string   `json:"address"`
+	City          *string  `json:"city"`
+	State         *string  `json:"state"`
+	ZIP           *string  `json:"zip"`
+	DistanceMiles float64  `json:"distanceMiles"`
+	SaleDate      string   `json:"saleDate"`
+	SalePrice     int64    `json:"salePrice"`
+	Bedrooms      *float64 `json:"bedrooms"`
+	Bathrooms     *float64 `json:"bathrooms"`
+	SquareFeet    *int64   `json:"squareFeet"`
+	YearBuilt     *int64   `json:"yearBuilt"`
+	Similarity    float64  `json:"similarity"`
+	AdjustedPrice int64    `json:"adjustedPrice"`
+}
+
+// ResultMeta is filled by the HTTP layer (request id, timing, credits) except DataSource.
+type ResultMeta struct {
+	RequestID        string `json:"requestId"`
+	Timestamp        string `json:"timestamp"`
+	ResponseTime     int64  `json:"responseTime"`
+	CreditsUsed      int64  `json:"creditsUsed"`
+	CreditsRemaining int64  `json:"creditsRemaining"`
+	DataSource       string `json:"dataSource,omitempty"`
+}
+
+// ConfidenceLevel is the spec's report rule: above 0.8 High, above 0.6 Medium, otherwise Low.
+func ConfidenceLevel(c float64) string {
+	switch {
+	case c > 0.8:
+		return "High"
+	case c > 0.6:
+		return "Medium"
+	default:
+		return "Low"
+	}
+}
+
+func optF(v float64) *float64 {
+	if v != v || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func optI(v float64) *int64 {
+	if v != v || math.IsInf(v, 0) {
+		return nil
+	}
+	r := int64(math.Round(v))
+	return &r
+}
+
+func optS(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// round rounds a dollar amount the way valuations are quoted: to $1,000 (to $100 under $100,000).
+func round(v float64) int64 {
+	step := 1000.0
+	if v < 100000 {
+		step = 100
+	}
+	return int64(math.Round(v/step) * step)
+}
+
+// recentlySold: a sale within this many days makes the home RECENTLY_SOLD.
+const recentlySold = 90
+
+func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *property.Home, subject avm.Home,
+	val avm.Valuation, at time.Time) *Result {
+	r := &Result{}
+	// The address: the record's own when matched, else the caller's, normalized.
+	street, unit, city, state, zip := a.Street(), a.Unit(), a.City, a.State, a.ZIP
+	county := ""
+	source := ""
+	if rec != nil {
+		street, city, state, zip, county, source = rec.Street, rec.City, rec.State, rec.ZIP, rec.County, rec.Source
+		unit = strings.TrimSpace(rec.UnitType + " " + rec.Unit)
+		if street == "" && rec.ExternalID != "" {
+			street = "Parcel " + rec.ExternalID
+		}
+	} else if z, ok := zipInfo(m.zip); ok {
+		county = z.County
+		if zip == "" {
+			zip = m.zip
+		}
+		if city == "" {
+			city = strings.ToUpper(z.City)
+		}
+	}
+	line := street
+	if unit != "" {
+		line += " " + unit
+	}
+	r.Property = ResultProperty{Address: line, Unit: optS(unit), City: city, State: state, ZIP: zip,
+		FormattedAddress: formatted(line, city, state, zip), Latitude: optF(subject.Lat),
+		Longitude: optF(subject.Lon), County: optS(county), MatchCode: m.code, IsDemo: source == "demo"}
+
+	r.Valuation = ResultValue{EstimatedValue: round(val.Value), Low: round(val.Low), High: round(val.High),
+		Confidence: math.Round(val.Confidence*1000) / 1000, ConfidenceLevel: ConfidenceLevel(val.Confidence),
+		ValuationDate: day(at), LastUpdated: snap.engine.DataEnd().AddDate(0, 0, -1).UTC().Format(time.RFC3339)}
+	if subject.Sqft > 0 {
+		r.Valuation.PricePerSqFt = optI(val.Value / subject.Sqft)
+	}
+
+	r.Details = ResultDetails{Bedrooms: optF(subject.Beds), Bathrooms: optF(subject.Baths),
+		SquareFeet: optI(subject.Sqft), LivingArea: optI(subject.Sqft), YearBuilt: optI(subject.YearBuilt),
+		PropertyType: string(subject.Type), LotSizeSqFt: optI(subject.LotSqft), HomeStatus: "OFF_MARKET"}
+	if r.Details.PropertyType == "" {
+		r.Details.PropertyType = string(avm.SingleFamily)
+	}
+	if subject.LotSqft > 0 {
+		acres := math.Round(subject.LotSqft/43560*100) / 100
+		r.Details.LotSize = &acres
+	}
+	if rec != nil {
+		r.Details.ImageURL = optS(rec.ImageURL)
+	}
+
+	rent := snap.engine.Rent(subject, val.Value, at)
+	r.MarketData = ResultMarket{County: optS(county), PriceHistory: []PriceEvent{}, Comparables: []ComparableOut{}}
+	if rent.Rent > 0 {
+		r.MarketData.RentEstimate = optI(math.Round(rent.Rent/25) * 25)
+		r.MarketData.RentLow = optI(math.Round(rent.Low/25) * 25)
+		r.MarketData.RentHigh = optI(math.Round(rent.High/25) * 25)
+		r.MarketData.RentSource = optS(rent.Source)
+	}
+	r.MarketData.MarketTrend = optF(math.Round(snap.engine.Trend(at)*1000) / 1000)
+	if m.property >= 0 {
+		r.MarketData.PriceHistory = snap.priceHistory(m.property)
+		if len(r.MarketData.PriceHistory) > 0 {
+			if last, err := time.Parse("2006-01-02", r.MarketData.PriceHistory[0].Date); err == nil &&
+				at.Sub(last) < recentlySold*24*time.Hour {
+				r.Details.HomeStatus = "RECENTLY_SOLD"
+			}
+		}
+	}
+	for _, c := range val.Comparables {
+		h := &snap.data.Homes[c.Property]
+		addr := strings.TrimSpace(h.Street + " " + strings.TrimSpace(h.UnitType+" "+h.Unit))
+		if h.Street == "" {
+			addr = "Parcel " + h.ExternalID
+		}
+		r.MarketData.Comparables = append(r.MarketData.Comparables, ComparableOut{Address: addr,
+			City: optS(h.City), State: optS(h.State), ZIP: optS(h.ZIP),
+			DistanceMiles: math.Round(c.Miles*100) / 100, SaleDate: day(c.Date), SalePrice: int64(c.Price),
+			Bedrooms: optF(h.Beds), Bathrooms: optF(h.Baths), SquareFeet: optI(h.Sqft), YearBuilt: optI(h.YearBuilt),
+			Similarity: math.Round(c.Similarity*1000) / 1000, AdjustedPrice: round(c.AdjustedPrice)})
+	}
+	r.Meta.DataSource = source
+	return r
+}
+
+func formatted(line, city, state, zip string) string {
+	out := line
+	if city != "" {
+		out += ", " + city
+	}
+	if state != "" || zip != "" {
+		out += ", " + strings.TrimSpace(state+" "+zip)
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package valuation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"valuator/internal/apperr"
+	"valuator/internal/avm"
+	"valuator/internal/store"
+)
+
+// Store is what the service needs from the database.
+type Store interface {
+	LoadMarket(ctx context.Context) (store.MarketData, error)
+	MarketVersion(ctx context.Context) (string, error)
+	SaveModel(ctx context.Context, fingerprint string, version int, blob []byte, at time.Time) error
+	LoadModel(ctx context.Context, fingerprint string, version int) ([]byte, error)
+}
+
+// Service values properties.
+type Service struct {
+	store Store
+	log   *slog.Logger
+	now   func() time.Time
+	opt   avm.Options
+
+	snap atomic.Pointer[snapshot]
+	// loading serialises reloads; status says what the engine is doing, for readiness and errors.
+	loading sync.Mutex
+	status  atomic.Value // string
+}
+
+// New returns a service; call Load (or Start) before lookups.
+func New(st Store, log *slog.Logger, now func() time.Time, opt avm.Options) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	s := &Service{store: st, log: log, now: now, opt: opt}
+	s.status.Store("not loaded")
+	return s
+}
+
+// Ready reports whether lookups can be answered (the market is loaded, with or without enough sales to value).
+func (s *Service) Ready() bool { return s.snap.Load() != nil }
+
+// Status describes the engine's state for logs and readiness answers.
+func (s *Service) Status() string { return s.status.Load().(string) }
+
+// Load reads the market and readies the engine: a saved engine for the same data is restored, otherwise one is
+// trained (and saved). It is safe to call while lookups run; they use the previous market until the new one is
+// ready.
+func (s *Service) Load(ctx context.Context) error {
+	s.loading.Lock()
+	defer s.loading.Unlock()
+	version, err := s.store.MarketVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if cur := s.snap.Load(); cur != nil && cur.version == version {
+		return nil
+	}
+	s.status.Store("loading market data")
+	md, err := s.store.LoadMarket(ctx)
+	if err != nil {
+		return err
+	}
+	market := toMarket(md)
+	fp := fingerprint(md)
+	started := time.Now()
+	var engine *avm.Engine
+	if blob, err := s.store.LoadModel(ctx, fp, avm.SnapshotVersion); err == nil {
+		engine, err = avm.Restore(market, blob)
+		if err != nil {
+			s.log.Warn("saved valuation engine unusable; retraining", "err", err)
+		} else {
+			s.log.Info("valuation engine restored", "sales", len(md.Sales), "ms", time.Since(started).Milliseconds())
+		}
+	} else if !errors.Is(err, store.ErrNoModel) {
+		return err
+	}
+	if engine == nil && len(market.Sales) > 0 {
+		s.status.Store(fmt.Sprintf("learning from %d sales", len(market.Sales)))
+		s.log.Info("training the valuation engine", "properties", len(md.Homes), "sales", len(md.Sales))
+		engine, err = avm.Train(market, s.opt)
+		switch {
+		case errors.Is(err, avm.ErrNoMarket):
+			s.log.Warn("too few sales to value properties", "err", err)
+			engine = nil
+		case err != nil:
+			return err
+		default:
+			s.log.Info("valuation engine trained", "sales", len(md.Sales), "seconds", time.Since(started).Seconds())
+			if blob, err := engine.Marshal(); err != nil {
+				s.log.Error("saving the valuation engine", "err", err)
+			} else if err := s.store.SaveModel(ctx, fp, avm.SnapshotVersion, blob, s.now()); err != nil {
+				s.log.Error("saving the valuation engine", "err", err)
+			}
+		}
+	}
+	s.snap.Store(newSnapshot(md, engine, market, version))
+	s.status.Store("ready")
+	return nil
+}
+
+// Watch reloads the market whenever its records change (an import on this or another instance), checking every
+// interval until ctx ends.
+func (s *Service) Watch(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.Load(ctx); err != nil && ctx.Err() == nil {
+				s.log.Error("reloading market data", "err", err)
+			}
+		}
+	}
+}
+
+// errNotReady answers lookups that arrive before the engine is loaded.
+func (s *Service) errNotReady() error {
+	return &apperr.Error{Kind: apperr.KindUnavailable, Code: "engine_loading",
+		Message: "The valuation engine is starting (" + s.Status() + "). Please try again in a minute."}
+}

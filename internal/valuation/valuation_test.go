@@ -1,0 +1,96 @@
+package valuation
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"valuator/internal/property"
+	"valuator/internal/store"
+)
+
+func TestSafeCell(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"123 Main St", "123 Main St"},
+		{"=1+1", "'=1+1"},
+		{"+1 555", "'+1 555"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"-2+3", "'-2+3"},
+		{"-12.5", "-12.5"},
+		{"\t=cmd", "'\t=cmd"},
+		{"\r=cmd", "'\r=cmd"},
+		{"a=b", "a=b"},
+	} {
+		if got := SafeCell(tt.in); got != tt.want {
+			t.Errorf("SafeCell(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestConfidenceLevel(t *testing.T) {
+	for _, tt := range []struct {
+		c    float64
+		want string
+	}{{0.81, "High"}, {0.8, "Medium"}, {0.61, "Medium"}, {0.6, "Low"}, {0.1, "Low"}} {
+		if got := ConfidenceLevel(tt.c); got != tt.want {
+			t.Errorf("ConfidenceLevel(%.2f) = %s, want %s", tt.c, got, tt.want)
+		}
+	}
+}
+
+func TestSplitLinksRepeatSales(t *testing.T) {
+	d := func(y int, m time.Month) time.Time { return time.Date(y, m, 10, 0, 0, 0, 0, time.UTC) }
+	h := func(id string) property.Home {
+		x := property.NewHome()
+		x.ExternalID, x.Lat, x.Lon, x.Sqft = id, 47.6, -122.3, 1000
+		return x
+	}
+	recs := []property.Record{
+		{Home: h("A"), SaleDate: d(2014, 6), Price: 100},
+		{Home: h("B"), SaleDate: d(2014, 7), Price: 200},
+		{Home: h("A"), SaleDate: d(2015, 3), Price: 120},
+		{Home: h("C"), SaleDate: d(2015, 4), Price: 300},
+		{Home: h("A"), SaleDate: d(2014, 9), Price: 110},
+	}
+	m, tests := Split(recs, d(2015, 1))
+	if len(m.Properties) != 2 || len(m.Sales) != 3 || len(tests) != 2 {
+		t.Fatalf("market %d homes %d sales, %d tests", len(m.Properties), len(m.Sales), len(tests))
+	}
+	if tests[0].Property < 0 || m.Properties[tests[0].Property].ID != 1 {
+		t.Errorf("the repeat sale of A is not linked to its market record: %+v", tests[0])
+	}
+	if tests[1].Property != -1 {
+		t.Errorf("C, never sold before the cut, is linked to %d", tests[1].Property)
+	}
+}
+
+func TestFingerprintChangesWithTheData(t *testing.T) {
+	h := property.NewHome()
+	h.ID, h.Sqft = 1, 1000
+	md := store.MarketData{Homes: []property.Home{h},
+		Sales: []property.Sale{{ID: 1, PropertyID: 1, Date: time.Unix(0, 0), Price: 100}}}
+	a := fingerprint(md)
+	if a != fingerprint(md) {
+		t.Error("fingerprint is not stable")
+	}
+	md.Sales[0].Price = 101
+	b := fingerprint(md)
+	md.Sales[0].Price = 100
+	md.Homes[0].Sqft = math.NaN()
+	c := fingerprint(md)
+	if a == b || a == c || b == c {
+		t.Error("fingerprint did not change with a price or an attribute")
+	}
+}
+
+func TestReportRefusesEmptyData(t *testing.T) {
+	if _, err := Report(ReportData{}); err == nil {
+		t.Error("an empty report was produced")
+	}
+	v := 500000.0
+	out, err := Report(ReportData{Valuation: &v})
+	if err != nil || len(out) == 0 {
+		t.Errorf("a report with only a value failed: %v", err)
+	}
+}

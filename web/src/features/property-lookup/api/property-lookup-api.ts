@@ -1,0 +1,61 @@
+import { useMutation } from "@tanstack/react-query";
+import { ApiError, apiJson, apiRequest } from "@/lib/api";
+import type { PropertyLookupRequest, PropertyValuation, ReportRequest } from "@/lib/types";
+
+// POST /api/property/lookup (api/openapi.yaml, operation lookupProperty): answers {data: PropertyValuation}; 400
+// names the bad fields, 402 says the balance, 404 means no market data for the address, 503 while the engine warms
+// up. POST /api/properties/download-report (downloadPropertyReport) answers the report as CSV text.
+
+export const LOOKUP_PATH = "/api/property/lookup";
+export const REPORT_PATH = "/api/properties/download-report";
+
+export async function lookupProperty(body: PropertyLookupRequest): Promise<PropertyValuation> {
+  const res = await apiJson<{ data: PropertyValuation }>("POST", LOOKUP_PATH, body);
+  return res.data;
+}
+
+export function useLookupProperty() {
+  return useMutation({ mutationFn: lookupProperty });
+}
+
+/** The message of the spec (section 7) when the server answers an empty report. */
+export const EMPTY_REPORT_MESSAGE = "No data in report";
+
+export class EmptyReportError extends Error {
+  constructor() {
+    super(EMPTY_REPORT_MESSAGE);
+    this.name = "EmptyReportError";
+  }
+}
+
+/** Asks the server for the CSV report of a valuation; an empty answer is an error (spec section 7). */
+export async function fetchReportCsv(body: ReportRequest): Promise<string> {
+  const res = await apiRequest("POST", REPORT_PATH, body);
+  const text = await res.text();
+  if (text.trim() === "") throw new EmptyReportError();
+  return text;
+}
+
+/** Whether a failed report is the "no data" case: our own check of the answer, or the server's 400 saying so. */
+export function isEmptyReport(err: unknown): boolean {
+  if (err instanceof EmptyReportError) return true;
+  return err instanceof ApiError && err.status === 400 && err.body?.error === EMPTY_REPORT_MESSAGE;
+}
+
+export function useDownloadReport() {
+  return useMutation({ mutationFn: fetchReportCsv });
+}
+
+/** The balance and the price a 402 answer reports (Error.balance and Error.creditsRequired in the contract). */
+export function insufficientCredits(err: unknown): { balance: number | null; creditsRequired: number } | null {
+  if (!(err instanceof ApiError) || err.status !== 402) return null;
+  const body = (err.body ?? {}) as { balance?: unknown; creditsRequired?: unknown };
+  return {
+    balance: typeof body.balance === "number" ? body.balance : null,
+    creditsRequired: typeof body.creditsRequired === "number" ? body.creditsRequired : 1,
+  };
+}
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
+}

@@ -1,0 +1,93 @@
+import { Scale } from "lucide-react";
+import type { ComparableSale } from "@/lib/types";
+import {
+  formatCount,
+  formatCurrency,
+  formatDate,
+  formatInteger,
+  formatMiles,
+  formatSimilarity,
+} from "../valuation-helpers";
+
+function cityLine(c: ComparableSale): string | null {
+  const place = [c.city, [c.state, c.zip].filter(Boolean).join(" ")].filter(Boolean).join(", ");
+  return place || null;
+}
+
+/** Recent nearby sales the estimate was built from, most similar first (the order the server sends). */
+export function ComparablesTable({ comparables }: { comparables: ComparableSale[] }) {
+  if (comparables.length === 0) {
+    return (
+      <div
+        data-testid="comparables-empty"
+        className="flex items-start gap-3 rounded-md border border-dashed bg-muted/40 p-4 text-sm"
+      >
+        <Scale className="mt-0.5 h-5 w-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+        <div>
+          <p className="font-medium">No comparable sales nearby</p>
+          <p className="text-muted-foreground">
+            No similar home sold close enough or recently enough to compare. The estimate comes from the area's
+            market model, and its range and confidence reflect that.
+          </p>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="overflow-x-auto rounded-md border">
+      <table data-testid="comparables-table" className="w-full min-w-[860px] text-sm">
+        <caption className="sr-only">Comparable sales</caption>
+        <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Address</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Distance</th>
+            <th scope="col" className="px-3 py-2 font-medium">Sale Date</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Sale Price</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Beds</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Baths</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Sq Ft</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Built</th>
+            <th scope="col" className="px-3 py-2 font-medium">Similarity</th>
+            <th scope="col" className="px-3 py-2 text-right font-medium">Adjusted Price</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y">
+          {comparables.map((c, i) => {
+            const place = cityLine(c);
+            const similarity = formatSimilarity(c.similarity);
+            return (
+              <tr key={`${c.address}-${c.saleDate}-${i}`} className="hover:bg-muted/30">
+                <td className="px-3 py-2">
+                  <div className="whitespace-nowrap font-medium">{c.address}</div>
+                  {place ? <div className="whitespace-nowrap text-xs text-muted-foreground">{place}</div> : null}
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatMiles(c.distanceMiles)}</td>
+                <td className="whitespace-nowrap px-3 py-2">{formatDate(c.saleDate)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatCurrency(c.salePrice)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatCount(c.bedrooms)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatCount(c.bathrooms)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">
+                  {typeof c.squareFeet === "number" ? formatInteger(c.squareFeet) : "N/A"}
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{c.yearBuilt ?? "N/A"}</td>
+                <td className="px-3 py-2">
+                  <div className="flex items-center gap-2">
+                    <div
+                      className="h-1.5 w-16 overflow-hidden rounded-full bg-muted"
+                      role="presentation"
+                      aria-hidden="true"
+                    >
+                      <div className="h-full rounded-full bg-primary" style={{ width: similarity }} />
+                    </div>
+                    <span className="tabular-nums">{similarity}</span>
+                  </div>
+                </td>
+                <td className="px-3 py-2 text-right font-medium tabular-nums">{formatCurrency(c.adjustedPrice)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

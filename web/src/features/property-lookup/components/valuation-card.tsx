@@ -1,0 +1,264 @@
+import type { ReactNode } from "react";
+import {
+  Bath,
+  BedDouble,
+  Building2,
+  CalendarDays,
+  DollarSign,
+  Download,
+  Home,
+  Info,
+  LandPlot,
+  Loader2,
+  MapPin,
+  Ruler,
+  Tag,
+  TrendingUp,
+} from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardFooter } from "@/components/ui/card";
+import type { PropertyValuation } from "@/lib/types";
+import {
+  formatCount,
+  formatCurrency,
+  formatDate,
+  formatInteger,
+  formatLotSize,
+  formatValueRange,
+  homeStatusLabel,
+  matchNote,
+  pricePerSqFt,
+  propertyTypeOf,
+  rentSourceLabel,
+} from "../valuation-helpers";
+import { ComparablesTable } from "./comparables-table";
+import { ConfidenceBadge } from "./confidence-badge";
+import { PriceHistoryChart } from "./price-history-chart";
+import { PropertyPhoto } from "./property-photo";
+
+interface StatProps {
+  icon: ReactNode;
+  label: string;
+  children: ReactNode;
+  hint?: ReactNode;
+}
+
+function Stat({ icon, label, children, hint }: StatProps) {
+  return (
+    <div className="flex gap-3 rounded-md border bg-background p-3">
+      <span className="mt-0.5 text-muted-foreground [&_svg]:h-4 [&_svg]:w-4" aria-hidden="true">
+        {icon}
+      </span>
+      <div className="min-w-0">
+        <dt className="text-xs text-muted-foreground">{label}</dt>
+        <dd className="font-semibold">{children}</dd>
+        {hint ? <dd className="text-xs text-muted-foreground">{hint}</dd> : null}
+      </div>
+    </div>
+  );
+}
+
+function SectionHeading({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
+  return (
+    <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+      <h3 className="text-base font-semibold">{children}</h3>
+      {aside ? <p className="text-xs text-muted-foreground">{aside}</p> : null}
+    </div>
+  );
+}
+
+function trendText(trend: number): string {
+  const pct = trend * 100;
+  return `${pct >= 0 ? "+" : "−"}${Math.abs(pct).toFixed(1)}% over 12 months`;
+}
+
+interface ValuationCardProps {
+  result: PropertyValuation;
+  /** The fixed example shown before any search: labelled as such, and it has no report to download. */
+  sample?: boolean;
+  onDownload?: () => void;
+  downloading?: boolean;
+}
+
+/** The result of a lookup (spec, "Property Lookup": the result card), or the sample shown before any search. */
+export function ValuationCard({ result, sample = false, onDownload, downloading = false }: ValuationCardProps) {
+  const { property, valuation, details, marketData, meta } = result;
+  const note = matchNote(property.matchCode);
+  const ppsf = pricePerSqFt(result);
+  const status = homeStatusLabel(details.homeStatus);
+  const rentSource = rentSourceLabel(marketData.rentSource);
+  const county = marketData.county ?? property.county ?? null;
+  const hasRentRange = typeof marketData.rentLow === "number" && typeof marketData.rentHigh === "number";
+
+  return (
+    <Card
+      data-testid={sample ? "sample-result" : "valuation-result"}
+      aria-label={sample ? "Sample valuation result" : `Valuation of ${property.formattedAddress}`}
+      className={sample ? "overflow-hidden border-dashed border-primary/40" : "overflow-hidden"}
+    >
+      {sample ? (
+        <div className="flex items-center gap-2 border-b border-dashed border-primary/30 bg-primary/5 px-6 py-2.5 text-sm">
+          <Info className="h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
+          <p>
+            <span className="font-medium">This is an example</span> of what a valuation includes. Enter an address
+            above to value a real property.
+          </p>
+        </div>
+      ) : null}
+      <div className="grid md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <PropertyPhoto
+          src={details.imageUrl}
+          alt={`Photo of ${property.formattedAddress}`}
+          className="aspect-[16/10] md:aspect-auto md:min-h-72"
+        />
+        <div className="space-y-4 p-6">
+          <div className="space-y-2">
+            <div className="flex flex-wrap gap-2">
+              {sample ? <Badge data-testid="sample-badge">Sample result</Badge> : null}
+              {property.isDemo ? (
+                <Badge
+                  variant="warning"
+                  data-testid="demo-badge"
+                  title="This record comes from the generated demo market, not from real public records."
+                >
+                  Demo data
+                </Badge>
+              ) : null}
+            </div>
+            <h2 className="flex items-start gap-2 text-lg font-semibold leading-snug">
+              <MapPin className="mt-1 h-4 w-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+              <span>{property.formattedAddress}</span>
+            </h2>
+          </div>
+
+          <div>
+            <p className="text-sm text-muted-foreground">Estimated Value</p>
+            <p data-testid="estimated-value" className="text-4xl font-bold tracking-tight tabular-nums">
+              {formatCurrency(valuation.estimatedValue)}
+            </p>
+            <p data-testid="value-range" className="mt-1 text-sm">
+              <span className="text-muted-foreground">80% range: </span>
+              <span className="font-medium tabular-nums">{formatValueRange(valuation.low, valuation.high)}</span>
+            </p>
+            {ppsf !== null ? (
+              <p data-testid="price-per-sqft" className="text-sm">
+                <span className="font-medium tabular-nums">{formatCurrency(ppsf)}</span>
+                <span className="text-muted-foreground"> per sq ft</span>
+              </p>
+            ) : null}
+          </div>
+
+          <ConfidenceBadge confidence={valuation.confidence} />
+
+          {note ? (
+            <div
+              data-testid="match-note"
+              role="note"
+              className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            >
+              <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+              <span>{note}</span>
+            </div>
+          ) : null}
+        </div>
+      </div>
+
+      <CardContent className="border-t pt-6">
+        <h3 className="sr-only">Property details</h3>
+        <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 md:grid-cols-3 lg:grid-cols-4">
+          <Stat icon={<BedDouble />} label="Bedrooms">
+            {formatCount(details.bedrooms)}
+          </Stat>
+          <Stat icon={<Bath />} label="Bathrooms">
+            {formatCount(details.bathrooms)}
+          </Stat>
+          <Stat icon={<Ruler />} label="Square Feet">
+            {typeof details.squareFeet === "number" ? formatInteger(details.squareFeet) : "N/A"}
+          </Stat>
+          <Stat icon={<CalendarDays />} label="Year Built">
+            {details.yearBuilt ?? "N/A"}
+          </Stat>
+          <Stat icon={<Building2 />} label="Property Type">
+            {propertyTypeOf(details)}
+          </Stat>
+          <Stat icon={<LandPlot />} label="Lot Size">
+            <span data-testid="lot-size">{formatLotSize(details)}</span>
+          </Stat>
+          {typeof details.livingArea === "number" ? (
+            <Stat icon={<Home />} label="Living Area">
+              {formatInteger(details.livingArea)} sq ft
+            </Stat>
+          ) : null}
+          {status ? (
+            <Stat icon={<Tag />} label="Home Status">
+              {status}
+            </Stat>
+          ) : null}
+          {typeof marketData.rentEstimate === "number" ? (
+            <Stat
+              icon={<DollarSign />}
+              label="Rent Estimate"
+              hint={
+                <span data-testid="rent-source">
+                  {[hasRentRange ? formatValueRange(marketData.rentLow!, marketData.rentHigh!) : null, rentSource]
+                    .filter(Boolean)
+                    .join(" · ")}
+                </span>
+              }
+            >
+              <span data-testid="rent-estimate">{formatCurrency(marketData.rentEstimate)}/mo</span>
+            </Stat>
+          ) : null}
+          {county ? (
+            <Stat icon={<MapPin />} label="County">
+              {county}
+            </Stat>
+          ) : null}
+          {typeof marketData.marketTrend === "number" ? (
+            <Stat icon={<TrendingUp />} label="Area Price Trend">
+              {trendText(marketData.marketTrend)}
+            </Stat>
+          ) : null}
+        </dl>
+      </CardContent>
+
+      <CardContent className="border-t pt-6">
+        <SectionHeading
+          aside={
+            marketData.comparables.length > 0
+              ? "Adjusted price: what each sale says this home is worth, after time and differences"
+              : undefined
+          }
+        >
+          Comparable Sales
+        </SectionHeading>
+        <ComparablesTable comparables={marketData.comparables} />
+      </CardContent>
+
+      <CardContent className="border-t pt-6">
+        <SectionHeading>Price History</SectionHeading>
+        <PriceHistoryChart
+          history={marketData.priceHistory}
+          estimate={{ date: valuation.valuationDate, value: valuation.estimatedValue }}
+        />
+      </CardContent>
+
+      <CardFooter className="flex flex-col items-start gap-3 border-t pt-6 sm:flex-row sm:items-center sm:justify-between">
+        {sample ? (
+          <p className="text-xs text-muted-foreground">Run a lookup to download its report as CSV.</p>
+        ) : (
+          <p className="text-xs text-muted-foreground" data-testid="valuation-meta">
+            Valued {formatDate(valuation.valuationDate)} · model updated {formatDate(valuation.lastUpdated)} ·{" "}
+            {meta.creditsUsed} {meta.creditsUsed === 1 ? "credit" : "credits"} used, {meta.creditsRemaining} left ·
+            request {meta.requestId}
+          </p>
+        )}
+        <Button type="button" variant="outline" onClick={onDownload} disabled={sample || downloading || !onDownload}>
+          {downloading ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Download aria-hidden="true" />}
+          Download Report
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}

@@ -1,0 +1,647 @@
+import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Route, Routes } from "react-router";
+import type { PropertyValuation } from "@/lib/types";
+import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
+import { ValuationCard } from "./components/valuation-card";
+import { PropertyLookupPage } from "./property-lookup-page";
+
+// These tests drive the whole screen (a large DOM and a 51-item Select) and can be slow on a busy machine; the
+// limit is for a stuck test, not a speed requirement.
+vi.setConfig({ testTimeout: 20_000 });
+
+// Radix Select measures and captures the pointer, which jsdom does not implement.
+beforeAll(() => {
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.setPointerCapture ??= () => {};
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  dismissToasts();
+});
+
+const LOOKUP = "POST /api/property/lookup";
+const REPORT = "POST /api/properties/download-report";
+
+/** A server answer that differs from the sample in every figure, so the tests can tell them apart. */
+function makeResult(overrides: Partial<PropertyValuation> = {}): PropertyValuation {
+  return {
+    property: {
+      address: "2114 BIGELOW AVE N UNIT 3",
+      unit: "3",
+      city: "SEATTLE",
+      state: "WA",
+      zip: "98109",
+      formattedAddress: "2114 Bigelow Ave N Unit 3, Seattle, WA 98109",
+      latitude: 47.64,
+      longitude: -122.35,
+      county: "King",
+      matchCode: "unit_fallback",
+      isDemo: true,
+    },
+    valuation: {
+      estimatedValue: 987_400,
+      low: 910_000,
+      high: 1_065_000,
+      confidence: 0.91,
+      confidenceLevel: "High",
+      pricePerSqFt: 537,
+      valuationDate: "2026-02-03",
+      lastUpdated: "2026-02-02T06:00:00Z",
+    },
+    details: {
+      bedrooms: 3,
+      bathrooms: 1.75,
+      squareFeet: 1840,
+      livingArea: 1760,
+      yearBuilt: 1926,
+      propertyType: "Townhouse",
+      lotSize: 0.12,
+      lotSizeSqFt: 5227,
+      imageUrl: "/demo-homes/house-3.svg",
+      homeStatus: "RECENTLY_SOLD",
+    },
+    marketData: {
+      rentEstimate: 3900,
+      rentLow: 3500,
+      rentHigh: 4300,
+      rentSource: "model",
+      county: "King County",
+      marketTrend: 0.032,
+      priceHistory: [
+        { date: "2011-03-15", price: 455_000, event: "sale" },
+        { date: "2021-08-02", price: 880_000, event: "sale" },
+      ],
+      comparables: [
+        {
+          address: "2120 BIGELOW AVE N",
+          city: "SEATTLE",
+          state: "WA",
+          zip: "98109",
+          distanceMiles: 0.04,
+          saleDate: "2025-10-09",
+          salePrice: 1_010_000,
+          bedrooms: 3,
+          bathrooms: 2,
+          squareFeet: 1900,
+          yearBuilt: 1931,
+          similarity: 0.93,
+          adjustedPrice: 992_000,
+        },
+        {
+          address: "Parcel 1234567890",
+          distanceMiles: 1.26,
+          saleDate: "2025-06-30",
+          salePrice: 845_000,
+          bedrooms: null,
+          bathrooms: null,
+          squareFeet: null,
+          yearBuilt: null,
+          similarity: 0.612,
+          adjustedPrice: 901_500,
+        },
+      ],
+    },
+    meta: {
+      requestId: "req-lookup-1",
+      timestamp: "2026-02-03T10:00:00Z",
+      responseTime: 42,
+      creditsUsed: 1,
+      creditsRemaining: 99,
+    },
+    ...overrides,
+  };
+}
+
+function renderLookup(routes: Record<string, FakeRoute> = {}) {
+  localStorage.setItem("token", "tok-1");
+  const server = mockFetch({ "GET /api/user/profile": { body: makeUser() }, ...routes });
+  const user = userEvent.setup();
+  renderWithProviders(
+    <Routes>
+      <Route path="/property-lookup" element={<PropertyLookupPage />} />
+      <Route path="/billing" element={<h1>Billing page</h1>} />
+    </Routes>,
+    { route: "/property-lookup" },
+  );
+  return { ...server, user };
+}
+
+async function fillForm(
+  user: ReturnType<typeof userEvent.setup>,
+  { address = "2114 Bigelow Ave N Unit 3", city = "Seattle", state = "Washington", zip = "98109" } = {},
+) {
+  // Pasting is as real as typing for these plain inputs and much faster than a key event per character.
+  const fill = async (label: string, value: string) => {
+    await user.click(screen.getByLabelText(label));
+    await user.paste(value);
+  };
+  await fill("Street Address", address);
+  await fill("City", city);
+  await user.click(screen.getByLabelText("State"));
+  await user.click(await screen.findByRole("option", { name: state }));
+  await fill("ZIP Code", zip);
+}
+
+const submit = () => screen.getByRole("button", { name: /Get Property Valuation|Searching\.\.\./ });
+
+async function lookUp(routes: Record<string, FakeRoute>) {
+  const ctx = renderLookup(routes);
+  await fillForm(ctx.user);
+  await ctx.user.click(submit());
+  return ctx;
+}
+
+const profileReads = (requests: { method: string; url: string }[]) =>
+  requests.filter((r) => r.method === "GET" && r.url === "/api/user/profile").length;
+
+/** The toast (an <li> in the notifications region) whose title is `title`. */
+async function findToast(title: string) {
+  const el = await screen.findByText(title, { selector: "li *" });
+  return el.closest("li")!;
+}
+
+describe("the form", () => {
+  it("offers the states by name with the two-letter code as value, DC included", async () => {
+    const { user } = renderLookup();
+    await user.click(screen.getByLabelText("State"));
+    const options = await screen.findAllByRole("option");
+    expect(options).toHaveLength(51);
+    expect(options[0]).toHaveTextContent("Alabama");
+    expect(screen.getByRole("option", { name: "District of Columbia" })).toBeInTheDocument();
+    expect(screen.getByRole("option", { name: "Wyoming" })).toBeInTheDocument();
+  });
+
+  it("shows the spec's validation texts and sends nothing", async () => {
+    const { user, requests } = renderLookup();
+    await user.click(submit());
+    expect(await screen.findByText("Address is required")).toBeInTheDocument();
+    expect(screen.getByText("City is required")).toBeInTheDocument();
+    expect(screen.getByText("State is required")).toBeInTheDocument();
+    expect(screen.getByText("ZIP code must be at least 5 characters")).toBeInTheDocument();
+    expect(screen.getByLabelText("Street Address")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("State")).toHaveAttribute("aria-invalid", "true");
+
+    await fillForm(user, { zip: "9810" });
+    await user.click(submit());
+    expect(await screen.findByText("ZIP code must be at least 5 characters")).toBeInTheDocument();
+    expect(screen.queryByText("Address is required")).not.toBeInTheDocument();
+    expect(screen.queryByText("State is required")).not.toBeInTheDocument();
+    expect(requests.some((r) => r.url === "/api/property/lookup")).toBe(false);
+  });
+});
+
+describe("before any search", () => {
+  it("shows a clearly labelled sample result, without a report to download", () => {
+    renderLookup();
+    expect(screen.getByRole("heading", { level: 1, name: "Property Lookup" })).toBeInTheDocument();
+    const sample = screen.getByTestId("sample-result");
+    expect(within(sample).getByText("Sample result")).toBeInTheDocument();
+    expect(within(sample).getByText(/This is an example/)).toBeInTheDocument();
+    expect(within(sample).getByTestId("estimated-value")).toHaveTextContent("$1,248,000");
+    expect(within(sample).getByTestId("value-range")).toHaveTextContent("80% range: $1,150,000 – $1,340,000");
+    expect(within(sample).getByRole("button", { name: "Download Report" })).toBeDisabled();
+    expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
+  });
+
+  it("shows the promo banners for batch upload and API keys", () => {
+    renderLookup();
+    expect(screen.getByText(/up to 1,000 properties/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: /Batch Upload/ })).toHaveAttribute("href", "/batch-upload");
+    expect(screen.getByRole("link", { name: /API Key/ })).toHaveAttribute("href", "/api-keys");
+  });
+});
+
+describe("a lookup", () => {
+  it("reads 'Searching...' while pending, sends the address and replaces the sample with the result", async () => {
+    let answer: (reply: { body: unknown }) => void = () => {};
+    const { user, requests } = renderLookup({
+      [LOOKUP]: () => new Promise((resolve) => (answer = resolve)),
+    });
+    await fillForm(user);
+    await user.click(submit());
+
+    const button = await screen.findByRole("button", { name: "Searching..." });
+    expect(button).toBeDisabled();
+    const call = requests.find((r) => r.method === "POST" && r.url === "/api/property/lookup");
+    expect(call?.body).toEqual({ address: "2114 Bigelow Ave N Unit 3", city: "Seattle", state: "WA", zip: "98109" });
+    expect(call?.headers.Authorization).toBe("Bearer tok-1");
+    const readsBefore = profileReads(requests);
+
+    answer({ body: { data: makeResult() } });
+    const card = await screen.findByTestId("valuation-result");
+    expect(screen.queryByTestId("sample-result")).not.toBeInTheDocument();
+    expect(within(card).queryByText("Sample result")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Get Property Valuation" })).toBeEnabled();
+    // The credit was used: the header's balance is re-read.
+    await waitFor(() => expect(profileReads(requests)).toBe(readsBefore + 1));
+  });
+
+  it("trims what was typed before sending it", async () => {
+    const { user, requests } = renderLookup({ [LOOKUP]: { body: { data: makeResult() } } });
+    await fillForm(user, { address: "  1 Main St ", city: " Austin ", state: "Texas", zip: " 78701 " });
+    await user.click(submit());
+    await screen.findByTestId("valuation-result");
+    expect(requests.find((r) => r.url === "/api/property/lookup")?.body).toEqual({
+      address: "1 Main St",
+      city: "Austin",
+      state: "TX",
+      zip: "78701",
+    });
+  });
+
+  it("shows every part of the result", async () => {
+    await lookUp({ [LOOKUP]: { body: { data: makeResult() } } });
+    const card = await screen.findByTestId("valuation-result");
+    const c = within(card);
+
+    expect(c.getByRole("heading", { name: "2114 Bigelow Ave N Unit 3, Seattle, WA 98109" })).toBeInTheDocument();
+    expect(c.getByTestId("estimated-value")).toHaveTextContent(/^\$987,400$/);
+    expect(c.getByTestId("value-range")).toHaveTextContent("80% range: $910,000 – $1,065,000");
+    expect(c.getByTestId("price-per-sqft")).toHaveTextContent("$537 per sq ft");
+    const badge = c.getByTestId("confidence-badge");
+    expect(badge).toHaveTextContent("91% High Confidence");
+    expect(badge).toHaveClass("bg-green-100");
+    expect(c.getByText("means: about 91% of homes like this sell within 10% of our estimate")).toBeInTheDocument();
+    expect(c.getByTestId("match-note")).toHaveTextContent("Unit not on record: valued as the building");
+    expect(c.getByText("Demo data")).toBeInTheDocument();
+    expect(c.getByRole("img", { name: /Photo of 2114 Bigelow/ })).toHaveAttribute("src", "/demo-homes/house-3.svg");
+
+    const stat = (label: string) => c.getByText(label, { selector: "dt" }).closest("div")!;
+    expect(stat("Bedrooms")).toHaveTextContent("3");
+    expect(stat("Bathrooms")).toHaveTextContent("1.75");
+    expect(stat("Square Feet")).toHaveTextContent("1,840");
+    expect(stat("Year Built")).toHaveTextContent("1926");
+    expect(stat("Property Type")).toHaveTextContent("Townhouse");
+    expect(stat("Lot Size")).toHaveTextContent("0.12 acres");
+    expect(stat("Living Area")).toHaveTextContent("1,760 sq ft");
+    expect(stat("Home Status")).toHaveTextContent("Recently sold");
+    expect(stat("Rent Estimate")).toHaveTextContent("$3,900/mo");
+    expect(stat("Rent Estimate")).toHaveTextContent("$3,500 – $4,300 · model estimate");
+    expect(stat("County")).toHaveTextContent("King County");
+    expect(stat("Area Price Trend")).toHaveTextContent("+3.2% over 12 months");
+    expect(c.getByTestId("valuation-meta")).toHaveTextContent("1 credit used, 99 left");
+
+    const rows = within(c.getByTestId("comparables-table")).getAllByRole("row");
+    expect(rows).toHaveLength(3); // the header and two sales
+    const first = within(rows[1]!).getAllByRole("cell").map((cell) => cell.textContent);
+    expect(first).toEqual([
+      "2120 BIGELOW AVE NSEATTLE, WA 98109",
+      "0.0 mi",
+      "Oct 9, 2025",
+      "$1,010,000",
+      "3",
+      "2",
+      "1,900",
+      "1931",
+      "93%",
+      "$992,000",
+    ]);
+    const second = within(rows[2]!).getAllByRole("cell").map((cell) => cell.textContent);
+    expect(second).toEqual(["Parcel 1234567890", "1.3 mi", "Jun 30, 2025", "$845,000", "N/A", "N/A", "N/A", "N/A", "61%", "$901,500"]);
+
+    const history = c.getByTestId("price-history");
+    expect(within(history).getByRole("img", { name: /2 sales from 2011 to 2021/ })).toBeInTheDocument();
+    const sales = within(within(history).getByTestId("price-history-list")).getAllByRole("row").slice(1);
+    expect(sales.map((r) => r.textContent)).toEqual(["Aug 2, 2021Sold$880,000+93.4%", "Mar 15, 2011Sold$455,000—"]);
+  });
+
+  it("says when the rent comes from nearby rents and explains a ZIP-level or fuzzy match", async () => {
+    const base = makeResult();
+    const result = makeResult({
+      property: { ...base.property, matchCode: "zip_level", isDemo: false },
+      marketData: { ...base.marketData, rentSource: "rental_comparables" },
+    });
+    await lookUp({ [LOOKUP]: { body: { data: result } } });
+    const card = await screen.findByTestId("valuation-result");
+    expect(within(card).getByTestId("match-note")).toHaveTextContent(
+      "Valued from the ZIP code's market: the address is not on record; confidence is lower",
+    );
+    expect(within(card).getByTestId("rent-source")).toHaveTextContent("estimated from nearby rents");
+    expect(within(card).queryByText("Demo data")).not.toBeInTheDocument();
+  });
+
+  it("shows no match note for an exact match", async () => {
+    const base = makeResult();
+    await lookUp({ [LOOKUP]: { body: { data: makeResult({ property: { ...base.property, matchCode: "exact" } }) } } });
+    await screen.findByTestId("valuation-result");
+    expect(screen.queryByTestId("match-note")).not.toBeInTheDocument();
+  });
+
+  it("makes empty comparables and price history look intentional", async () => {
+    const base = makeResult();
+    await lookUp({
+      [LOOKUP]: { body: { data: makeResult({ marketData: { ...base.marketData, comparables: [], priceHistory: [] } }) } },
+    });
+    const card = await screen.findByTestId("valuation-result");
+    expect(within(card).queryByTestId("comparables-table")).not.toBeInTheDocument();
+    expect(within(card).getByText("No comparable sales nearby")).toBeInTheDocument();
+    expect(within(card).getByTestId("price-history")).toHaveTextContent("No recorded sales");
+  });
+
+  it("defaults the property type, reads N/A for a missing lot and leaves out the optional details", async () => {
+    const base = makeResult();
+    const result = makeResult({
+      details: { bedrooms: null, bathrooms: null, squareFeet: null, yearBuilt: null, imageUrl: null },
+      marketData: { ...base.marketData, rentEstimate: null, county: null, marketTrend: null },
+      property: { ...base.property, county: null },
+      valuation: { ...base.valuation, pricePerSqFt: null },
+    });
+    await lookUp({ [LOOKUP]: { body: { data: result } } });
+    const card = await screen.findByTestId("valuation-result");
+    const c = within(card);
+    expect(c.getByTestId("lot-size")).toHaveTextContent("N/A");
+    expect(c.getByText("Property Type", { selector: "dt" }).closest("div")).toHaveTextContent("Single Family");
+    expect(c.getByText("Bedrooms", { selector: "dt" }).closest("div")).toHaveTextContent("N/A");
+    for (const label of ["Living Area", "Home Status", "Rent Estimate", "County", "Area Price Trend"]) {
+      expect(c.queryByText(label, { selector: "dt" })).not.toBeInTheDocument();
+    }
+    expect(c.queryByTestId("price-per-sqft")).not.toBeInTheDocument();
+    // No photo: the placeholder gradient.
+    expect(c.getByTestId("photo-placeholder")).toBeInTheDocument();
+    expect(c.queryByRole("img", { name: /Photo of/ })).not.toBeInTheDocument();
+  });
+
+  it("falls back to the placeholder when the photo fails to load", async () => {
+    await lookUp({ [LOOKUP]: { body: { data: makeResult() } } });
+    const card = await screen.findByTestId("valuation-result");
+    const photo = within(card).getByRole("img", { name: /Photo of/ });
+    expect(within(card).queryByTestId("photo-placeholder")).not.toBeInTheDocument();
+    fireEvent.error(photo);
+    expect(within(card).getByTestId("photo-placeholder")).toBeInTheDocument();
+    expect(within(card).queryByRole("img", { name: /Photo of/ })).not.toBeInTheDocument();
+  });
+});
+
+describe("the confidence badge", () => {
+  it.each([
+    [0.85, "85%", "bg-green-100"],
+    [0.844, "84%", "bg-yellow-100"],
+    [0.84, "84%", "bg-yellow-100"],
+    [0.7, "70%", "bg-yellow-100"],
+    [0.69, "69%", "bg-red-100"],
+    [0.31, "31%", "bg-red-100"],
+  ])("at confidence %d shows %s coloured %s and always says High Confidence", (confidence, percent, colour) => {
+    const base = makeResult();
+    render(<ValuationCard result={makeResult({ valuation: { ...base.valuation, confidence } })} onDownload={() => {}} />);
+    const badge = screen.getByTestId("confidence-badge");
+    expect(badge).toHaveTextContent(`${percent} High Confidence`);
+    expect(badge).toHaveClass(colour);
+    for (const other of ["bg-green-100", "bg-yellow-100", "bg-red-100"].filter((c) => c !== colour)) {
+      expect(badge).not.toHaveClass(other);
+    }
+  });
+});
+
+describe("a failed lookup", () => {
+  it("on 402 says the balance and points to Billing", async () => {
+    const { user, requests } = await lookUp({
+      [LOOKUP]: {
+        status: 402,
+        body: errorBody("Insufficient credits: this lookup costs 1 credit and your balance is 0.", {
+          code: "insufficient_credits",
+          balance: 0,
+          creditsRequired: 1,
+          plan: "free",
+          overageRateCents: 0,
+          overageLimitCents: null,
+        }),
+      },
+    });
+    const toast = await findToast("Insufficient Credits");
+    expect(toast).toHaveTextContent("Your balance is 0 credits and a valuation costs 1.");
+    const link = within(toast).getByRole("link", { name: /Billing/ });
+    expect(link).toHaveAttribute("href", "/billing");
+    // The sample stays: nothing was valued.
+    expect(screen.getByTestId("sample-result")).toBeInTheDocument();
+    await waitFor(() => expect(profileReads(requests)).toBeGreaterThanOrEqual(2));
+    await user.click(link);
+    expect(await screen.findByRole("heading", { name: "Billing page" })).toBeInTheDocument();
+  });
+
+  it("on 402 without a balance shows the server's sentence", async () => {
+    await lookUp({ [LOOKUP]: { status: 402, body: errorBody("Out of credits", { code: "insufficient_credits" }) } });
+    const toast = await findToast("Insufficient Credits");
+    expect(toast).toHaveTextContent("Out of credits");
+    expect(within(toast).getByRole("link", { name: /Billing/ })).toHaveAttribute("href", "/billing");
+  });
+
+  it("on 404 shows a friendly empty state and the toast", async () => {
+    const { requests } = await lookUp({
+      [LOOKUP]: { status: 404, body: errorBody("Property not found", { code: "property_not_found" }) },
+    });
+    const empty = await screen.findByTestId("not-found-result");
+    expect(within(empty).getByRole("heading", { name: "Property not found" })).toBeInTheDocument();
+    expect(empty).toHaveTextContent("We have no market data for this address");
+    expect(empty).toHaveTextContent("2114 Bigelow Ave N Unit 3, Seattle, WA 98109");
+    const toast = await findToast("Lookup Failed");
+    expect(toast).toHaveTextContent("Property not found");
+    expect(screen.queryByTestId("sample-result")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
+    // Only the start-up profile read: a not-found costs nothing.
+    expect(profileReads(requests)).toBe(1);
+  });
+
+  it("on 400 puts the server's messages on the fields", async () => {
+    await lookUp({
+      [LOOKUP]: {
+        status: 400,
+        body: errorBody("ZIP code 98109 is not in WA", {
+          field: "zip",
+          fields: { zip: "ZIP code 98109 is not in WA", state: "Unknown state", other: "ignored" },
+        }),
+      },
+    });
+    const toast = await findToast("Lookup Failed");
+    expect(toast).toHaveTextContent("ZIP code 98109 is not in WA");
+    const zipError = screen.getAllByText("ZIP code 98109 is not in WA").find((el) => el.id === "lookup-zip-error");
+    expect(zipError).toBeDefined();
+    expect(screen.getByLabelText("ZIP Code")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByText("Unknown state")).toHaveAttribute("id", "lookup-state-error");
+    expect(screen.getByLabelText("State")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("Street Address")).not.toHaveAttribute("aria-invalid");
+    expect(screen.queryByText("ignored")).not.toBeInTheDocument();
+  });
+
+  it("on 400 with only `field` uses the error sentence for that field", async () => {
+    await lookUp({ [LOOKUP]: { status: 400, body: errorBody("Address is too vague", { field: "address" }) } });
+    await findToast("Lookup Failed");
+    expect(screen.getAllByText("Address is too vague").some((el) => el.id === "lookup-address-error")).toBe(true);
+  });
+
+  it("shows the server's sentence (503 while the engine warms up)", async () => {
+    await lookUp({
+      [LOOKUP]: { status: 503, body: errorBody("The valuation engine is starting; try again in a minute", { code: "unavailable" }) },
+    });
+    expect(await findToast("Lookup Failed")).toHaveTextContent("The valuation engine is starting; try again in a minute");
+    expect(screen.getByTestId("sample-result")).toBeInTheDocument();
+  });
+
+  it("falls back to 'Failed to get property valuation'", async () => {
+    await lookUp({ [LOOKUP]: { status: 500, body: "oops" } });
+    expect(await findToast("Lookup Failed")).toHaveTextContent("Failed to get property valuation");
+  });
+
+  it("keeps the previous result when a later lookup fails", async () => {
+    let fail = false;
+    const { user } = await lookUp({
+      [LOOKUP]: () => (fail ? { status: 500, body: errorBody("Internal error", { code: "internal" }) } : { body: { data: makeResult() } }),
+    });
+    await screen.findByTestId("valuation-result");
+    fail = true;
+    await user.click(submit());
+    await findToast("Lookup Failed");
+    expect(screen.getByTestId("valuation-result")).toBeInTheDocument();
+  });
+});
+
+describe("Download Report", () => {
+  function readBlob(blob: Blob): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsText(blob);
+    });
+  }
+
+  /** Stubs the object-URL functions jsdom lacks and records what the temporary link would download. */
+  function stubDownload() {
+    const blobs: Blob[] = [];
+    const createObjectURL = vi.fn((blob: Blob) => {
+      blobs.push(blob);
+      return "blob:report-1";
+    });
+    const revokeObjectURL = vi.fn();
+    // jsdom has no object URLs: add them for this test only.
+    const saved = { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL };
+    Object.assign(URL, { createObjectURL, revokeObjectURL });
+    onTestFinished(() => {
+      Object.assign(URL, saved);
+    });
+    const clicks: Array<{ href: string; download: string; attached: boolean }> = [];
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push({ href: this.href, download: this.download, attached: document.body.contains(this) });
+    });
+    return { blobs, clicks, createObjectURL, revokeObjectURL };
+  }
+
+  /** The lookup answers JSON; the report answers CSV text, which mockFetch (JSON only) cannot send. */
+  function csvRoute(csv: string | null, status = 200): Record<string, FakeRoute> {
+    return { [REPORT]: () => ({ status, body: { __csv: csv } }) };
+  }
+
+  async function lookUpWithReport(report: Record<string, FakeRoute>) {
+    const ctx = await lookUp({ [LOOKUP]: { body: { data: makeResult() } }, ...report });
+    // Turn the JSON answer of the report route back into raw text.
+    const json = ctx.fetchMock.getMockImplementation()!;
+    ctx.fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await json(input, init);
+      if (String(input) !== "/api/properties/download-report") return res;
+      const body = (await res.clone().json()) as { __csv?: string | null };
+      return new Response(body.__csv ?? "", { status: res.status, headers: { "Content-Type": "text/csv" } });
+    });
+    await screen.findByTestId("valuation-result");
+    return ctx;
+  }
+
+  it("posts the report payload, saves the CSV as property-report-{timestamp}.csv and toasts", async () => {
+    const dl = stubDownload();
+    const csv = "Field,Value\nAddress,2114 BIGELOW AVE N UNIT 3\n";
+    const { user, requests } = await lookUpWithReport(csvRoute(csv));
+    const before = Date.now();
+    await user.click(screen.getByRole("button", { name: "Download Report" }));
+
+    await findToast("Report Downloaded");
+    const after = Date.now();
+    const call = requests.find((r) => r.method === "POST" && r.url === "/api/properties/download-report");
+    const result = makeResult();
+    expect(call?.body).toEqual({
+      propertyData: {
+        address: "2114 BIGELOW AVE N UNIT 3",
+        city: "SEATTLE",
+        state: "WA",
+        zipCode: "98109",
+        propertyType: "Townhouse",
+        valuation: 987400,
+        low: 910000,
+        high: 1065000,
+        confidence: 0.91,
+        confidenceLevel: "High",
+        rentEstimate: 3900,
+        bedrooms: 3,
+        bathrooms: 1.75,
+        squareFeet: 1840,
+        yearBuilt: 1926,
+        comparables: result.marketData.comparables,
+      },
+    });
+    expect(call?.headers.Authorization).toBe("Bearer tok-1");
+
+    expect(dl.clicks).toHaveLength(1);
+    const click = dl.clicks[0]!;
+    expect(click.href).toBe("blob:report-1");
+    expect(click.attached).toBe(true);
+    const stamp = Number(/^property-report-(\d+)\.csv$/.exec(click.download)?.[1]);
+    expect(stamp).toBeGreaterThanOrEqual(before);
+    expect(stamp).toBeLessThanOrEqual(after);
+    expect(dl.blobs).toHaveLength(1);
+    expect(dl.blobs[0]!.type).toMatch(/^text\/csv/);
+    expect(await readBlob(dl.blobs[0]!)).toBe(csv);
+    // The temporary link is gone and the URL released.
+    expect(document.querySelector("a[download]")).toBeNull();
+    await waitFor(() => expect(dl.revokeObjectURL).toHaveBeenCalledWith("blob:report-1"));
+  });
+
+  it("sends the spec's confidence level (above 0.8 High, above 0.6 Medium, else Low)", async () => {
+    stubDownload();
+    const base = makeResult();
+    // The server's own level says High; the report follows the spec's thresholds.
+    const result = makeResult({ valuation: { ...base.valuation, confidence: 0.8, confidenceLevel: "High" } });
+    const ctx = await lookUp({ [LOOKUP]: { body: { data: result } }, [REPORT]: { body: "x" } });
+    await screen.findByTestId("valuation-result");
+    await ctx.user.click(screen.getByRole("button", { name: "Download Report" }));
+    await waitFor(() => expect(ctx.requests.some((r) => r.url === "/api/properties/download-report")).toBe(true));
+    const body = ctx.requests.find((r) => r.url === "/api/properties/download-report")?.body as {
+      propertyData: { confidenceLevel: string; confidence: number };
+    };
+    expect(body.propertyData.confidenceLevel).toBe("Medium");
+    expect(body.propertyData.confidence).toBe(0.8);
+  });
+
+  it("toasts 'Download Failed' when the server fails, and saves nothing", async () => {
+    const dl = stubDownload();
+    const { user } = await lookUpWithReport(csvRoute(null, 500));
+    await user.click(screen.getByRole("button", { name: "Download Report" }));
+    const toast = await findToast("Download Failed");
+    expect(toast).toHaveTextContent("Failed to download report. Please try again.");
+    expect(dl.clicks).toHaveLength(0);
+    expect(dl.createObjectURL).not.toHaveBeenCalled();
+  });
+
+  it("says 'No data in report' when the server refuses an empty report", async () => {
+    const dl = stubDownload();
+    const { user } = await lookUp({
+      [LOOKUP]: { body: { data: makeResult() } },
+      [REPORT]: { status: 400, body: errorBody("No data in report", { field: "propertyData" }) },
+    });
+    await screen.findByTestId("valuation-result");
+    await user.click(screen.getByRole("button", { name: "Download Report" }));
+    expect(await findToast("Download Failed")).toHaveTextContent("No data in report");
+    expect(dl.clicks).toHaveLength(0);
+  });
+
+  it("says 'No data in report' for an empty answer", async () => {
+    const dl = stubDownload();
+    const { user } = await lookUpWithReport(csvRoute(""));
+    await user.click(screen.getByRole("button", { name: "Download Report" }));
+    const toast = await findToast("Download Failed");
+    expect(toast).toHaveTextContent("No data in report");
+    expect(dl.clicks).toHaveLength(0);
+  });
+});

@@ -1,0 +1,218 @@
+import { describe, expect, it } from "vitest";
+import type { ComparableSale, PropertyValuation } from "@/lib/types";
+import { SAMPLE_VALUATION } from "./sample-valuation";
+import {
+  acresFromSqFt,
+  buildReportPayload,
+  CONFIDENCE_LABEL,
+  confidenceMeaning,
+  confidencePercent,
+  confidenceTone,
+  formatCount,
+  formatCurrency,
+  formatDate,
+  formatLotSize,
+  formatMiles,
+  formatSimilarity,
+  formatValueRange,
+  homeStatusLabel,
+  matchNote,
+  pricePerSqFt,
+  propertyTypeOf,
+  rentSourceLabel,
+  reportConfidenceLevel,
+  reportFileName,
+  REPORT_MAX_COMPARABLES,
+} from "./valuation-helpers";
+
+function valuation(overrides: {
+  property?: Partial<PropertyValuation["property"]>;
+  valuation?: Partial<PropertyValuation["valuation"]>;
+  details?: PropertyValuation["details"];
+  marketData?: Partial<PropertyValuation["marketData"]>;
+}): PropertyValuation {
+  return {
+    ...SAMPLE_VALUATION,
+    property: { ...SAMPLE_VALUATION.property, ...overrides.property },
+    valuation: { ...SAMPLE_VALUATION.valuation, ...overrides.valuation },
+    details: overrides.details ?? SAMPLE_VALUATION.details,
+    marketData: { ...SAMPLE_VALUATION.marketData, ...overrides.marketData },
+  };
+}
+
+describe("formatCurrency", () => {
+  it.each([
+    [1248000, "$1,248,000"],
+    [0, "$0"],
+    [999.6, "$1,000"],
+    [450, "$450"],
+  ])("%d -> %s", (value, want) => {
+    expect(formatCurrency(value)).toBe(want);
+  });
+
+  it("formats the 80% range with an en dash", () => {
+    expect(formatValueRange(1150000, 1340000)).toBe("$1,150,000 – $1,340,000");
+  });
+});
+
+describe("lot size", () => {
+  it("converts square feet to acres", () => {
+    expect(acresFromSqFt(43560)).toBe(1);
+    expect(acresFromSqFt(21780)).toBe(0.5);
+  });
+
+  it.each([
+    [{ lotSize: 0.17 }, "0.17 acres"],
+    [{ lotSize: 1 }, "1.00 acre"],
+    [{ lotSize: 2.456 }, "2.46 acres"],
+    [{ lotSize: null, lotSizeSqFt: 6534 }, "0.15 acres"],
+    [{ lotSize: null, lotSizeSqFt: null }, "N/A"],
+    [{}, "N/A"],
+    [{ lotSize: 0 }, "N/A"],
+  ])("%j -> %s", (details, want) => {
+    expect(formatLotSize(details)).toBe(want);
+  });
+});
+
+describe("confidence", () => {
+  it("rounds to a whole percentage", () => {
+    expect(confidencePercent(0.874)).toBe(87);
+    expect(confidencePercent(0.845)).toBe(85);
+    expect(confidencePercent(0)).toBe(0);
+    expect(confidencePercent(1)).toBe(100);
+  });
+
+  it.each([
+    [100, "green"],
+    [85, "green"],
+    [84, "yellow"],
+    [70, "yellow"],
+    [69, "red"],
+    [0, "red"],
+  ] as const)("colours %i percent %s", (percent, want) => {
+    expect(confidenceTone(percent)).toBe(want);
+  });
+
+  it("always labels the badge High Confidence, as the spec says", () => {
+    expect(CONFIDENCE_LABEL).toBe("High Confidence");
+  });
+
+  it("explains the calibrated meaning", () => {
+    expect(confidenceMeaning(0.72)).toBe("means: about 72% of homes like this sell within 10% of our estimate");
+  });
+
+  it.each([
+    [0.95, "High"],
+    [0.81, "High"],
+    [0.8, "Medium"],
+    [0.61, "Medium"],
+    [0.6, "Low"],
+    [0.1, "Low"],
+  ] as const)("report level of %d is %s (strictly above the thresholds)", (confidence, want) => {
+    expect(reportConfidenceLevel(confidence)).toBe(want);
+  });
+});
+
+describe("report", () => {
+  it("names the file property-report-{timestamp}.csv", () => {
+    expect(reportFileName(1760000000000)).toBe("property-report-1760000000000.csv");
+    expect(reportFileName()).toMatch(/^property-report-\d{13}\.csv$/);
+  });
+
+  it("builds the payload from a result", () => {
+    const result = valuation({
+      property: { address: "2114 BIGELOW AVE N", city: "SEATTLE", state: "WA", zip: "98109" },
+      valuation: { estimatedValue: 1248000, low: 1150000, high: 1340000, confidence: 0.72, confidenceLevel: "Medium" },
+      details: { bedrooms: 3, bathrooms: 1.75, squareFeet: 1840, yearBuilt: 1926 },
+      marketData: { rentEstimate: 3900 },
+    });
+    expect(buildReportPayload(result)).toEqual({
+      propertyData: {
+        address: "2114 BIGELOW AVE N",
+        city: "SEATTLE",
+        state: "WA",
+        zipCode: "98109",
+        propertyType: "Single Family",
+        valuation: 1248000,
+        low: 1150000,
+        high: 1340000,
+        confidence: 0.72,
+        confidenceLevel: "Medium",
+        rentEstimate: 3900,
+        bedrooms: 3,
+        bathrooms: 1.75,
+        squareFeet: 1840,
+        yearBuilt: 1926,
+        comparables: SAMPLE_VALUATION.marketData.comparables,
+      },
+    });
+  });
+
+  it("sends null for missing details and caps the comparables at the contract's limit", () => {
+    const comp = SAMPLE_VALUATION.marketData.comparables[0]!;
+    const many: ComparableSale[] = Array.from({ length: 60 }, (_, i) => ({ ...comp, address: `${i} Main St` }));
+    const payload = buildReportPayload(
+      valuation({ details: { propertyType: "Condo" }, marketData: { rentEstimate: null, comparables: many } }),
+    ).propertyData;
+    expect(payload.propertyType).toBe("Condo");
+    expect(payload.rentEstimate).toBeNull();
+    expect(payload.bedrooms).toBeNull();
+    expect(payload.bathrooms).toBeNull();
+    expect(payload.squareFeet).toBeNull();
+    expect(payload.yearBuilt).toBeNull();
+    expect(payload.comparables).toHaveLength(REPORT_MAX_COMPARABLES);
+    expect(payload.comparables?.[0]?.address).toBe("0 Main St");
+  });
+});
+
+describe("details", () => {
+  it("defaults the property type to Single Family", () => {
+    expect(propertyTypeOf({})).toBe("Single Family");
+    expect(propertyTypeOf({ propertyType: " " })).toBe("Single Family");
+    expect(propertyTypeOf({ propertyType: "Townhouse" })).toBe("Townhouse");
+  });
+
+  it("formats counts, N/A when missing", () => {
+    expect(formatCount(3)).toBe("3");
+    expect(formatCount(2.5)).toBe("2.5");
+    expect(formatCount(null)).toBe("N/A");
+    expect(formatCount(undefined)).toBe("N/A");
+  });
+
+  it("uses the server's price per square foot, else computes it", () => {
+    expect(pricePerSqFt(valuation({ valuation: { pricePerSqFt: 600 } }))).toBe(600);
+    expect(
+      pricePerSqFt(valuation({ valuation: { pricePerSqFt: null, estimatedValue: 1000000 }, details: { squareFeet: 2000 } })),
+    ).toBe(500);
+    expect(pricePerSqFt(valuation({ valuation: { pricePerSqFt: null }, details: {} }))).toBeNull();
+  });
+
+  it("explains each inexact match", () => {
+    expect(matchNote("exact")).toBeNull();
+    expect(matchNote("unit_fallback")).toBe("Unit not on record: valued as the building");
+    expect(matchNote("zip_level")).toBe(
+      "Valued from the ZIP code's market: the address is not on record; confidence is lower",
+    );
+    expect(matchNote("fuzzy")).toBe("Matched a similar street name");
+  });
+
+  it("labels home status and rent source", () => {
+    expect(homeStatusLabel("RECENTLY_SOLD")).toBe("Recently sold");
+    expect(homeStatusLabel("OFF_MARKET")).toBe("Off market");
+    expect(homeStatusLabel(undefined)).toBeNull();
+    expect(rentSourceLabel("rental_comparables")).toBe("estimated from nearby rents");
+    expect(rentSourceLabel("model")).toBe("model estimate");
+    expect(rentSourceLabel(null)).toBeNull();
+  });
+
+  it("formats miles, similarity and dates", () => {
+    expect(formatMiles(0.43)).toBe("0.4 mi");
+    expect(formatMiles(2)).toBe("2.0 mi");
+    expect(formatSimilarity(0.876)).toBe("88%");
+    expect(formatSimilarity(1.2)).toBe("100%");
+    // A date-only value is a calendar day: it must not slip to the previous day west of UTC.
+    expect(formatDate("2024-05-01")).toBe("May 1, 2024");
+    expect(formatDate("2026-01-14T06:00:00Z")).toBe("Jan 14, 2026");
+    expect(formatDate("not a date")).toBe("not a date");
+  });
+});

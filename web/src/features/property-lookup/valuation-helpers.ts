@@ -1,0 +1,199 @@
+// Pure helpers of the Property Lookup screen: formatting, the confidence rules of the spec (working-screens,
+// section 4, "History and confidence display") and the report payload (section 7). No React and no I/O here, so
+// every rule is unit-tested on its own.
+import type { PropertyValuation, ReportRequest } from "@/lib/types";
+
+const usd = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+});
+
+const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/** Whole US dollars, as the spec asks: 1248000 -> "$1,248,000". */
+export function formatCurrency(value: number): string {
+  return usd.format(Math.round(value));
+}
+
+/** The 80% interval: "$1,150,000 – $1,340,000" (an en dash between spaces). */
+export function formatValueRange(low: number, high: number): string {
+  return `${formatCurrency(low)} – ${formatCurrency(high)}`;
+}
+
+/** A whole number with thousands separators (square feet): 1850 -> "1,850". */
+export function formatInteger(value: number): string {
+  return integer.format(Math.round(value));
+}
+
+/** Bathrooms may be fractional (2.5); other counts are shown as they come. */
+export function formatCount(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "N/A";
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+}
+
+/** Square feet in one US survey acre. */
+export const SQFT_PER_ACRE = 43_560;
+
+export function acresFromSqFt(sqft: number): number {
+  return sqft / SQFT_PER_ACRE;
+}
+
+/**
+ * The lot size in acres with two decimals ("0.14 acres"), or "N/A". The server sends acres in `lotSize`; when only
+ * `lotSizeSqFt` is there it is converted. A lot of zero or less is no information, so it reads N/A too.
+ */
+export function formatLotSize(details: Pick<PropertyValuation["details"], "lotSize" | "lotSizeSqFt">): string {
+  let acres: number | null = null;
+  if (typeof details.lotSize === "number" && details.lotSize > 0) acres = details.lotSize;
+  else if (typeof details.lotSizeSqFt === "number" && details.lotSizeSqFt > 0) acres = acresFromSqFt(details.lotSizeSqFt);
+  if (acres === null || !Number.isFinite(acres)) return "N/A";
+  const text = acres.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${text} ${text === "1.00" ? "acre" : "acres"}`;
+}
+
+/** The confidence (0-1) as a whole percentage, as the badge shows it. */
+export function confidencePercent(confidence: number): number {
+  return Math.round(confidence * 100);
+}
+
+export type ConfidenceTone = "green" | "yellow" | "red";
+
+/** The badge colour of the spec: green at 85% or more, yellow at 70% or more, otherwise red. */
+export function confidenceTone(percent: number): ConfidenceTone {
+  if (percent >= 85) return "green";
+  if (percent >= 70) return "yellow";
+  return "red";
+}
+
+export const CONFIDENCE_TONE_CLASSES: Record<ConfidenceTone, string> = {
+  green: "border-green-200 bg-green-100 text-green-800",
+  yellow: "border-yellow-200 bg-yellow-100 text-yellow-800",
+  red: "border-red-200 bg-red-100 text-red-800",
+};
+
+/**
+ * The badge's label. The spec fixes it to 'High Confidence' whatever the level: the colour carries the level, and
+ * the calibrated meaning (confidenceMeaning) is shown beside it so the label cannot mislead on its own.
+ */
+export const CONFIDENCE_LABEL = "High Confidence";
+
+/** What the calibrated confidence means (DESIGN section 5): the share of such estimates within 10% of the sale. */
+export function confidenceMeaning(confidence: number): string {
+  return `means: about ${confidencePercent(confidence)}% of homes like this sell within 10% of our estimate`;
+}
+
+export type ReportConfidenceLevel = "High" | "Medium" | "Low";
+
+/** The report's confidence level (spec section 4): above 0.8 High, above 0.6 Medium, otherwise Low. */
+export function reportConfidenceLevel(confidence: number): ReportConfidenceLevel {
+  if (confidence > 0.8) return "High";
+  if (confidence > 0.6) return "Medium";
+  return "Low";
+}
+
+/** The saved report's name (spec section 7): property-report-{timestamp}.csv, timestamp in epoch milliseconds. */
+export function reportFileName(timestamp: number = Date.now()): string {
+  return `property-report-${timestamp}.csv`;
+}
+
+/** The contract caps the comparables of a report request (ReportRequest.propertyData.comparables maxItems). */
+export const REPORT_MAX_COMPARABLES = 50;
+
+export const DEFAULT_PROPERTY_TYPE = "Single Family";
+
+export function propertyTypeOf(details: PropertyValuation["details"]): string {
+  return details.propertyType?.trim() || DEFAULT_PROPERTY_TYPE;
+}
+
+/** The body of POST /api/properties/download-report, built from a lookup result. */
+export function buildReportPayload(result: PropertyValuation): ReportRequest {
+  const { property, valuation, details, marketData } = result;
+  return {
+    propertyData: {
+      address: property.address,
+      city: property.city,
+      state: property.state,
+      zipCode: property.zip,
+      propertyType: propertyTypeOf(details),
+      valuation: valuation.estimatedValue,
+      low: valuation.low,
+      high: valuation.high,
+      confidence: valuation.confidence,
+      confidenceLevel: reportConfidenceLevel(valuation.confidence),
+      rentEstimate: marketData.rentEstimate ?? null,
+      bedrooms: details.bedrooms ?? null,
+      bathrooms: details.bathrooms ?? null,
+      squareFeet: details.squareFeet ?? null,
+      yearBuilt: details.yearBuilt ?? null,
+      comparables: marketData.comparables.slice(0, REPORT_MAX_COMPARABLES),
+    },
+  };
+}
+
+/** The note shown when the address did not match a record exactly, or null for an exact match. */
+export function matchNote(matchCode: PropertyValuation["property"]["matchCode"]): string | null {
+  switch (matchCode) {
+    case "unit_fallback":
+      return "Unit not on record: valued as the building";
+    case "zip_level":
+      return "Valued from the ZIP code's market: the address is not on record; confidence is lower";
+    case "fuzzy":
+      return "Matched a similar street name";
+    default:
+      return null;
+  }
+}
+
+/** Price per square foot: the server's figure, else the estimate over the square feet, else null. */
+export function pricePerSqFt(result: PropertyValuation): number | null {
+  const given = result.valuation.pricePerSqFt;
+  if (typeof given === "number" && given > 0) return given;
+  const sqft = result.details.squareFeet;
+  if (typeof sqft === "number" && sqft > 0) return Math.round(result.valuation.estimatedValue / sqft);
+  return null;
+}
+
+/** A distance in miles with one decimal: 0.43 -> "0.4 mi". */
+export function formatMiles(miles: number): string {
+  return `${miles.toFixed(1)} mi`;
+}
+
+/** Similarity (0-1) as a whole percentage. */
+export function formatSimilarity(similarity: number): string {
+  return `${Math.round(Math.min(1, Math.max(0, similarity)) * 100)}%`;
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+
+/**
+ * A calendar date ("2024-05-01") or a timestamp as "May 1, 2024". Dates are read and shown in UTC so a date-only
+ * value never slips to the day before in American time zones. Unreadable input is returned as it came.
+ */
+export function formatDate(value: string): string {
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  return Number.isNaN(ms) ? value : dateFormat.format(ms);
+}
+
+export function homeStatusLabel(status: PropertyValuation["details"]["homeStatus"]): string | null {
+  switch (status) {
+    case "RECENTLY_SOLD":
+      return "Recently sold";
+    case "OFF_MARKET":
+      return "Off market";
+    default:
+      return null;
+  }
+}
+
+export function rentSourceLabel(source: PropertyValuation["marketData"]["rentSource"]): string | null {
+  switch (source) {
+    case "rental_comparables":
+      return "estimated from nearby rents";
+    case "model":
+      return "model estimate";
+    default:
+      return null;
+  }
+}
