@@ -63,7 +63,7 @@ export default defineConfig({
     command: `${binary} serve`,
     url: `${baseURL}/readyz`,
     reuseExistingServer: false,
-    timeout: 30_000,
+    timeout: 180_000, // the first start generates the demo market and trains the engine
     stdout: "ignore",
     stderr: "pipe",
     env: {

@@ -191,10 +191,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	info := engine.Info()
-	fmt.Fprintf(stdout, "trained in %.1fs: %d models, trend %+.2f%%/month past the data, comparables blend %.1f;\n"+
-		"calibrated on %d held-out valuations of recorded homes and %d of addresses not on record (hit rate %.1f%%, up to %.1f months ahead)\n",
-		time.Since(started).Seconds(), info.Models, 100*info.TrendPerMonth, info.Blend, info.HeldOut, info.HeldOutApprox,
-		100*info.HeldOutHitRate, info.HorizonMonths)
+	how := fmt.Sprintf("on %d held-out valuations of recorded homes and %d of addresses not on record, made after the data (up to %.1f months ahead)",
+		info.HeldOut, info.HeldOutApprox, info.HorizonMonths)
+	if !info.TimeForward {
+		how = fmt.Sprintf("on the out-of-fold errors of %d market sales (too little history for a holdout after the data)", info.HeldOut)
+	}
+	fmt.Fprintf(stdout, "trained in %.1fs: %d models, trend %+.2f%%/month past the data, comparables blend %.1f;\ncalibrated %s\n",
+		time.Since(started).Seconds(), info.Models, 100*info.TrendPerMonth, info.Blend, how)
 	if *zipLevel {
 		tests = valuation.ApproxTests(tests)
 		fmt.Fprintln(stdout, "valuing the test homes as addresses not on record (ZIP centre)")

@@ -95,9 +95,11 @@ type calibration struct {
 	// strength scales the predicted error: the held-out valuations came from an engine trained on fewer months,
 	// whose errors are larger than the final engine's by the ratio of their out-of-fold errors on the same sales.
 	strength float64
-	// Held-out measurements, for reports.
+	// Held-out measurements, for reports; timeForward says they come from a holdout after the data rather than
+	// from out-of-fold errors.
 	holdoutN    int
 	holdoutHits float64
+	timeForward bool
 }
 
 // errScale is the predicted expected absolute log error of a valuation, widened past the calibrated horizon.
@@ -201,7 +203,8 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			}
 		}
 	}
-	if len(held) >= 200 {
+	forward := len(held) >= 200
+	if forward {
 		// How far should the comparables' residuals move the model's value? As far as it helped these valuations
 		// (in King County, not at all: the model's neighbourhood features already carry what they know).
 		e.alpha, e.k0 = fitBlend(held)
@@ -228,6 +231,7 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 	}
 	c := fitCalibration(held)
 	c.strength = strength
+	c.timeForward = forward
 	return c
 }
 

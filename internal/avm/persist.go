@@ -31,6 +31,7 @@ type snapshot struct {
 	Strength  float64
 	HeldN     int
 	HeldHits  float64
+	Forward   bool
 	// Per sale (by Sale.ID): the out-of-fold residual and prediction.
 	SaleIDs []int64
 	Resid   []float64
@@ -41,7 +42,7 @@ type snapshot struct {
 func (e *Engine) Marshal() ([]byte, error) {
 	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Models: e.models, Index: e.index, Alpha: e.alpha, K0: e.k0,
 		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, ZApprox: e.calib.zApprox, Horizon: e.calib.horizon, Strength: e.calib.strength, HeldN: e.calib.holdoutN,
-		HeldHits: e.calib.holdoutHits}
+		HeldHits: e.calib.holdoutHits, Forward: e.calib.timeForward}
 	for _, si := range e.sales {
 		s.SaleIDs = append(s.SaleIDs, e.market.Sales[si.sale].ID)
 		s.Resid = append(s.Resid, si.resid)
@@ -72,7 +73,7 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		byID[sale.ID] = int32(i)
 	}
 	e := &Engine{market: m, opt: s.Opt, models: s.Models, index: s.Index, alpha: s.Alpha, k0: s.K0, dataEnd: s.DataEnd,
-		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits}}
+		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {
 		i, ok := byID[id]
@@ -105,6 +106,8 @@ type Info struct {
 	HeldOutHitRate float64 // share of all held-out valuations within 10%
 	HorizonMonths  float64
 	Strength       float64 // the final engine's error relative to the holdout engine's
+	// TimeForward: the calibration learned from a holdout after the data (else from out-of-fold errors).
+	TimeForward bool
 }
 
 // Info reports what the engine learned.
@@ -112,5 +115,5 @@ func (e *Engine) Info() Info {
 	return Info{Sales: len(e.sales), DataEnd: e.dataEnd, Models: len(e.models), TrendPerMonth: e.index.Slope,
 		Blend: e.alpha, HeldOut: len(e.calib.z), HeldOutApprox: len(e.calib.zApprox),
 		HeldOutHitRate: e.calib.holdoutHits, HorizonMonths: e.calib.horizon,
-		Strength: e.calib.strength}
+		Strength: e.calib.strength, TimeForward: e.calib.timeForward}
 }

@@ -82,8 +82,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 					s.writeError(sw, r, fmt.Errorf("panic: %v", p))
 				}
 			}
+			// Our faults are errors; 503 (not ready yet, a dependency down) is a warning, since it is expected while
+			// the server starts.
 			level := slog.LevelInfo
-			if sw.status >= 500 {
+			switch {
+			case sw.status == http.StatusServiceUnavailable:
+				level = slog.LevelWarn
+			case sw.status >= 500:
 				level = slog.LevelError
 			}
 			base := []slog.Attr{

@@ -132,7 +132,9 @@ func upsertHome(ctx context.Context, x q, source string, h *property.Home, at ti
 	case h.ExternalID != "":
 		err = x.row(ctx, `SELECT id FROM properties WHERE source = ? AND external_id = ?`, source, h.ExternalID).Scan(&id)
 	case h.StreetKey != "":
-		err = x.row(ctx, `SELECT id FROM properties WHERE zip = ? AND street_key = ? AND unit_key = ?`,
+		// street_key <> '' repeats the partial index's condition, so the planner can use the index (it cannot
+		// prove that a parameter is not empty).
+		err = x.row(ctx, `SELECT id FROM properties WHERE zip = ? AND street_key = ? AND unit_key = ? AND street_key <> ''`,
 			h.ZIP, h.StreetKey, h.UnitKey).Scan(&id)
 	default:
 		return 0, false, errors.New("a record needs a source id or a street address")

@@ -1,0 +1,68 @@
+import { readFileSync } from "node:fs";
+import { expect, registerThroughUI, test, toastTitle, uniqueEmail } from "./fixtures";
+
+// The server under test starts on an empty development database, so it generates the demo market (seed 1).
+// 7006 Maple Rd, Seattle 98103 is one of its homes with several recorded sales.
+const DEMO_HOME = { address: "7006 Maple Road", city: "Seattle", state: "Washington", zip: "98103" };
+
+async function fillLookup(page: import("@playwright/test").Page, a: typeof DEMO_HOME) {
+  await page.getByLabel("Street Address").fill(a.address);
+  await page.getByLabel("City").fill(a.city);
+  await page.getByLabel("State").click();
+  await page.getByRole("option", { name: a.state, exact: true }).click();
+  await page.getByLabel("ZIP Code").fill(a.zip);
+}
+
+test("looking up a demo home shows its valuation and costs one credit", async ({ page }) => {
+  await registerThroughUI(page, { fullName: "Lee Lookup", email: uniqueEmail("lookup"), password: "password-123" });
+  await expect(page.getByTestId("sample-result")).toBeVisible();
+  await expect(page.getByTestId("sample-badge")).toHaveText("Sample result");
+  await expect(page.getByTestId("credits-balance")).toContainText("100 credits");
+
+  await fillLookup(page, DEMO_HOME);
+  await page.getByRole("button", { name: "Get Property Valuation" }).click();
+
+  const result = page.getByTestId("valuation-result");
+  await expect(result).toBeVisible();
+  await expect(page.getByTestId("sample-result")).toBeHidden();
+  await expect(result).toContainText("7006 MAPLE RD");
+  await expect(page.getByTestId("demo-badge")).toBeVisible();
+  await expect(page.getByTestId("estimated-value")).toHaveText(/^\$\d{1,3}(,\d{3})+$/);
+  await expect(page.getByTestId("value-range")).toContainText("$");
+  await expect(page.getByTestId("confidence-badge")).toContainText(/\d+%/);
+  await expect(page.getByTestId("confidence-badge")).toContainText("High Confidence");
+  await expect(page.getByTestId("comparables-table").locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByTestId("price-history")).toBeVisible();
+  await expect(page.getByTestId("price-history-list").locator("tbody tr")).toHaveCount(3);
+  await expect(page.getByTestId("credits-balance")).toContainText("99 credits");
+
+  // The report downloads as CSV named property-report-<timestamp>.csv and reads cleanly.
+  const downloading = page.waitForEvent("download");
+  await result.getByRole("button", { name: "Download Report" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^property-report-\d+\.csv$/);
+  const csv = readFileSync(await download.path(), "utf8");
+  expect(csv).toContain("Estimated Value (USD),");
+  expect(csv).toContain("7006 MAPLE RD");
+  expect(csv).toContain("Comparable sales");
+  await expect(toastTitle(page, "Report Downloaded")).toBeVisible();
+});
+
+test("an address with no market data is not found and costs nothing", async ({ page }) => {
+  await registerThroughUI(page, { fullName: "Nia Nowhere", email: uniqueEmail("notfound"), password: "password-123" });
+  await fillLookup(page, { address: "100 Biscayne Blvd", city: "Miami", state: "Florida", zip: "33101" });
+  await page.getByRole("button", { name: "Get Property Valuation" }).click();
+  await expect(page.getByTestId("not-found-result")).toBeVisible();
+  await expect(page.getByText("Property not found").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("credits-balance")).toContainText("100 credits");
+});
+
+test("the lookup form checks its fields", async ({ page }) => {
+  await registerThroughUI(page, { fullName: "Val Idate", email: uniqueEmail("validate"), password: "password-123" });
+  await page.getByRole("button", { name: "Get Property Valuation" }).click();
+  await expect(page.getByText("Address is required")).toBeVisible();
+  await expect(page.getByText("City is required")).toBeVisible();
+  await expect(page.getByText("State is required")).toBeVisible();
+  await expect(page.getByText("ZIP code must be at least 5 characters")).toBeVisible();
+});
