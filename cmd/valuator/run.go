@@ -14,6 +14,7 @@ import (
 
 	"valuator/api"
 	"valuator/internal/account"
+	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/config"
 	"valuator/internal/mail"
@@ -175,6 +176,29 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		vals.Watch(ctx, time.Minute)
 	}()
+	sealer, err := apikey.NewSealer(cfg.Secret)
+	if err != nil {
+		return err
+	}
+	// API keys' last use is kept in memory and written every 30 seconds (and at shutdown), not on every call.
+	touches := &apikey.Touches{}
+	flushTouches := func(ctx context.Context) {
+		if err := db.TouchAPIKeys(ctx, touches.Drain()); err != nil {
+			log.Error("saving API keys' last use", "err", err)
+		}
+	}
+	go func() {
+		t := time.NewTicker(30 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				flushTouches(ctx)
+			}
+		}
+	}()
 	handler := server.New(server.Deps{
 		Config:      cfg,
 		Logger:      log,
@@ -184,6 +208,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		OpenAPI:     openAPI,
 		Web:         web.App(),
 		FormLimiter: ratelimit.NewMemory(nil),
+		APILimiter:  ratelimit.NewMemory(nil),
+		Sealer:      sealer,
+		Touches:     touches,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -217,6 +244,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		log.Error("shutdown", "err", err)
 	}
+	flushTouches(shutdownCtx)
 	if err := mailer.Close(shutdownCtx); err != nil {
 		log.Error("emails still queued at shutdown", "err", err)
 	}

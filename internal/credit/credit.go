@@ -4,6 +4,7 @@ package credit
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"valuator/internal/apperr"
@@ -24,7 +25,7 @@ const (
 const (
 	KindSignupBonus = "signup_bonus"
 	KindForfeit     = "forfeit"
-	KindValuation   = "valuation"
+	KindValuation   = "property_valuation"
 )
 
 // Entry is one ledger row: a signed amount and the balance after it.
@@ -39,9 +40,36 @@ type Entry struct {
 	CreatedAt    time.Time `json:"createdAt"`
 }
 
+// OverageRateCents is the price of a credit beyond a paid plan's credits: $0.03 (DESIGN.md section 5). The Free
+// plan has no overage.
+func OverageRateCents(plan string) int64 {
+	if plan == "" || plan == "free" {
+		return 0
+	}
+	return 3
+}
+
+// NoFloor is the floor of a paid plan without an overage limit: the balance may fall without bound (the
+// overage is billed).
+const NoFloor = math.MinInt64
+
+// Floor is the lowest balance a charge may leave: 0 on the Free plan; on a paid plan, minus the credits the user's
+// overage limit buys (overage accrues at the plan's rate up to that limit), or no floor without a limit.
+func Floor(plan string, overageLimitCents *int64) int64 {
+	rate := OverageRateCents(plan)
+	switch {
+	case rate == 0:
+		return 0
+	case overageLimitCents == nil:
+		return NoFloor
+	default:
+		return -(*overageLimitCents / rate)
+	}
+}
+
 // Insufficient is the 402 answer when a balance cannot pay for a service: it says the balance, the price and the
 // plan's overage terms (the Free plan has none; paid plans bill overage per credit up to the user's limit).
-func Insufficient(balance, cost int64, plan string) *apperr.Error {
+func Insufficient(balance, cost int64, plan string, overageLimitCents *int64) *apperr.Error {
 	unit := "credits"
 	if cost == 1 {
 		unit = "credit"
@@ -49,5 +77,5 @@ func Insufficient(balance, cost int64, plan string) *apperr.Error {
 	return &apperr.Error{Kind: apperr.KindPaymentRequired, Code: "insufficient_credits",
 		Message: fmt.Sprintf("Insufficient credits: this costs %d %s and your balance is %d. Upgrade your plan or buy credits on the Billing page.", cost, unit, balance),
 		Extra: map[string]any{"balance": balance, "creditsRequired": cost, "plan": plan,
-			"overageRateCents": 0, "overageLimitCents": nil}}
+			"overageRateCents": OverageRateCents(plan), "overageLimitCents": overageLimitCents}}
 }

@@ -21,6 +21,7 @@ import (
 
 	"valuator/api"
 	"valuator/internal/account"
+	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/config"
 	"valuator/internal/mail"
@@ -102,6 +103,7 @@ type testApp struct {
 	mail     *mailbox
 	contract *contract
 	logs     *bytes.Buffer
+	touches  *apikey.Touches
 }
 
 type appOptions struct {
@@ -162,11 +164,18 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	if err := vals.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
+	sealer, err := apikey.NewSealer(strings.Repeat("k", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	touches := &apikey.Touches{}
 	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
-		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), Now: clk.Now})
+		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: ratelimit.NewMemory(clk.Now),
+		Sealer: sealer, Touches: touches, Now: clk.Now})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs}
+	return &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,
+		touches: touches}
 }
 
 func production(o *appOptions) { o.production = true }

@@ -18,6 +18,7 @@ const (
 	ctxRequestID ctxKey = iota
 	ctxLogAttrs
 	ctxUser
+	ctxAPIKey
 )
 
 func requestIDFrom(ctx context.Context) string {

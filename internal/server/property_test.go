@@ -15,6 +15,7 @@ import (
 	"valuator/internal/property"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
+	"valuator/internal/usage"
 )
 
 // seattleMarket imports 400 homes in Seattle's 98103 with two years of sales before the test clock (2026-03-01):
@@ -232,9 +233,7 @@ func TestPropertyLookupOutOfCredits(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		a := newTestApp(t, url, withSeattle)
 		token, u := a.register("jane@example.com", "correct-horse", "Jane Doe")
-		if _, err := a.db.Charge(context.Background(), u.ID, 100, "test", "spend it all", "", a.clock.Now()); err != nil {
-			t.Fatal(err)
-		}
+		spendAll(t, a, u.ID)
 		r := a.do(req{method: "POST", path: "/api/property/lookup", token: token,
 			body: map[string]any{"address": "1000 N 40th St", "city": "Seattle", "state": "WA", "zip": "98103"}})
 		expectStatus(t, r, http.StatusPaymentRequired)
@@ -304,4 +303,17 @@ func TestDownloadReport(t *testing.T) {
 		expectStatus(t, a.do(req{method: "POST", path: "/api/properties/download-report",
 			body: map[string]any{"propertyData": map[string]any{"address": "x"}}}), http.StatusUnauthorized)
 	})
+}
+
+// spendAll takes a user's whole balance through the metering path.
+func spendAll(t *testing.T, a *testApp, userID int64) {
+	t.Helper()
+	u, err := a.db.UserByID(context.Background(), userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.db.Meter(context.Background(), usage.Record{UserID: userID, Endpoint: "test", Service: "test",
+		Status: 200, RequestID: "spend", CreatedAt: a.clock.Now()}, u.Credits, "spend it all"); err != nil {
+		t.Fatal(err)
+	}
 }

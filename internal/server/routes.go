@@ -38,6 +38,16 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/property/lookup", s.requireUser(s.lookupProperty)},
 		{"POST", "/api/properties/download-report", s.requireUser(s.downloadReport)},
 
+		// The public API (x-api-key) and its keys.
+		{"GET", "/api/v1/property/valuation", s.requireAPIKey(s.publicValuation)},
+		{"GET", "/api/api-keys", s.requireUser(s.listAPIKeys)},
+		{"POST", "/api/api-keys", s.requireUser(s.createAPIKey)},
+		{"DELETE", "/api/api-keys/{id}", s.requireUser(s.deleteAPIKey)},
+
+		// Usage history and statistics.
+		{"GET", "/api/usage/history", s.requireUser(s.usageHistory)},
+		{"GET", "/api/usage/stats", s.requireUser(s.usageStats)},
+
 		// Contact form (no sign-in needed).
 		{"POST", "/api/contact", s.limitForm("contact", contactLimit, s.sendContact)},
 	}

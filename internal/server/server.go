@@ -11,10 +11,13 @@ import (
 	"time"
 
 	"valuator/internal/account"
+	"valuator/internal/apikey"
 	"valuator/internal/apperr"
 	"valuator/internal/config"
 	"valuator/internal/contact"
 	"valuator/internal/ratelimit"
+	"valuator/internal/store"
+	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
 
@@ -22,7 +25,15 @@ import (
 type Store interface {
 	Ping(ctx context.Context) error
 	CreateContactMessage(ctx context.Context, m contact.Message) (int64, error)
-	Charge(ctx context.Context, userID, amount int64, kind, description, reference string, at time.Time) (int64, error)
+	Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error)
+	RecordUsage(ctx context.Context, rec usage.Record) error
+	UsageHistory(ctx context.Context, userID int64, f usage.Filter) ([]usage.Entry, int, error)
+	UsageStats(ctx context.Context, userID int64, from, to, monthStart, lastMonthStart time.Time) (usage.Stats, error)
+	CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string, rateLimit int,
+		at time.Time) (store.APIKeyRow, error)
+	APIKeys(ctx context.Context, userID int64) ([]store.APIKeyRow, error)
+	DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Time) error
+	KeyOwner(ctx context.Context, hash string) (store.KeyOwner, error)
 }
 
 // Deps wires a Server. Every field is required unless it says otherwise.
@@ -39,7 +50,13 @@ type Deps struct {
 	Web fs.FS
 	// FormLimiter limits unauthenticated forms (sign-up, reset requests, contact) per client address.
 	FormLimiter ratelimit.Limiter
-	Now         func() time.Time // optional; time.Now
+	// APILimiter limits public API calls per key per minute (memory, or Redis to share budgets across instances).
+	APILimiter ratelimit.Limiter
+	// Sealer encrypts API keys with the server secret.
+	Sealer *apikey.Sealer
+	// Touches collects API keys' last use; the caller flushes it to the store.
+	Touches *apikey.Touches
+	Now     func() time.Time // optional; time.Now
 }
 
 // Server answers every HTTP request of the product.
@@ -52,6 +69,9 @@ type Server struct {
 	openAPI     []byte
 	spa         *spa
 	formLimiter ratelimit.Limiter
+	apiLimiter  ratelimit.Limiter
+	sealer      *apikey.Sealer
+	touches     *apikey.Touches
 	now         func() time.Time
 	mux         *http.ServeMux
 }
@@ -70,6 +90,9 @@ func New(d Deps) http.Handler {
 		openAPI:     d.OpenAPI,
 		spa:         newSPA(d.Web),
 		formLimiter: d.FormLimiter,
+		apiLimiter:  d.APILimiter,
+		sealer:      d.Sealer,
+		touches:     d.Touches,
 		now:         d.Now,
 		mux:         http.NewServeMux(),
 	}
@@ -82,7 +105,8 @@ func New(d Deps) http.Handler {
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
-		h.ServeHTTP(w, r)
+		// Through the mux itself, which fills the path values ({id}) that Handler does not.
+		s.mux.ServeHTTP(w, r)
 		return
 	}
 	// Let the mux tell 404 from 405 without sending its plain-text body.

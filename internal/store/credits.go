@@ -68,37 +68,31 @@ func (db *DB) Ledger(ctx context.Context, userID int64, limit int) ([]credit.Ent
 
 // ErrInsufficientCredits is returned by Charge when the balance cannot cover the amount.
 type ErrInsufficientCredits struct {
-	Balance int64
-	Plan    string
+	Balance           int64
+	Plan              string
+	OverageLimitCents *int64
 }
 
 func (e *ErrInsufficientCredits) Error() string {
 	return fmt.Sprintf("insufficient credits: balance %d on plan %s", e.Balance, e.Plan)
 }
 
-// Charge debits amount credits from an open account through the ledger, in one transaction, and returns the new
-// balance. The balance may not go below zero: the charge is refused with ErrInsufficientCredits instead.
-func (db *DB) Charge(ctx context.Context, userID, amount int64, kind, description, reference string, at time.Time) (int64, error) {
+// Grant adds credits to an account through the ledger (plan credits, top-ups, corrections).
+func (db *DB) Grant(ctx context.Context, userID, amount int64, kind, description, reference string, at time.Time) (int64, error) {
 	var balance int64
 	err := db.tx(ctx, func(x q) error {
-		var closed dbTime
-		if err := x.row(ctx, `SELECT closed_at FROM users WHERE id = ?`, userID).Scan(&closed); err != nil {
-			return err
-		}
-		if closed.Valid {
-			return fmt.Errorf("charge: account %d is closed", userID)
-		}
-		e, err := postCredit(ctx, x, credit.Entry{UserID: userID, Amount: -amount, Kind: kind, Description: description,
-			Reference: reference, CreatedAt: at}, 0)
-		if errors.Is(err, errBelowFloor) {
-			ins := &ErrInsufficientCredits{}
-			if err := x.row(ctx, `SELECT credits, plan FROM users WHERE id = ?`, userID).Scan(&ins.Balance, &ins.Plan); err != nil {
-				return err
-			}
-			return ins
-		}
+		e, err := postCredit(ctx, x, credit.Entry{UserID: userID, Amount: amount, Kind: kind, Description: description,
+			Reference: reference, CreatedAt: at}, noFloor)
 		balance = e.BalanceAfter
 		return err
 	})
 	return balance, err
+}
+
+// SetPlan changes an account's plan and overage limit (cents; nil: no limit).
+func (db *DB) SetPlan(ctx context.Context, userID int64, plan string, overageLimitCents *int64, at time.Time) error {
+	x := db.q()
+	res, err := x.exec(ctx, `UPDATE users SET plan = ?, overage_limit_cents = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
+		plan, overageLimitCents, x.t(at), userID)
+	return expectOne(res, err)
 }

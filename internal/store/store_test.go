@@ -11,6 +11,7 @@ import (
 	"valuator/internal/contact"
 	"valuator/internal/credit"
 	"valuator/internal/testdb"
+	"valuator/internal/usage"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
@@ -393,7 +394,7 @@ func TestNotificationsAndContact(t *testing.T) {
 	})
 }
 
-func TestChargeNeverTakesTheBalanceBelowZero(t *testing.T) {
+func TestMeterNeverTakesTheBalanceBelowZero(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
@@ -411,7 +412,8 @@ func TestChargeNeverTakesTheBalanceBelowZero(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := db.Charge(ctx, u.ID, 1, credit.KindValuation, "Property valuation", "req", t0)
+				_, err := db.Meter(ctx, usage.Record{UserID: u.ID, Endpoint: "GET /api/v1/property/valuation",
+					Service: usage.ServiceValuation, Status: 200, RequestID: "req", CreatedAt: t0}, 1, "Property valuation")
 				mu.Lock()
 				defer mu.Unlock()
 				var ins *ErrInsufficientCredits
@@ -440,6 +442,11 @@ func TestChargeNeverTakesTheBalanceBelowZero(t *testing.T) {
 		}
 		if got.Credits != 0 || sum != 0 || len(rows) != 6 {
 			t.Errorf("balance %d, ledger sum %d over %d rows; want 0, 0 over 6", got.Credits, sum, len(rows))
+		}
+		// Each charge has its usage record, and the refused ones wrote nothing.
+		entries, total, err := db.UsageHistory(ctx, u.ID, usage.Filter{Page: 1, Limit: 50})
+		if err != nil || total != 5 || len(entries) != 5 || entries[0].CreditsUsed != 1 {
+			t.Errorf("usage records = %d (%v), want the 5 charged calls", total, err)
 		}
 	})
 }

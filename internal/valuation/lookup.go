@@ -255,3 +255,14 @@ func (s *snapshot) priceHistory(p int32) []PriceEvent {
 func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
 
 func zipInfo(zip string) (geo.ZIP, bool) { return geo.LookupZIP(zip) }
+
+// Line is the address as given, on one line, for records of calls that could not be valued.
+func (in Input) Line() string {
+	parts := []string{}
+	for _, p := range []string{in.Address, in.City, strings.TrimSpace(in.State + " " + in.ZIP)} {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}

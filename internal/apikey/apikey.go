@@ -1,0 +1,225 @@
+// Package apikey holds the rules of API keys: their format (a recognisable prefix, random body and checksum, so a
+// mistyped key is refused without a database read), how they are stored (a SHA-256 hash for lookup, AES-GCM
+// encryption with the server secret for the copy button), and the limits a key may carry.
+package apikey
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"hash/crc32"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"valuator/internal/apperr"
+)
+
+// Prefix starts every live key, so a leaked key is recognisable (secret scanners, logs).
+const Prefix = "vk_live_"
+
+const (
+	bodyLen     = 32 // base62 characters: about 190 bits of randomness
+	checksumLen = 6  // base62 characters of a CRC-32 of prefix and body
+	// Length is the length of a key.
+	Length = len(Prefix) + bodyLen + checksumLen
+)
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// New returns a fresh random key.
+func New() (string, error) {
+	var b strings.Builder
+	b.Grow(Length)
+	b.WriteString(Prefix)
+	max := big.NewInt(int64(len(base62)))
+	for i := 0; i < bodyLen; i++ {
+		n, err := rand.Int(rand.Reader, max)
+		if err != nil {
+			return "", err
+		}
+		b.WriteByte(base62[n.Int64()])
+	}
+	b.WriteString(checksum(b.String()))
+	return b.String(), nil
+}
+
+func checksum(s string) string {
+	c := uint64(crc32.ChecksumIEEE([]byte(s)))
+	out := make([]byte, checksumLen)
+	for i := checksumLen - 1; i >= 0; i-- {
+		out[i] = base62[c%62]
+		c /= 62
+	}
+	return string(out)
+}
+
+// WellFormed reports whether s has the shape and checksum of a key: a typo or a truncated paste fails here,
+// before any database read.
+func WellFormed(s string) bool {
+	if len(s) != Length || !strings.HasPrefix(s, Prefix) {
+		return false
+	}
+	for i := len(Prefix); i < len(s); i++ {
+		if strings.IndexByte(base62, s[i]) < 0 {
+			return false
+		}
+	}
+	return checksum(s[:len(s)-checksumLen]) == s[len(s)-checksumLen:]
+}
+
+// Hash is how a key is looked up: SHA-256, hex. A plain hash suffices: keys are random, not guessable.
+func Hash(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+// Preview masks a key for display: "vk_live_7Qm2…x9Ka".
+func Preview(key string) string {
+	if len(key) < len(Prefix)+8 {
+		return Prefix + "…"
+	}
+	return key[:len(Prefix)+4] + "…" + key[len(key)-4:]
+}
+
+// Sealer encrypts keys with a key derived from the server secret.
+type Sealer struct{ aead cipher.AEAD }
+
+// NewSealer derives the encryption key from the server secret.
+func NewSealer(secret string) (*Sealer, error) {
+	if len(secret) < 32 {
+		return nil, errors.New("apikey: the server secret is too short")
+	}
+	k := sha256.Sum256([]byte("valuator:api-key-encryption:" + secret))
+	block, err := aes.NewCipher(k[:])
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &Sealer{aead: aead}, nil
+}
+
+// Seal encrypts a key: a random nonce followed by the ciphertext.
+func (s *Sealer) Seal(key string) ([]byte, error) {
+	nonce := make([]byte, s.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	return s.aead.Seal(nonce, nonce, []byte(key), []byte(Prefix)), nil
+}
+
+// Open decrypts a sealed key. It fails if the secret changed since the key was sealed.
+func (s *Sealer) Open(sealed []byte) (string, error) {
+	n := s.aead.NonceSize()
+	if len(sealed) < n {
+		return "", errors.New("apikey: sealed key too short")
+	}
+	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], []byte(Prefix))
+	if err != nil {
+		return "", errors.New("apikey: cannot decrypt the key (was the server secret changed?)")
+	}
+	return string(plain), nil
+}
+
+// Key is an API key as the dashboard shows it (api/openapi.yaml ApiKey).
+type Key struct {
+	ID                 int64      `json:"id"`
+	UserID             int64      `json:"-"`
+	Name               string     `json:"name"`
+	Preview            string     `json:"keyPreview"`
+	Value              string     `json:"keyValue"`
+	RateLimit          int        `json:"rateLimit"`
+	EffectiveRateLimit int        `json:"effectiveRateLimit"`
+	CreatedAt          time.Time  `json:"createdAt"`
+	LastUsedAt         *time.Time `json:"lastUsedAt"`
+}
+
+// Limits of a key's settings (spec working-screens sections 5 and 9).
+const (
+	DefaultRateLimit = 100
+	MinRateLimit     = 1
+	MaxRateLimit     = 1000
+	maxNameLen       = 100
+	MsgNameRequired  = "Please enter a key name"
+	MsgRateLimit     = "Rate limit must be a whole number from 1 to 1000"
+)
+
+// CreateInput is the key creation form.
+type CreateInput struct {
+	Name      string   `json:"name"`
+	RateLimit *float64 `json:"rateLimit"`
+}
+
+// Validate checks the form and returns the trimmed name and the rate limit (100 when not given).
+func (in CreateInput) Validate() (string, int, error) {
+	name := strings.TrimSpace(in.Name)
+	var v apperr.Validation
+	v.Check(name != "", "name", MsgNameRequired)
+	v.Check(utf8.RuneCountInString(name) <= maxNameLen, "name", "Key name must be at most 100 characters")
+	limit := DefaultRateLimit
+	if in.RateLimit != nil {
+		r := *in.RateLimit
+		ok := r == float64(int(r)) && r >= MinRateLimit && r <= MaxRateLimit
+		v.Check(ok, "rateLimit", MsgRateLimit)
+		if ok {
+			limit = int(r)
+		}
+	}
+	return name, limit, v.Err()
+}
+
+// PlanCap is the most requests a minute a plan allows any key (DESIGN.md section 5); 0 means uncapped.
+func PlanCap(plan string) int {
+	switch plan {
+	case "professional":
+		return 120
+	case "enterprise":
+		return 0
+	default: // free, basic
+		return 60
+	}
+}
+
+// Effective is the limit that applies: the key's own, capped by the plan.
+func Effective(keyLimit int, plan string) int {
+	if c := PlanCap(plan); c > 0 && keyLimit > c {
+		return c
+	}
+	return keyLimit
+}
+
+// Touches remembers when keys were last used, so that lastUsedAt stays current without a database write per
+// request: calls only touch memory, and the server flushes the latest time per key every so often.
+type Touches struct {
+	mu   sync.Mutex
+	used map[int64]time.Time
+}
+
+// Touch records a use of key id at t.
+func (u *Touches) Touch(id int64, t time.Time) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.used == nil {
+		u.used = map[int64]time.Time{}
+	}
+	if t.After(u.used[id]) {
+		u.used[id] = t
+	}
+}
+
+// Drain returns the uses recorded since the last Drain and forgets them.
+func (u *Touches) Drain() map[int64]time.Time {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	out := u.used
+	u.used = nil
+	return out
+}

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"valuator/internal/apikey"
+	"valuator/internal/apperr"
+	"valuator/internal/ratelimit"
+	"valuator/internal/store"
+)
+
+func (s *Server) listAPIKeys(w http.ResponseWriter, r *http.Request) {
+	p := userFrom(r.Context())
+	rows, err := s.store.APIKeys(r.Context(), p.user.ID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := make([]apikey.Key, 0, len(rows))
+	for _, k := range rows {
+		key, err := s.keyView(k, p.user.Plan)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		out = append(out, key)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// keyView is a stored key as the dashboard shows it, with the full key decrypted for the copy button.
+func (s *Server) keyView(k store.APIKeyRow, plan string) (apikey.Key, error) {
+	value, err := s.sealer.Open(k.Sealed)
+	if err != nil {
+		return apikey.Key{}, err
+	}
+	return apikey.Key{ID: k.ID, Name: k.Name, Preview: k.Preview, Value: value, RateLimit: k.RateLimit,
+		EffectiveRateLimit: apikey.Effective(k.RateLimit, plan), CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt}, nil
+}
+
+func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) {
+	var in apikey.CreateInput
+	if err := decodeJSON(w, r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	name, limit, err := in.Validate()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	value, err := apikey.New()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	sealed, err := s.sealer.Seal(value)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p := userFrom(r.Context())
+	row, err := s.store.CreateAPIKey(r.Context(), p.user.ID, name, apikey.Hash(value), sealed, apikey.Preview(value),
+		limit, s.now())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	key, err := s.keyView(row, p.user.Plan)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, key)
+}
+
+func (s *Server) deleteAPIKey(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.writeError(w, r, apperr.Invalid("id", "The key id must be a positive whole number"))
+		return
+	}
+	err = s.store.DeleteAPIKey(r.Context(), userFrom(r.Context()).user.ID, id, s.now())
+	if errors.Is(err, store.ErrNoKey) {
+		// Another user's key reads exactly like a missing one.
+		s.writeError(w, r, apperr.NotFound("api_key_not_found", "No such API key"))
+		return
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// keyPrincipal is the caller of a public API request.
+type keyPrincipal struct {
+	userID  int64
+	keyID   int64
+	keyName string
+	plan    string
+}
+
+func keyFrom(ctx context.Context) keyPrincipal {
+	p, _ := ctx.Value(ctxAPIKey).(keyPrincipal)
+	return p
+}
+
+// anonymousLimit bounds public calls without a usable key, per client address, so that guessing keys is slow.
+var anonymousLimit = ratelimit.PerMinute(60)
+
+// apiKeyOf returns the key of a public request: the x-api-key header, or a Bearer token that looks like a key.
+func apiKeyOf(r *http.Request) string {
+	if k := strings.TrimSpace(r.Header.Get("x-api-key")); k != "" {
+		return k
+	}
+	if t := bearerToken(r); strings.HasPrefix(t, apikey.Prefix) {
+		return t
+	}
+	return ""
+}
+
+// requireAPIKey authenticates a public API call and spends one request of its key's per-minute budget. Every
+// answer, refusals included, carries the rate-limit headers: of the key, or of the client address when there is no
+// usable key.
+func (s *Server) requireAPIKey(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		key := apiKeyOf(r)
+		var owner store.KeyOwner
+		var authErr error
+		switch {
+		case key == "":
+			authErr = apperr.Unauthorized("missing_api_key", "Missing API key: send it in the x-api-key header")
+		case !apikey.WellFormed(key):
+			// A typo or a truncated paste: refused without a database read.
+			authErr = apperr.Unauthorized("invalid_api_key", "Invalid API key")
+		default:
+			var err error
+			owner, err = s.store.KeyOwner(r.Context(), apikey.Hash(key))
+			if errors.Is(err, store.ErrNoKey) {
+				authErr = apperr.Unauthorized("invalid_api_key", "Invalid or deleted API key")
+			} else if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		if authErr != nil {
+			if !s.spend(w, r, "anon:"+s.clientIP(r), anonymousLimit) {
+				return
+			}
+			s.writeError(w, r, authErr)
+			return
+		}
+		limit := ratelimit.PerMinute(apikey.Effective(owner.RateLimit, owner.Plan))
+		if !s.spend(w, r, fmt.Sprintf("key:%d", owner.KeyID), limit) {
+			return
+		}
+		s.touches.Touch(owner.KeyID, s.now())
+		logAttrsFrom(r.Context()).add(slog.Int64("user_id", owner.UserID), slog.Int64("api_key_id", owner.KeyID))
+		p := keyPrincipal{userID: owner.UserID, keyID: owner.KeyID, keyName: owner.KeyName, plan: owner.Plan}
+		next(w, r.WithContext(context.WithValue(r.Context(), ctxAPIKey, p)))
+	}
+}
+
+// spend takes one request from key's budget and sets the rate-limit headers; when the budget is spent it answers
+// 429 with Retry-After and returns false. A failing limiter lets the request through (and logs): an outage of the
+// limiter must not take the API down.
+func (s *Server) spend(w http.ResponseWriter, r *http.Request, key string, l ratelimit.Limit) bool {
+	res, err := s.apiLimiter.Allow(r.Context(), key, l)
+	if err != nil {
+		s.log.Error("rate limiter", "err", err)
+		return true
+	}
+	h := w.Header()
+	h.Set("x-ratelimit-limit", strconv.Itoa(res.Limit))
+	h.Set("x-ratelimit-remaining", strconv.Itoa(res.Remaining))
+	h.Set("x-ratelimit-reset", strconv.Itoa(int(math.Ceil(res.ResetAfter.Seconds()))))
+	if res.Allowed {
+		return true
+	}
+	secs := int(math.Ceil(res.RetryAfter.Seconds()))
+	s.writeError(w, r, apperr.RateLimited(fmt.Sprintf("Rate limit of %d requests a minute exceeded. Retry in %d seconds.",
+		res.Limit, max(1, secs)), secs))
+	return false
+}

@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// APIKeyRow is a stored key.
+type APIKeyRow struct {
+	ID         int64
+	UserID     int64
+	Name       string
+	Sealed     []byte
+	Preview    string
+	RateLimit  int
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+}
+
+// KeyOwner is what authenticating a public call needs: the key and its open account's plan.
+type KeyOwner struct {
+	KeyID     int64
+	KeyName   string
+	RateLimit int
+	UserID    int64
+	Plan      string
+}
+
+// ErrNoKey means no live key matches.
+var ErrNoKey = errors.New("no such API key")
+
+// CreateAPIKey stores a key.
+func (db *DB) CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string,
+	rateLimit int, at time.Time) (APIKeyRow, error) {
+	x := db.q()
+	k := APIKeyRow{UserID: userID, Name: name, Sealed: sealed, Preview: preview, RateLimit: rateLimit, CreatedAt: at}
+	err := x.row(ctx, `INSERT INTO api_keys (user_id, name, key_hash, key_enc, key_preview, rate_limit, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, userID, name, hash, sealed, preview, rateLimit, x.t(at)).Scan(&k.ID)
+	return k, err
+}
+
+// APIKeys lists a user's live keys, newest first.
+func (db *DB) APIKeys(ctx context.Context, userID int64) ([]APIKeyRow, error) {
+	rows, err := db.q().query(ctx, `SELECT id, user_id, name, key_enc, key_preview, rate_limit, created_at, last_used_at
+		FROM api_keys WHERE user_id = ? AND deleted_at IS NULL ORDER BY id DESC`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []APIKeyRow
+	for rows.Next() {
+		var k APIKeyRow
+		var created, used dbTime
+		if err := rows.Scan(&k.ID, &k.UserID, &k.Name, &k.Sealed, &k.Preview, &k.RateLimit, &created, &used); err != nil {
+			return nil, err
+		}
+		k.CreatedAt = created.Time
+		if used.Valid {
+			t := used.Time
+			k.LastUsedAt = &t
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// DeleteAPIKey deletes a user's live key; ErrNoKey when the user has no such key (another user's key included).
+func (db *DB) DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Time) error {
+	x := db.q()
+	res, err := x.exec(ctx, `UPDATE api_keys SET deleted_at = ? WHERE id = ? AND user_id = ? AND deleted_at IS NULL`,
+		x.t(at), keyID, userID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNoKey
+	}
+	return nil
+}
+
+// KeyOwner finds the live key with this hash and its open account. It reads the database on every call, so a
+// deleted key stops working at once on every instance.
+func (db *DB) KeyOwner(ctx context.Context, hash string) (KeyOwner, error) {
+	var o KeyOwner
+	err := db.q().row(ctx, `SELECT k.id, k.name, k.rate_limit, u.id, u.plan FROM api_keys k JOIN users u ON u.id = k.user_id
+		WHERE k.key_hash = ? AND k.deleted_at IS NULL AND u.closed_at IS NULL`, hash).
+		Scan(&o.KeyID, &o.KeyName, &o.RateLimit, &o.UserID, &o.Plan)
+	if errors.Is(err, sql.ErrNoRows) {
+		return o, ErrNoKey
+	}
+	return o, err
+}
+
+// TouchAPIKeys records when keys were last used, in one statement per key; it only moves the time forward, so
+// instances flushing in any order agree.
+func (db *DB) TouchAPIKeys(ctx context.Context, used map[int64]time.Time) error {
+	if len(used) == 0 {
+		return nil
+	}
+	return db.tx(ctx, func(x q) error {
+		for id, at := range used {
+			if _, err := x.exec(ctx, `UPDATE api_keys SET last_used_at = ? WHERE id = ? AND
+				(last_used_at IS NULL OR last_used_at < ?)`, x.t(at), id, x.t(at)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
