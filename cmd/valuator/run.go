@@ -159,7 +159,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		BaseURL:    cfg.BaseURL,
 		SessionTTL: cfg.SessionTTL,
 	})
-	if cfg.Dev() {
+	if cfg.Demo {
 		if err := seedDemoAccount(ctx, db, accounts, stdout); err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -11,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"valuator/internal/account"
+	"valuator/internal/mail"
+	"valuator/internal/store"
 	"valuator/internal/testdb"
 )
 
@@ -54,6 +59,7 @@ func TestServeStartsAndShutsDownGracefully(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	env := envFrom(map[string]string{
+		"VALUATOR_DEMO":         "false", // the demo market's training is not what this test is about
 		"VALUATOR_ADDR":         addr,
 		"VALUATOR_DATA_DIR":     dir,
 		"VALUATOR_DATABASE_URL": "sqlite://" + filepath.Join(dir, "v.db"),
@@ -82,18 +88,8 @@ func TestServeStartsAndShutsDownGracefully(t *testing.T) {
 	if !strings.Contains(out.String(), "Valuator is running at") {
 		t.Errorf("stdout = %q", out.String())
 	}
-	// An empty development database gets the demo account, which can sign in.
-	if !strings.Contains(out.String(), demoEmail) {
-		t.Errorf("stdout does not announce the demo account: %q", out.String())
-	}
-	res, err := http.Post(url+"/api/auth/login", "application/json",
-		strings.NewReader(`{"email":"`+demoEmail+`","password":"`+demoPassword+`"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Errorf("demo login status = %d", res.StatusCode)
+	if strings.Contains(out.String(), demoEmail) {
+		t.Errorf("VALUATOR_DEMO=false still seeded the demo: %q", out.String())
 	}
 	// The development secret was generated in the data folder.
 	if _, err := os.Stat(filepath.Join(dir, "secret")); err != nil {
@@ -113,5 +109,39 @@ func TestServeStartsAndShutsDownGracefully(t *testing.T) {
 	}
 	if _, err := http.Get(url + "/healthz"); err == nil {
 		t.Error("server still answers after shutdown")
+	}
+}
+
+// TestDemoSeedsAnEmptyDevelopmentDatabase checks the demo account and market of a first development start.
+func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
+	dir := t.TempDir()
+	db, err := store.Open(context.Background(), "sqlite://"+filepath.Join(dir, "v.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+		SessionTTL: time.Hour})
+	if err := seedDemoAccount(context.Background(), db, accounts, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := seedDemoMarket(context.Background(), db, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), demoEmail) || !strings.Contains(out.String(), "3000 homes") {
+		t.Errorf("output = %q", out.String())
+	}
+	if _, err := accounts.Login(context.Background(), account.LoginInput{Email: demoEmail, Password: demoPassword},
+		account.Client{IP: "127.0.0.1"}); err != nil {
+		t.Errorf("demo login: %v", err)
+	}
+	// A second start leaves a seeded database alone.
+	out.Reset()
+	if err := seedDemoMarket(context.Background(), db, &out); err != nil || out.Len() != 0 {
+		t.Errorf("second seed: %v %q", err, out.String())
 	}
 }

@@ -51,6 +51,9 @@ type Config struct {
 	LogFormat   string // VALUATOR_LOG_FORMAT
 	SessionTTL  time.Duration
 	TrustProxy  bool // VALUATOR_TRUST_PROXY: take the client address from X-Forwarded-For
+	// Demo seeds an empty development database with the demo account and market (VALUATOR_DEMO, default true;
+	// never in production).
+	Demo bool
 }
 
 // MinSecretLength is the shortest accepted server secret: 32 bytes of entropy written as text.
@@ -144,12 +147,20 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.SessionTTL = ttl
 
-	switch v := strings.ToLower(get("VALUATOR_TRUST_PROXY", "false")); v {
-	case "true", "1", "yes":
-		c.TrustProxy = true
-	case "false", "0", "no":
-	default:
-		bad("VALUATOR_TRUST_PROXY", "must be true or false, got %q", v)
+	boolVar := func(name, def string, dst *bool) {
+		switch v := strings.ToLower(get(name, def)); v {
+		case "true", "1", "yes":
+			*dst = true
+		case "false", "0", "no":
+			*dst = false
+		default:
+			bad(name, "must be true or false, got %q", v)
+		}
+	}
+	boolVar("VALUATOR_TRUST_PROXY", "false", &c.TrustProxy)
+	boolVar("VALUATOR_DEMO", "true", &c.Demo)
+	if c.Mode == Production {
+		c.Demo = false
 	}
 
 	return c, errors.Join(errs...)

@@ -57,6 +57,7 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"bad log format", map[string]string{"VALUATOR_LOG_FORMAT": "xml"}, "VALUATOR_LOG_FORMAT"},
 		{"bad ttl", map[string]string{"VALUATOR_SESSION_TTL": "soon"}, "VALUATOR_SESSION_TTL"},
 		{"bad trust proxy", map[string]string{"VALUATOR_TRUST_PROXY": "maybe"}, "VALUATOR_TRUST_PROXY"},
+		{"bad demo", map[string]string{"VALUATOR_DEMO": "sometimes"}, "VALUATOR_DEMO"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
