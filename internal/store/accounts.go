@@ -94,7 +94,7 @@ func (db *DB) CredentialByID(ctx context.Context, id int64) (account.Credential,
 
 // UpdateProfile changes name, company and email of an open account.
 func (db *DB) UpdateProfile(ctx context.Context, id int64, p account.ProfileUpdate) (account.User, error) {
-	x := db.q()
+	x := db.w()
 	res, err := x.exec(ctx, `UPDATE users SET full_name = ?, company = ?, email = ?, email_key = ?, updated_at = ?
 		WHERE id = ? AND closed_at IS NULL`, p.FullName, p.Company, p.Email, p.EmailKey, x.t(p.At), id)
 	if isUniqueViolation(err) {
@@ -108,7 +108,7 @@ func (db *DB) UpdateProfile(ctx context.Context, id int64, p account.ProfileUpda
 
 // UpdateNotifications replaces the email preferences of an open account.
 func (db *DB) UpdateNotifications(ctx context.Context, id int64, n account.Notifications, at time.Time) (account.User, error) {
-	x := db.q()
+	x := db.w()
 	res, err := x.exec(ctx, `UPDATE users SET notify_email = ?, notify_usage = ?, notify_weekly = ?,
 		notify_marketing = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
 		n.EmailNotifications, n.UsageAlerts, n.WeeklyReports, n.MarketingEmails, x.t(at), id)
@@ -134,7 +134,7 @@ func (db *DB) SetPassword(ctx context.Context, id int64, hash string, keepSessio
 
 // CreateSession stores a new session.
 func (db *DB) CreateSession(ctx context.Context, s account.Session) (account.Session, error) {
-	x := db.q()
+	x := db.w()
 	err := x.row(ctx, `INSERT INTO sessions (user_id, token_hash, created_at, expires_at, user_agent, ip)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 		s.UserID, s.TokenHash, x.t(s.CreatedAt), x.t(s.ExpiresAt), s.UserAgent, s.IP).Scan(&s.ID)
@@ -164,7 +164,7 @@ func (db *DB) SessionUser(ctx context.Context, tokenHash string, now time.Time) 
 
 // RevokeSession ends the session with this token hash.
 func (db *DB) RevokeSession(ctx context.Context, tokenHash string, at time.Time) error {
-	x := db.q()
+	x := db.w()
 	res, err := x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL`,
 		x.t(at), tokenHash)
 	return expectOne(res, err)
@@ -172,7 +172,7 @@ func (db *DB) RevokeSession(ctx context.Context, tokenHash string, at time.Time)
 
 // CreatePasswordReset stores a reset token hash.
 func (db *DB) CreatePasswordReset(ctx context.Context, userID int64, tokenHash string, createdAt, expiresAt time.Time) error {
-	x := db.q()
+	x := db.w()
 	_, err := x.exec(ctx, `INSERT INTO password_resets (user_id, token_hash, created_at, expires_at)
 		VALUES (?, ?, ?, ?)`, userID, tokenHash, x.t(createdAt), x.t(expiresAt))
 	return err
@@ -257,7 +257,7 @@ func expectOne(res sql.Result, err error) error {
 
 // CreateContactMessage stores a message sent with the contact form.
 func (db *DB) CreateContactMessage(ctx context.Context, m contact.Message) (int64, error) {
-	x := db.q()
+	x := db.w()
 	var userID any
 	if m.UserID != 0 {
 		userID = m.UserID

@@ -34,7 +34,7 @@ var ErrNoKey = errors.New("no such API key")
 // CreateAPIKey stores a key.
 func (db *DB) CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string,
 	rateLimit int, at time.Time) (APIKeyRow, error) {
-	x := db.q()
+	x := db.w()
 	k := APIKeyRow{UserID: userID, Name: name, Sealed: sealed, Preview: preview, RateLimit: rateLimit, CreatedAt: at}
 	err := x.row(ctx, `INSERT INTO api_keys (user_id, name, key_hash, key_enc, key_preview, rate_limit, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, userID, name, hash, sealed, preview, rateLimit, x.t(at)).Scan(&k.ID)
@@ -68,7 +68,7 @@ func (db *DB) APIKeys(ctx context.Context, userID int64) ([]APIKeyRow, error) {
 
 // DeleteAPIKey deletes a user's live key; ErrNoKey when the user has no such key (another user's key included).
 func (db *DB) DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Time) error {
-	x := db.q()
+	x := db.w()
 	res, err := x.exec(ctx, `UPDATE api_keys SET deleted_at = ? WHERE id = ? AND user_id = ? AND deleted_at IS NULL`,
 		x.t(at), keyID, userID)
 	if err != nil {

@@ -91,7 +91,7 @@ func (db *DB) Grant(ctx context.Context, userID, amount int64, kind, description
 
 // SetPlan changes an account's plan and overage limit (cents; nil: no limit).
 func (db *DB) SetPlan(ctx context.Context, userID int64, plan string, overageLimitCents *int64, at time.Time) error {
-	x := db.q()
+	x := db.w()
 	res, err := x.exec(ctx, `UPDATE users SET plan = ?, overage_limit_cents = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
 		plan, overageLimitCents, x.t(at), userID)
 	return expectOne(res, err)

@@ -33,7 +33,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
-	p, err := goose.NewProvider(dialect, db.sql, fsys, opts...)
+	p, err := goose.NewProvider(dialect, db.wsql, fsys, opts...)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}

@@ -50,7 +50,7 @@ func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, descripti
 // RecordUsage records a call that cost nothing (bad input, not found, refused).
 func (db *DB) RecordUsage(ctx context.Context, rec usage.Record) error {
 	rec.CreditsUsed = 0
-	return insertUsage(ctx, db.q(), rec)
+	return insertUsage(ctx, db.w(), rec)
 }
 
 func insertUsage(ctx context.Context, x q, r usage.Record) error {

@@ -193,6 +193,42 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 		return nil, errNotFound
 	}
 	at := s.now().UTC()
+	key := cacheKey(snap.version, a, in, at)
+	if r := s.cache.get(key); r != nil {
+		return r, nil
+	}
+	res, err := s.lookup(snap, a, in, at)
+	if err == nil {
+		s.cache.put(key, res)
+		// The caller fills the meta of its own copy; the cached original stays clean.
+		c := *res
+		res = &c
+	}
+	return res, err
+}
+
+// cacheKey identifies a lookup for the cache: the market version, the normalized address, the attributes given
+// and the day.
+func cacheKey(version string, a address.Address, in Input, at time.Time) string {
+	var b strings.Builder
+	b.WriteString(version)
+	for _, p := range []string{a.ZIP, a.StreetKey(), a.UnitKey(), a.CityKey(), a.State, at.Format("2006-01-02")} {
+		b.WriteByte('|')
+		b.WriteString(p)
+	}
+	for _, p := range []*float64{in.Bedrooms, in.Bathrooms, in.SquareFeet, in.YearBuilt, in.LotSize} {
+		b.WriteByte('|')
+		if p != nil {
+			b.WriteString(strconv.FormatFloat(*p, 'g', -1, 64))
+		}
+	}
+	if in.PropertyType != nil {
+		b.WriteString("|" + *in.PropertyType)
+	}
+	return b.String()
+}
+
+func (s *Service) lookup(snap *snapshot, a address.Address, in Input, at time.Time) (*Result, error) {
 	m, onRecord := snap.match(a)
 	given := avm.Unknown()
 	applyInput(&given, in)

@@ -62,6 +62,9 @@ func engineHome(h *property.Home) avm.Home {
 		SqftBasement: h.SqftBase, NbrSqft: h.NbrSqft, NbrLot: h.NbrLot}
 }
 
+// Fingerprint is fingerprint for tools that prepare a saved engine (the load benchmark).
+func Fingerprint(md store.MarketData) string { return fingerprint(md) }
+
 // fingerprint identifies the market data an engine learned from: every sale and every property attribute the
 // engine reads. A saved engine is reused only for the same fingerprint.
 func fingerprint(md store.MarketData) string {

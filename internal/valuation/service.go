@@ -30,6 +30,8 @@ type Service struct {
 	opt   avm.Options
 
 	snap atomic.Pointer[snapshot]
+	// cache keeps recent valuations (see resultCache); the key includes the snapshot's version.
+	cache *resultCache
 	// loading serialises reloads; status says what the engine is doing, for readiness and errors.
 	loading sync.Mutex
 	status  atomic.Value // string
@@ -40,7 +42,7 @@ func New(st Store, log *slog.Logger, now func() time.Time, opt avm.Options) *Ser
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{store: st, log: log, now: now, opt: opt}
+	s := &Service{store: st, log: log, now: now, opt: opt, cache: newResultCache(20000)}
 	s.status.Store("not loaded")
 	return s
 }

@@ -94,3 +94,22 @@ func TestReportRefusesEmptyData(t *testing.T) {
 		t.Errorf("a report with only a value failed: %v", err)
 	}
 }
+
+func TestResultCacheEvictsTheOldest(t *testing.T) {
+	c := newResultCache(2)
+	c.put("a", &Result{Meta: ResultMeta{DataSource: "a"}})
+	c.put("b", &Result{Meta: ResultMeta{DataSource: "b"}})
+	if c.get("a") == nil {
+		t.Fatal("a missing")
+	}
+	c.put("c", &Result{Meta: ResultMeta{DataSource: "c"}}) // b is now the least recent
+	if c.get("b") != nil || c.get("a") == nil || c.get("c") == nil {
+		t.Error("the least recently used entry was not the one evicted")
+	}
+	// Callers get copies: filling one's meta does not touch the cache.
+	r := c.get("a")
+	r.Meta.RequestID = "mine"
+	if c.get("a").Meta.RequestID != "" {
+		t.Error("a caller's change reached the cached result")
+	}
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import {
+  NAME_REQUIRED,
+  RATE_LIMIT_INVALID,
+  formatKeyDate,
+  formatRateLimit,
+  generateKeySchema,
+  planCapNote,
+} from "./api-key-helpers";
+import { EXAMPLE_VALUATION, curlExample, fetchExample } from "./docs-examples";
+
+describe("generateKeySchema", () => {
+  it.each([
+    ["1", 1],
+    ["100", 100],
+    ["1000", 1000],
+    [" 250 ", 250],
+    ["0100", 100],
+  ])("accepts the rate limit %j as the integer %d", (rateLimit, want) => {
+    const got = generateKeySchema.safeParse({ name: " Production ", rateLimit });
+    expect(got.success).toBe(true);
+    expect(got.data).toEqual({ name: "Production", rateLimit: want });
+  });
+
+  it.each(["0", "1001", "1.5", "-5", "1e3", "", "abc"])("refuses the rate limit %j", (rateLimit) => {
+    const got = generateKeySchema.safeParse({ name: "Production", rateLimit });
+    expect(got.success).toBe(false);
+    expect(got.error?.issues.map((i) => i.message)).toContain(RATE_LIMIT_INVALID);
+  });
+
+  it.each(["", "   ", "\t"])("refuses the name %j", (name) => {
+    const got = generateKeySchema.safeParse({ name, rateLimit: "100" });
+    expect(got.error?.issues.map((i) => i.message)).toEqual([NAME_REQUIRED]);
+  });
+
+  it("refuses a name over 100 characters", () => {
+    expect(generateKeySchema.safeParse({ name: "x".repeat(100), rateLimit: "100" }).success).toBe(true);
+    expect(generateKeySchema.safeParse({ name: "x".repeat(101), rateLimit: "100" }).success).toBe(false);
+  });
+});
+
+describe("formatting", () => {
+  it("shows the plan's lower limit beside the key's own", () => {
+    expect(formatRateLimit({ rateLimit: 100, effectiveRateLimit: 100 })).toBe("100/min");
+    expect(formatRateLimit({ rateLimit: 30, effectiveRateLimit: 30 })).toBe("30/min");
+    expect(formatRateLimit({ rateLimit: 500, effectiveRateLimit: 120 })).toBe("500/min (120/min on your plan)");
+  });
+
+  it("shows dates in UTC and a never-used key as 'Never'", () => {
+    expect(formatKeyDate("2026-01-21T23:59:00Z")).toBe("Jan 21, 2026");
+    expect(formatKeyDate(null)).toBe("Never");
+  });
+
+  it("states each plan's cap", () => {
+    expect(planCapNote("free")).toContain("Your Free plan caps every key at 60 requests a minute");
+    expect(planCapNote("basic")).toContain("Your Basic plan caps every key at 60 requests a minute");
+    expect(planCapNote("professional")).toContain("Your Professional plan caps every key at 120 requests a minute");
+    expect(planCapNote("enterprise")).toContain("Your Enterprise plan has no cap");
+  });
+});
+
+describe("documentation samples", () => {
+  it("builds a GET curl call with the query in the URL and the key in the header", () => {
+    const curl = curlExample("https://valuator.example", "vk_live_abc");
+    expect(curl).toContain('curl -G "https://valuator.example/api/v1/property/valuation"');
+    expect(curl).toContain('-H "x-api-key: vk_live_abc"');
+    expect(curl).not.toMatch(/-X POST|--data |-d /);
+    expect(curlExample("https://valuator.example", null)).toContain('-H "x-api-key: YOUR_API_KEY"');
+  });
+
+  it("builds a fetch call without a body", () => {
+    const js = fetchExample("https://valuator.example");
+    expect(js).toContain("https://valuator.example/api/v1/property/valuation?${params}");
+    expect(js).not.toMatch(/method:\s*"POST"|body:/);
+  });
+
+  it("gives an example whose range holds the estimate", () => {
+    const v = EXAMPLE_VALUATION.valuation;
+    expect(v.low).toBeLessThan(v.estimatedValue);
+    expect(v.high).toBeGreaterThan(v.estimatedValue);
+    expect(v.confidence).toBeGreaterThan(0);
+    expect(v.confidence).toBeLessThanOrEqual(1);
+  });
+});

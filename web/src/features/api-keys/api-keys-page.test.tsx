@@ -1,0 +1,450 @@
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ApiKey, User } from "@/lib/types";
+import {
+  dismissToasts,
+  errorBody,
+  makeUser,
+  mockFetch,
+  renderWithProviders,
+  type FakeReply,
+  type FakeRoute,
+} from "@/test/utils";
+import { ApiKeysPage } from "./api-keys-page";
+
+// The screen carries a large documentation section; the limit is for a stuck test, not a speed requirement.
+vi.setConfig({ testTimeout: 20_000 });
+
+const LIST = "GET /api/api-keys";
+const CREATE = "POST /api/api-keys";
+
+function makeKey(overrides: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id: 7,
+    name: "Production server",
+    keyPreview: "vk_live_7Qm2…x9Ka",
+    keyValue: "vk_live_7Qm2AbCdEfGhIjKlMnOpQrStUvWx9Ka",
+    rateLimit: 100,
+    effectiveRateLimit: 60,
+    createdAt: "2026-01-21T10:00:00Z",
+    lastUsedAt: "2026-02-03T18:30:00Z",
+    ...overrides,
+  };
+}
+
+const PROD = makeKey();
+const STAGING = makeKey({
+  id: 9,
+  name: "Staging",
+  keyPreview: "vk_live_Zz90…Lm3Q",
+  keyValue: "vk_live_Zz90QwErTyUiOpAsDfGhJkLzXcVbLm3Q",
+  rateLimit: 30,
+  effectiveRateLimit: 30,
+  createdAt: "2025-12-05T08:00:00Z",
+  lastUsedAt: null,
+});
+
+let writeText: Mock<(text: string) => Promise<void>>;
+
+beforeEach(() => {
+  writeText = vi.fn(async () => {});
+  Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  dismissToasts();
+});
+
+/**
+ * Renders the screen for a signed-in user. The list answers `state.keys`, which tests change to play the server;
+ * extra routes override or add to it.
+ */
+async function renderPage(routes: Record<string, FakeRoute> = {}, { keys = [PROD, STAGING], user = makeUser() }: { keys?: ApiKey[]; user?: User } = {}) {
+  localStorage.setItem("token", "tok-1");
+  const state = { keys };
+  const server = mockFetch({
+    "GET /api/user/profile": { body: user },
+    [LIST]: () => ({ body: state.keys }),
+    ...routes,
+  });
+  renderWithProviders(<ApiKeysPage />, { route: "/api-keys" });
+  await screen.findByRole("heading", { name: "API Keys", level: 1 });
+  return { ...server, state };
+}
+
+const listReads = (requests: { method: string; url: string }[]) =>
+  requests.filter((r) => r.method === "GET" && r.url === "/api/api-keys").length;
+
+const rows = () => within(screen.getByTestId("api-keys-table")).getAllByTestId("api-key-row");
+const toastItem = (title: string) => screen.getByText(title).closest("li")!;
+
+async function openGenerate() {
+  await userEvent.click(screen.getByRole("button", { name: "Generate New Key" }));
+  return screen.findByRole("dialog", { name: "Generate New Key" });
+}
+
+async function fillAndSubmit(name: string, rateLimit?: string) {
+  const dialog = await openGenerate();
+  if (name) await userEvent.type(within(dialog).getByLabelText("Key Name"), name);
+  if (rateLimit !== undefined) {
+    const input = within(dialog).getByLabelText("Rate Limit (requests per minute)");
+    await userEvent.clear(input);
+    if (rateLimit) await userEvent.type(input, rateLimit);
+  }
+  await userEvent.click(within(dialog).getByRole("button", { name: "Generate Key" }));
+  return dialog;
+}
+
+describe("the list of keys", () => {
+  it("shows each key's name, masked key, limit, dates and 'Never', never the full key", async () => {
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    const [prod, staging] = rows() as [HTMLElement, HTMLElement];
+    expect(rows()).toHaveLength(2);
+
+    expect(within(prod).getByRole("rowheader")).toHaveTextContent("Production server");
+    expect(within(prod).getByText("vk_live_7Qm2…x9Ka")).toBeInTheDocument();
+    // The plan holds the key below its own limit: both are shown.
+    expect(within(prod).getByText("100/min (60/min on your plan)")).toBeInTheDocument();
+    expect(within(prod).getByText("Jan 21, 2026")).toBeInTheDocument();
+    expect(within(prod).getByText("Feb 3, 2026")).toBeInTheDocument();
+
+    expect(within(staging).getByText("vk_live_Zz90…Lm3Q")).toBeInTheDocument();
+    expect(within(staging).getByText("30/min")).toBeInTheDocument();
+    expect(within(staging).getByText("Dec 5, 2025")).toBeInTheDocument();
+    expect(within(staging).getByText("Never")).toBeInTheDocument();
+
+    const table = screen.getByTestId("api-keys-table");
+    expect(table).not.toHaveTextContent(PROD.keyValue);
+    expect(table).not.toHaveTextContent(STAGING.keyValue);
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
+      "Name",
+      "Key",
+      "Rate Limit",
+      "Created",
+      "Last Used",
+      "Actions",
+    ]);
+  });
+
+  it("sends the session token when it reads the list", async () => {
+    const { requests } = await renderPage();
+    await screen.findByTestId("api-keys-table");
+    const read = requests.find((r) => r.method === "GET" && r.url === "/api/api-keys");
+    expect(read?.headers.Authorization).toBe("Bearer tok-1");
+  });
+
+  it("copies the full key, not the preview, and toasts 'Copied'", async () => {
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    await userEvent.click(screen.getByRole("button", { name: "Copy key Staging" }));
+
+    expect(writeText).toHaveBeenCalledExactlyOnceWith(STAGING.keyValue);
+    expect(await screen.findByText("Copied")).toBeInTheDocument();
+    expect(within(toastItem("Copied")).getByText("API key copied to clipboard")).toBeInTheDocument();
+  });
+
+  it("says so when the browser refuses the clipboard", async () => {
+    writeText.mockRejectedValueOnce(new Error("denied"));
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    await userEvent.click(screen.getByRole("button", { name: "Copy key Production server" }));
+    expect(await screen.findByText("Copy Failed")).toBeInTheDocument();
+    expect(screen.queryByText("Copied")).not.toBeInTheDocument();
+  });
+
+  it("shows the empty state, whose button opens the dialog", async () => {
+    await renderPage({}, { keys: [] });
+    expect(await screen.findByText("No API keys yet")).toBeInTheDocument();
+    expect(screen.queryByTestId("api-keys-table")).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: "Generate Your First Key" }));
+    expect(await screen.findByRole("dialog", { name: "Generate New Key" })).toBeInTheDocument();
+  });
+
+  it("shows a spinner while the list loads", async () => {
+    let answer!: (r: FakeReply) => void;
+    await renderPage({ [LIST]: () => new Promise<FakeReply>((resolve) => (answer = resolve)) });
+    expect(screen.getByRole("status", { name: "Loading API keys" })).toBeInTheDocument();
+
+    answer({ body: [PROD] });
+    expect(await screen.findByTestId("api-keys-table")).toBeInTheDocument();
+    expect(screen.queryByRole("status", { name: "Loading API keys" })).not.toBeInTheDocument();
+  });
+
+  it("shows 'Failed to fetch API keys' with a Retry that reads the list again", async () => {
+    let fail = true;
+    const { requests } = await renderPage({
+      [LIST]: () => (fail ? { status: 500, body: { error: "Internal error", code: "internal", requestId: "r" } } : { body: [PROD] }),
+    });
+    const panel = await screen.findByTestId("api-keys-error");
+    expect(panel).toHaveTextContent("Failed to fetch API keys");
+    expect(panel).toHaveTextContent("Internal error");
+    // The spec's toast, too.
+    await waitFor(() => expect(screen.getAllByText("Failed to fetch API keys")).toHaveLength(2));
+
+    fail = false;
+    await userEvent.click(within(panel).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByTestId("api-keys-table")).toBeInTheDocument();
+    expect(rows()).toHaveLength(1);
+    expect(listReads(requests)).toBe(2);
+  });
+});
+
+describe("Generate New Key", () => {
+  it("asks for a key name, also when only spaces were typed", async () => {
+    const { requests } = await renderPage();
+    const dialog = await fillAndSubmit("");
+    expect(await within(dialog).findByText("Please enter a key name")).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Key Name")).toHaveAttribute("aria-invalid", "true");
+
+    await userEvent.type(within(dialog).getByLabelText("Key Name"), "   ");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Generate Key" }));
+    expect(await within(dialog).findByText("Please enter a key name")).toBeInTheDocument();
+    expect(requests.some((r) => r.method === "POST")).toBe(false);
+  });
+
+  it.each(["0", "1001", "1.5", ""])("refuses the rate limit %j", async (value) => {
+    const { requests } = await renderPage();
+    const dialog = await fillAndSubmit("Production server", value);
+    expect(await within(dialog).findByText("Rate limit must be a whole number from 1 to 1000")).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Rate Limit (requests per minute)")).toHaveAttribute("aria-invalid", "true");
+    expect(requests.some((r) => r.method === "POST")).toBe(false);
+  });
+
+  it("starts at 100 requests a minute and explains the plan's cap", async () => {
+    await renderPage();
+    const dialog = await openGenerate();
+    expect(within(dialog).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(100);
+    expect(dialog).toHaveTextContent("Your Free plan caps every key at 60 requests a minute");
+  });
+
+  it.each([
+    ["professional", "Your Professional plan caps every key at 120 requests a minute"],
+    ["enterprise", "Your Enterprise plan has no cap"],
+  ] as const)("explains the cap of the %s plan", async (plan, text) => {
+    await renderPage({}, { user: makeUser({ plan }) });
+    // The note follows the signed-in user's plan once the profile is read.
+    const dialog = await openGenerate();
+    await waitFor(() => expect(dialog).toHaveTextContent(text));
+  });
+
+  it("sends the trimmed name and an integer rate limit, then shows the new full key once", async () => {
+    const created = makeKey({
+      id: 11,
+      name: "Mobile backend",
+      keyPreview: "vk_live_N3w0…Ke4y",
+      keyValue: "vk_live_N3w0AaBbCcDdEeFfGgHhIiJjKkLlKe4y",
+      rateLimit: 250,
+      effectiveRateLimit: 60,
+      lastUsedAt: null,
+    });
+    let answer!: (r: FakeReply) => void;
+    const { requests, state } = await renderPage({
+      [CREATE]: () =>
+        new Promise<FakeReply>((resolve) => {
+          answer = resolve;
+        }),
+    });
+    await screen.findByTestId("api-keys-table");
+    const readsBefore = listReads(requests);
+
+    const dialog = await fillAndSubmit("  Mobile backend  ", "250");
+    expect(await within(dialog).findByRole("button", { name: "Generating..." })).toBeDisabled();
+
+    const post = requests.find((r) => r.method === "POST" && r.url === "/api/api-keys");
+    expect(post?.body).toEqual({ name: "Mobile backend", rateLimit: 250 });
+    expect(typeof (post?.body as { rateLimit: unknown }).rateLimit).toBe("number");
+    expect(post?.headers["Content-Type"]).toBe("application/json");
+    expect(post?.headers.Authorization).toBe("Bearer tok-1");
+
+    state.keys = [created, PROD, STAGING];
+    answer({ status: 201, body: created });
+
+    expect(await within(dialog).findByTestId("new-key-value")).toHaveTextContent(created.keyValue);
+    expect(dialog).toHaveTextContent("Store this key safely");
+    expect(dialog).toHaveTextContent("copy it again later from the keys table");
+    expect(await screen.findByText("API Key Created")).toBeInTheDocument();
+
+    await userEvent.click(within(dialog).getByRole("button", { name: "Copy Key" }));
+    expect(writeText).toHaveBeenCalledExactlyOnceWith(created.keyValue);
+    expect(await screen.findByText("Copied")).toBeInTheDocument();
+
+    // The list is read again and holds the new key.
+    await waitFor(() => expect(listReads(requests)).toBe(readsBefore + 1));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Done" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(rows()).toHaveLength(3);
+    expect(within(rows()[0]!).getByText("Mobile backend")).toBeInTheDocument();
+
+    // Opened again, the dialog is a fresh form, not the old key.
+    const again = await openGenerate();
+    expect(within(again).queryByTestId("new-key-value")).not.toBeInTheDocument();
+    expect(within(again).getByLabelText("Key Name")).toHaveValue("");
+    expect(within(again).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(100);
+  });
+
+  it("sends the default rate limit of 100 when it is left alone", async () => {
+    const { requests } = await renderPage({ [CREATE]: { status: 201, body: makeKey({ id: 12, name: "Default" }) } });
+    const dialog = await fillAndSubmit("Default");
+    await within(dialog).findByTestId("new-key-value");
+    expect(requests.find((r) => r.method === "POST")?.body).toEqual({ name: "Default", rateLimit: 100 });
+  });
+
+  it("puts the server's field errors on the fields and toasts 'Failed to create API key'", async () => {
+    await renderPage({
+      [CREATE]: {
+        status: 400,
+        body: errorBody("Key name must be at most 100 characters", {
+          field: "name",
+          fields: { name: "Key name must be at most 100 characters", rateLimit: "Rate limit must be a whole number from 1 to 1000" },
+        }),
+      },
+    });
+    const dialog = await fillAndSubmit("Production server", "500");
+
+    expect(await screen.findByText("Failed to create API key")).toBeInTheDocument();
+    const nameError = within(dialog).getByText("Key name must be at most 100 characters");
+    expect(nameError.id).toBe("key-name-error");
+    expect(within(dialog).getByText("Rate limit must be a whole number from 1 to 1000").id).toBe("key-rate-limit-error");
+    expect(within(dialog).getByLabelText("Key Name")).toHaveAttribute("aria-invalid", "true");
+    expect(within(dialog).queryByTestId("new-key-value")).not.toBeInTheDocument();
+  });
+
+  it("toasts 'Failed to create API key' when the server fails without a message", async () => {
+    await renderPage({ [CREATE]: { status: 500, body: "boom" } });
+    const dialog = await fillAndSubmit("Production server");
+    expect(await screen.findByText("Failed to create API key")).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Generate Key" })).toBeEnabled();
+    expect(screen.queryByText("API Key Created")).not.toBeInTheDocument();
+  });
+});
+
+describe("deleting a key", () => {
+  it("asks first, and Cancel deletes nothing", async () => {
+    const { requests } = await renderPage();
+    await screen.findByTestId("api-keys-table");
+    await userEvent.click(screen.getByRole("button", { name: "Delete key Production server" }));
+
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete API key?" });
+    expect(confirm).toHaveTextContent("Production server");
+    expect(confirm).toHaveTextContent("will fail at once");
+    await userEvent.click(within(confirm).getByRole("button", { name: "Cancel" }));
+
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    expect(requests.some((r) => r.method === "DELETE")).toBe(false);
+    expect(rows()).toHaveLength(2);
+  });
+
+  it("sends DELETE /api/api-keys/{id}, toasts and reads the list again", async () => {
+    const { requests, state } = await renderPage({
+      "DELETE /api/api-keys/7": () => {
+        state.keys = [STAGING];
+        return { status: 204 };
+      },
+    });
+    await screen.findByTestId("api-keys-table");
+    const readsBefore = listReads(requests);
+
+    await userEvent.click(screen.getByRole("button", { name: "Delete key Production server" }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete API key?" });
+    await userEvent.click(within(confirm).getByRole("button", { name: "Delete Key" }));
+
+    expect(await screen.findByText("API Key Deleted")).toBeInTheDocument();
+    const del = requests.filter((r) => r.method === "DELETE");
+    expect(del.map((r) => r.url)).toEqual(["/api/api-keys/7"]);
+    expect(del[0]?.headers.Authorization).toBe("Bearer tok-1");
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(listReads(requests)).toBe(readsBefore + 1));
+    expect(rows()).toHaveLength(1);
+    expect(screen.queryByText("Production server")).not.toBeInTheDocument();
+  });
+
+  it("toasts 'Failed to delete API key' with the server's reason and keeps the key", async () => {
+    await renderPage({
+      "DELETE /api/api-keys/9": { status: 404, body: errorBody("API key not found", { code: "not_found" }) },
+    });
+    await screen.findByTestId("api-keys-table");
+    await userEvent.click(screen.getByRole("button", { name: "Delete key Staging" }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete API key?" });
+    await userEvent.click(within(confirm).getByRole("button", { name: "Delete Key" }));
+
+    expect(await screen.findByText("Failed to delete API key")).toBeInTheDocument();
+    expect(within(toastItem("Failed to delete API key")).getByText("API key not found")).toBeInTheDocument();
+    expect(screen.queryByText("API Key Deleted")).not.toBeInTheDocument();
+    expect(rows()).toHaveLength(2);
+  });
+});
+
+describe("the built-in documentation", () => {
+  it("uses this site's base URL and the user's newest key in the curl example", async () => {
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    const docs = screen.getByTestId("api-docs");
+    const origin = window.location.origin;
+
+    expect(within(docs).getByTestId("api-base-url")).toHaveTextContent(origin);
+    const curl = within(docs).getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith("curl -G"));
+    expect(curl.textContent).toContain(`"${origin}/api/v1/property/valuation"`);
+    expect(curl.textContent).toContain(`-H "x-api-key: ${PROD.keyValue}"`);
+    expect(curl.textContent).toContain('--data-urlencode "address=2114 Bigelow Ave N"');
+    expect(curl.textContent).not.toContain("YOUR_API_KEY");
+    // The JavaScript sample is a GET with the key from the environment and no body.
+    const js = within(docs).getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").includes("new URLSearchParams"));
+    expect(js.textContent).toContain(`${origin}/api/v1/property/valuation?`);
+    expect(js.textContent).toContain('"x-api-key": process.env.VALUATOR_API_KEY');
+    expect(js.textContent).not.toMatch(/body:/);
+  });
+
+  it("uses a placeholder key when the user has none", async () => {
+    await renderPage({}, { keys: [] });
+    await screen.findByText("No API keys yet");
+    const docs = screen.getByTestId("api-docs");
+    expect(within(docs).getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith("curl -G")).textContent).toContain(
+      '-H "x-api-key: YOUR_API_KEY"',
+    );
+  });
+
+  it("documents the endpoint, the batch endpoints to come, errors, headers and guidelines", async () => {
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    const docs = screen.getByTestId("api-docs");
+
+    expect(docs).toHaveTextContent("/api/v1/property/valuation");
+    expect(within(docs).getByRole("note")).toHaveTextContent("Do not send a JSON body");
+    for (const param of ["address", "city", "state", "zip", "propertyType"]) {
+      expect(within(docs).getAllByText(param, { selector: "code" }).length).toBeGreaterThan(0);
+    }
+    // The example response follows the contract's shape.
+    const response = within(docs).getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith('{\n  "data"'));
+    const parsed = JSON.parse(response.textContent ?? "") as {
+      data: { valuation: Record<string, unknown>; marketData: { comparables: unknown[]; priceHistory: unknown[] } };
+    };
+    expect(Object.keys(parsed.data)).toEqual(["property", "valuation", "details", "marketData", "meta"]);
+    expect(parsed.data.valuation).toMatchObject({ low: expect.any(Number), high: expect.any(Number), confidence: expect.any(Number) });
+    expect(parsed.data.marketData.comparables).toHaveLength(1);
+    expect(parsed.data.marketData.priceHistory.length).toBeGreaterThan(0);
+
+    for (const path of ["/api/batch/upload", "/api/batch/status/{jobId}", "/api/batch/download/{jobId}"]) {
+      expect(docs).toHaveTextContent(path);
+    }
+    expect(within(docs).getByText("Coming soon")).toBeInTheDocument();
+
+    const errors = within(docs).getByTestId("api-error-codes");
+    for (const status of ["400", "401", "402", "404", "429", "503"]) {
+      expect(errors).toHaveTextContent(status);
+    }
+    expect(errors).toHaveTextContent("overageRateCents");
+    expect(errors).toHaveTextContent("Retry-After");
+    for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
+      expect(within(docs).getAllByText(header, { selector: "code" }).length).toBeGreaterThan(0);
+    }
+    expect(docs).toHaveTextContent("Seconds until the full budget is available again");
+    expect(docs).toHaveTextContent("Security guidelines");
+    expect(docs).toHaveTextContent("Rate-limit guidelines");
+    expect(docs).toHaveTextContent("a valuation changes at most once a day");
+    expect(within(docs).getByRole("link", { name: "Interactive API reference" })).toHaveAttribute("href", "/docs");
+  });
+});

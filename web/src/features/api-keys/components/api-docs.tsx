@@ -1,0 +1,349 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { AlertTriangle, BookOpen, Clock, ShieldCheck } from "lucide-react";
+import { CodeBlock } from "@/components/code-block";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PLAN_LABELS, PLAN_RATE_CAPS, type Plan } from "../api-key-helpers";
+import {
+  EXAMPLE_402,
+  EXAMPLE_429,
+  EXAMPLE_RESPONSE,
+  VALUATION_PATH,
+  curlExample,
+  fetchExample,
+} from "../docs-examples";
+
+interface ApiDocsProps {
+  /** Where the API answers: this site's own origin. */
+  baseUrl: string;
+  /** The key the curl sample uses (the user's first), or null for a placeholder. */
+  sampleKey: string | null;
+  plan: Plan;
+}
+
+/**
+ * The built-in documentation of the public API (working-screens spec, "API Keys"): base URL, the valuation endpoint
+ * with samples built from the real origin and key, the batch endpoints to come, errors, rate-limit headers and
+ * guidelines. The full contract lives at /docs.
+ */
+export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
+  return (
+    <section data-testid="api-docs" aria-labelledby="api-docs-title" className="space-y-6">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <h2 id="api-docs-title" className="text-xl font-semibold tracking-tight">
+            API Documentation
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            Everything you need to value properties from your own software with the keys above.
+          </p>
+        </div>
+        <Link
+          to="/docs"
+          className="inline-flex items-center gap-2 text-sm font-medium text-primary underline-offset-4 hover:underline"
+        >
+          <BookOpen className="h-4 w-4" aria-hidden="true" />
+          Interactive API reference
+        </Link>
+      </div>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-lg">Base URL and authentication</CardTitle>
+          <CardDescription>Every call goes to this base URL, with your key in a header.</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-3 text-sm">
+          <dl className="grid gap-3 sm:grid-cols-[10rem_1fr]">
+            <dt className="font-medium">Base URL</dt>
+            <dd>
+              <code data-testid="api-base-url" className="rounded bg-muted px-2 py-1 font-mono text-xs">
+                {baseUrl}
+              </code>
+            </dd>
+            <dt className="font-medium">Header</dt>
+            <dd>
+              <code className="rounded bg-muted px-2 py-1 font-mono text-xs">x-api-key: &lt;your key&gt;</code>
+              <span className="ml-2 text-muted-foreground">
+                (or <code className="font-mono text-xs">Authorization: Bearer &lt;your key&gt;</code>)
+              </span>
+            </dd>
+          </dl>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex flex-wrap items-center gap-2 text-lg">
+            <Badge variant="success">GET</Badge>
+            <code className="font-mono text-base">{VALUATION_PATH}</code>
+          </CardTitle>
+          <CardDescription>
+            Value one property: estimate with its 80% range and confidence, rent, details, comparable sales and price
+            history. A valuation costs 1 credit; errors are never charged.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-5 text-sm">
+          <Callout tone="warning" icon={<AlertTriangle className="h-4 w-4" aria-hidden="true" />}>
+            Use <strong>GET with query parameters</strong>. Do not send a JSON body: a request with a body is refused with
+            400.
+          </Callout>
+
+          <div className="space-y-2">
+            <h4 className="font-semibold">Query parameters</h4>
+            <ParamTable
+              rows={[
+                ["address", "Required", "Street address with the unit, e.g. 2114 Bigelow Ave N. Or the whole address on one line, leaving out city, state and zip."],
+                ["city", "Recommended", "City, e.g. Seattle."],
+                ["state", "Recommended", "Two-letter state code, e.g. WA."],
+                ["zip", "Recommended", "5-digit ZIP code (or ZIP+4), e.g. 98109."],
+                ["bedrooms, bathrooms", "Optional", "Numbers from 0 to 50."],
+                ["squareFeet", "Optional", "Living area, 100 to 100,000."],
+                ["yearBuilt", "Optional", "1700 to 2100."],
+                ["lotSize", "Optional", "Lot size in square feet."],
+                ["propertyType", "Optional", "Single Family, Condo, Townhouse, Multi-Family, Manufactured or Other."],
+              ]}
+            />
+            <p className="text-muted-foreground">
+              The optional attributes improve the valuation of a home that is not on record.
+            </p>
+          </div>
+
+          <div className="grid gap-4 xl:grid-cols-2">
+            <CodeBlock title="curl" code={curlExample(baseUrl, sampleKey)} />
+            <CodeBlock title="JavaScript (fetch)" code={fetchExample(baseUrl)} />
+          </div>
+          {sampleKey ? (
+            <p className="text-xs text-muted-foreground">The curl sample uses your newest key, so you can paste it as is.</p>
+          ) : (
+            <p className="text-xs text-muted-foreground">Generate a key and the curl sample will use it.</p>
+          )}
+
+          <div className="space-y-2">
+            <h4 className="font-semibold">Example response (200)</h4>
+            <CodeBlock title="Response" code={EXAMPLE_RESPONSE} className="[&_pre]:max-h-96" />
+            <p className="text-muted-foreground">
+              <code className="font-mono text-xs">confidence</code> is the calibrated chance that the home would sell
+              within 10% of the estimate; <code className="font-mono text-xs">low</code> and{" "}
+              <code className="font-mono text-xs">high</code> bound an 80% interval. Dollar amounts are whole US dollars;{" "}
+              <code className="font-mono text-xs">details.lotSize</code> is in acres.
+            </p>
+          </div>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex flex-wrap items-center gap-2 text-lg">
+            Batch jobs
+            <Badge variant="warning">Coming soon</Badge>
+          </CardTitle>
+          <CardDescription>
+            These endpoints arrive with batch processing and are not available yet. Until then, value properties one call
+            at a time.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ul className="space-y-3 text-sm">
+            <EndpointItem method="POST" path="/api/batch/upload">
+              Submit a spreadsheet of properties: multipart form data with the file in the field{" "}
+              <code className="font-mono text-xs">file</code> (CSV, XLSX or XLS) and your key in{" "}
+              <code className="font-mono text-xs">x-api-key</code>. Answers the job id.
+            </EndpointItem>
+            <EndpointItem method="GET" path="/api/batch/status/{jobId}">
+              The job's status and progress (total, processed, successful, failed), its results and a download link when
+              done.
+            </EndpointItem>
+            <EndpointItem method="GET" path="/api/batch/download/{jobId}">
+              The results of a finished job as a file.
+            </EndpointItem>
+          </ul>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-lg">Errors</CardTitle>
+          <CardDescription>
+            Every error answers with one JSON shape:{" "}
+            <code className="font-mono text-xs">{`{"error": "...", "code": "...", "requestId": "..."}`}</code>. Quote the
+            requestId when you contact support.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4 text-sm">
+          <div className="overflow-x-auto rounded-md border">
+            <table data-testid="api-error-codes" className="w-full min-w-[560px]">
+              <caption className="sr-only">Error codes</caption>
+              <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">Status</th>
+                  <th scope="col" className="px-3 py-2 font-medium">Meaning</th>
+                  <th scope="col" className="px-3 py-2 font-medium">What to do</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y">
+                <ErrorRow status="400 Bad Request" meaning="Invalid format or missing required fields; field names the first bad field, fields lists them all. A JSON body on the GET is refused too." todo="Fix the request; do not retry it unchanged." />
+                <ErrorRow status="401 Unauthorized" meaning="Invalid or missing API key (missing, malformed, unknown or deleted)." todo="Check the x-api-key header and that the key still exists above." />
+                <ErrorRow status="402 Payment Required" meaning="Insufficient credits. The body carries the overage billing details: balance, creditsRequired, plan, overageRateCents (price of a credit beyond your plan, 0 on Free) and overageLimitCents (your overage limit, null when none is set)." todo="Upgrade, buy credits or raise your overage limit on Billing & Credits." />
+                <ErrorRow status="404 Not Found" meaning="No market data for the address." todo="Check the address; not charged." />
+                <ErrorRow status="429 Too Many Requests" meaning="Rate limit exceeded for this key." todo="Wait the Retry-After seconds, then retry." />
+                <ErrorRow status="503 Service Unavailable" meaning="The valuation engine is starting." todo="Retry after a short, growing delay." />
+              </tbody>
+            </table>
+          </div>
+          <div className="grid gap-4 xl:grid-cols-2">
+            <CodeBlock title="402 response" code={EXAMPLE_402} />
+            <CodeBlock title="429 response" code={EXAMPLE_429} />
+          </div>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-lg">Rate limits</CardTitle>
+          <CardDescription>
+            Each key has its own limit per minute (1 to 1000, 100 by default), capped by your plan: Free and Basic 60,
+            Professional 120, Enterprise uncapped. <PlanCapLine plan={plan} />
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-2 text-sm">
+          <p>Every response, errors included, carries these headers:</p>
+          <ParamTable
+            head={["Header", "Value"]}
+            rows={[
+              ["x-ratelimit-limit", "Requests a minute this key may make: its own limit, capped by your plan."],
+              ["x-ratelimit-remaining", "Requests left right now."],
+              ["x-ratelimit-reset", "Seconds until the full budget is available again."],
+              ["Retry-After", "On a 429 only: seconds to wait before trying again."],
+            ]}
+          />
+        </CardContent>
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2 text-lg">
+              <ShieldCheck className="h-5 w-5 text-primary" aria-hidden="true" />
+              Security guidelines
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="list-disc space-y-2 pl-5 text-sm">
+              <li>
+                Keep keys on your server, in an environment variable or secret store. Never put one in a web page, a
+                mobile app or a code repository: anyone who sees it can spend your credits.
+              </li>
+              <li>Use one key per application and environment (production, staging, a partner), so one can be deleted without stopping the others.</li>
+              <li>
+                If a key leaks, delete it here at once: it stops working immediately. Then generate a new one and deploy
+                it.
+              </li>
+              <li>Always call over HTTPS, so the key never crosses the network in clear text.</li>
+              <li>Watch the Last Used column: a key used when you did not expect it may have leaked.</li>
+            </ul>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2 text-lg">
+              <Clock className="h-5 w-5 text-primary" aria-hidden="true" />
+              Rate-limit guidelines
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="list-disc space-y-2 pl-5 text-sm">
+              <li>Watch x-ratelimit-remaining and slow down before it reaches 0.</li>
+              <li>On a 429, respect Retry-After: wait that many seconds before the next call.</li>
+              <li>
+                Back off exponentially when 429 or 503 repeats (1 s, 2 s, 4 s... with a little random jitter) instead of
+                retrying in a tight loop.
+              </li>
+              <li>
+                Cache results: a valuation changes at most once a day, so keep answers for 24 hours rather than asking
+                again for the same address.
+              </li>
+            </ul>
+          </CardContent>
+        </Card>
+      </div>
+    </section>
+  );
+}
+
+function PlanCapLine({ plan }: { plan: Plan }) {
+  const cap = PLAN_RATE_CAPS[plan];
+  const label = PLAN_LABELS[plan];
+  return cap === null ? (
+    <span>Your {label} plan has no cap.</span>
+  ) : (
+    <span>
+      Your {label} plan allows up to {cap} requests a minute per key.
+    </span>
+  );
+}
+
+function Callout({ tone, icon, children }: { tone: "warning"; icon: ReactNode; children: ReactNode }) {
+  const tones = { warning: "border-amber-300 bg-amber-50 text-amber-900" };
+  return (
+    <div role="note" className={`flex gap-3 rounded-md border p-3 ${tones[tone]}`}>
+      <span className="mt-0.5 shrink-0">{icon}</span>
+      <p>{children}</p>
+    </div>
+  );
+}
+
+function ParamTable({ rows, head }: { rows: string[][]; head?: string[] }) {
+  const columns = head ?? ["Parameter", "", "Description"];
+  return (
+    <div className="overflow-x-auto rounded-md border">
+      <table className="w-full min-w-[480px] text-sm">
+        <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className="px-3 py-2 font-medium">
+                {c || <span className="sr-only">Required</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y">
+          {rows.map(([name, ...rest]) => (
+            <tr key={name}>
+              <td className="whitespace-nowrap px-3 py-2 align-top">
+                <code className="font-mono text-xs">{name}</code>
+              </td>
+              {rest.map((cell, i) => (
+                <td key={i} className={i === 0 && rest.length > 1 ? "whitespace-nowrap px-3 py-2 align-top text-muted-foreground" : "px-3 py-2 align-top"}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function EndpointItem({ method, path, children }: { method: string; path: string; children: ReactNode }) {
+  return (
+    <li className="flex flex-col gap-1 rounded-md border p-3 sm:flex-row sm:gap-3">
+      <div className="flex shrink-0 items-center gap-2">
+        <Badge variant="outline">{method}</Badge>
+        <code className="font-mono text-xs">{path}</code>
+      </div>
+      <p className="text-muted-foreground">{children}</p>
+    </li>
+  );
+}
+
+function ErrorRow({ status, meaning, todo }: { status: string; meaning: string; todo: string }) {
+  return (
+    <tr>
+      <td className="whitespace-nowrap px-3 py-2 align-top font-medium">{status}</td>
+      <td className="px-3 py-2 align-top">{meaning}</td>
+      <td className="px-3 py-2 align-top text-muted-foreground">{todo}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,82 @@
+import { Copy, Trash2 } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import type { ApiKey } from "@/lib/types";
+import { formatKeyDate, formatRateLimit } from "../api-key-helpers";
+import { copyApiKey } from "../copy-key";
+
+interface ApiKeysTableProps {
+  keys: ApiKey[];
+  onDelete: (key: ApiKey) => void;
+}
+
+/** The account's keys, newest first (the server's order): masked key with a copy button, limits, dates, delete. */
+export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
+  return (
+    <div className="overflow-x-auto rounded-md border">
+      <table data-testid="api-keys-table" className="w-full min-w-[760px] text-sm">
+        <caption className="sr-only">Your API keys</caption>
+        <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-medium">Name</th>
+            <th scope="col" className="px-4 py-3 font-medium">Key</th>
+            <th scope="col" className="px-4 py-3 font-medium">Rate Limit</th>
+            <th scope="col" className="px-4 py-3 font-medium">Created</th>
+            <th scope="col" className="px-4 py-3 font-medium">Last Used</th>
+            <th scope="col" className="px-4 py-3 text-right font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y">
+          {keys.map((key) => (
+            <tr key={key.id} data-testid="api-key-row" className="hover:bg-muted/30">
+              <th scope="row" className="px-4 py-3 text-left font-medium">
+                <span className="break-all">{key.name}</span>
+              </th>
+              <td className="px-4 py-3">
+                <div className="flex items-center gap-1">
+                  <code className="whitespace-nowrap rounded bg-muted px-2 py-1 font-mono text-xs">{key.keyPreview}</code>
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="icon"
+                    className="h-8 w-8"
+                    aria-label={`Copy key ${key.name}`}
+                    title="Copy the full key"
+                    onClick={() => void copyApiKey(key.keyValue)}
+                  >
+                    <Copy aria-hidden="true" />
+                  </Button>
+                </div>
+              </td>
+              <td className="whitespace-nowrap px-4 py-3 tabular-nums">{formatRateLimit(key)}</td>
+              <td className="whitespace-nowrap px-4 py-3">
+                <time dateTime={key.createdAt}>{formatKeyDate(key.createdAt)}</time>
+              </td>
+              <td className="whitespace-nowrap px-4 py-3">
+                {key.lastUsedAt ? (
+                  <time dateTime={key.lastUsedAt}>{formatKeyDate(key.lastUsedAt)}</time>
+                ) : (
+                  <span className="text-muted-foreground">{formatKeyDate(null)}</span>
+                )}
+              </td>
+              <td className="px-4 py-3 text-right">
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  className="h-8 w-8 text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                  aria-label={`Delete key ${key.name}`}
+                  title="Delete this key"
+                  onClick={() => onDelete(key)}
+                >
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
