@@ -69,16 +69,20 @@ func (r *Redis) Allow(ctx context.Context, key string, l Limit) (Result, error) 
 	return toResult(res, l), nil
 }
 
-// toResult converts redis_rate's answer to a Result with Memory's meaning.
+// toResult converts redis_rate's answer to a Result with Memory's meaning. The script computes in floating-point
+// seconds on a clock with microsecond resolution, so its durations can be off by some nanoseconds; they are kept
+// within the bounds that Memory's never leave.
 func toResult(res *redis_rate.Result, l Limit) Result {
+	interval := l.Period / time.Duration(l.Rate)
 	out := Result{
 		Allowed:    res.Allowed > 0,
 		Limit:      l.Burst,
-		ResetAfter: max(res.ResetAfter, 0),
+		ResetAfter: min(max(res.ResetAfter, 0), interval*time.Duration(l.Burst)),
 	}
 	if !out.Allowed {
-		// redis_rate reports -1 for "no need to wait"; a denied request always has to.
-		out.RetryAfter = max(res.RetryAfter, 0)
+		// redis_rate reports -1 for "no need to wait", but a denied request always has to: at least the
+		// clock's resolution, so that a caller never reads "denied, retry at once".
+		out.RetryAfter = min(max(res.RetryAfter, time.Microsecond), interval)
 		return out
 	}
 	out.Remaining = remaining(res, l)
@@ -86,12 +90,12 @@ func toResult(res *redis_rate.Result, l Limit) Result {
 }
 
 // remaining is how many more requests the key may make right now. redis_rate's own Remaining is the script's
-// floating-point count truncated to an integer by Redis, and on a key with a full budget the float arithmetic on
-// Redis's clock (about 3e8 seconds since 2017, so steps of about 6e-8 s) can land just below Burst-1, which
-// truncates to Burst-2: a fresh key with 100 requests a minute would report 98 left after its first request. The
-// script's ResetAfter (seconds, printed to 14 significant digits) carries the same information, so the count
-// is recomputed from it, forgiving up to a microsecond, which is the resolution of Redis's clock, so that no
-// real elapsed time is rounded up.
+// floating-point count truncated to an integer by Redis. On a key whose budget is full, the float arithmetic
+// (on Redis's clock, about 3e8 seconds since 2017, so in steps of about 6e-8 s) lands just below Burst-1 whenever
+// the interval is not exact in binary, which truncates to Burst-2: with 100 requests a minute (0.6 s) a fresh key
+// reports 98 left after its first request, every time. The script's ResetAfter (seconds, printed to 14
+// significant digits) carries the same information, so the count is recomputed from it, forgiving up to a
+// microsecond: that is the resolution of Redis's clock, so less than any time that Redis could have seen pass.
 func remaining(res *redis_rate.Result, l Limit) int {
 	interval := l.Period.Seconds() / float64(l.Rate)
 	left := (float64(l.Burst)*interval - res.ResetAfter.Seconds() + 1e-6) / interval

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,6 +39,9 @@ func (d Dialect) String() string {
 // DB is the application's database.
 type DB struct {
 	sql *sql.DB
+	// stmts caches prepared statements by query text for each pool: SQLite (modernc) would otherwise parse every
+	// statement on every call, a large share of a cheap query's cost. PostgreSQL's driver caches on its own.
+	rstmts, wstmts *stmtCache
 	// wsql takes every write. On SQLite it is a pool of one connection: SQLite lets one writer in at a time, and
 	// writers that queue here wait in order, where writers that collide inside SQLite back off in sleeps of
 	// milliseconds (its busy handler), which wrecks throughput and tail latency under load. On PostgreSQL it is
@@ -105,7 +109,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	return &DB{sql: r, wsql: w, dialect: SQLite}, nil
+	return &DB{sql: r, wsql: w, dialect: SQLite, rstmts: &stmtCache{db: r}, wstmts: &stmtCache{db: w}}, nil
 }
 
 // Close closes the connections.
@@ -134,24 +138,101 @@ type execer interface {
 
 // q runs queries written with ? placeholders on a pool or a transaction, in the DB's dialect.
 type q struct {
-	ex execer
-	d  Dialect
+	ex    execer
+	d     Dialect
+	stmts *stmtCache // the pool's prepared statements (nil: prepare per call)
+	tx    *sql.Tx    // set inside a transaction
 }
 
 // q reads; w writes (outside a transaction). Reads never wait for a writer: SQLite's WAL lets them run beside it.
-func (db *DB) q() q { return q{ex: db.sql, d: db.dialect} }
-func (db *DB) w() q { return q{ex: db.wsql, d: db.dialect} }
+func (db *DB) q() q { return q{ex: db.sql, d: db.dialect, stmts: db.rstmts} }
+func (db *DB) w() q { return q{ex: db.wsql, d: db.dialect, stmts: db.wstmts} }
+
+// prepared returns the cached statement for query, bound to the transaction when there is one; nil when
+// statements are not cached (the caller then runs the text).
+func (x q) prepared(ctx context.Context, query string) *sql.Stmt {
+	if x.stmts == nil {
+		return nil
+	}
+	if x.tx != nil {
+		// The transaction holds the writer pool's only connection, so preparing on the pool now would wait for
+		// the transaction to end: a deadlock. The first time, the text runs and the statement is prepared once
+		// the connection is free; after that the transaction reuses the statement prepared on its connection.
+		st := x.stmts.cached(query)
+		if st == nil {
+			x.stmts.prepareLater(query)
+			return nil
+		}
+		return x.tx.StmtContext(ctx, st)
+	}
+	return x.stmts.get(ctx, query)
+}
 
 func (x q) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return x.ex.ExecContext(ctx, rebind(x.d, query), args...)
+	query = rebind(x.d, query)
+	if st := x.prepared(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return x.ex.ExecContext(ctx, query, args...)
 }
 
 func (x q) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return x.ex.QueryContext(ctx, rebind(x.d, query), args...)
+	query = rebind(x.d, query)
+	if st := x.prepared(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return x.ex.QueryContext(ctx, query, args...)
 }
 
 func (x q) row(ctx context.Context, query string, args ...any) *sql.Row {
-	return x.ex.QueryRowContext(ctx, rebind(x.d, query), args...)
+	query = rebind(x.d, query)
+	if st := x.prepared(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return x.ex.QueryRowContext(ctx, query, args...)
+}
+
+// stmtCache holds one prepared statement per query text. A statement that fails to prepare is not cached (the
+// call then runs the text and reports the error itself).
+type stmtCache struct {
+	db      *sql.DB
+	m       sync.Map // query -> *sql.Stmt
+	pending sync.Map // query -> true while prepareLater works on it
+}
+
+func (c *stmtCache) cached(query string) *sql.Stmt {
+	if v, ok := c.m.Load(query); ok {
+		return v.(*sql.Stmt)
+	}
+	return nil
+}
+
+// prepareLater prepares query in the background, at most once at a time per query.
+func (c *stmtCache) prepareLater(query string) {
+	if _, busy := c.pending.LoadOrStore(query, true); busy {
+		return
+	}
+	go func() {
+		defer c.pending.Delete(query)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		c.get(ctx, query)
+	}()
+}
+
+func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
+	if st := c.cached(query); st != nil {
+		return st
+	}
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	if v, loaded := c.m.LoadOrStore(query, st); loaded {
+		st.Close()
+		return v.(*sql.Stmt)
+	}
+	return st
 }
 
 // t converts a time for this dialect: fixed-width UTC text for SQLite (so text comparison is time order),
@@ -185,7 +266,7 @@ func (db *DB) tx(ctx context.Context, fn func(x q) error) (err error) {
 			_ = t.Rollback()
 		}
 	}()
-	if err = fn(q{ex: t, d: db.dialect}); err != nil {
+	if err = fn(q{ex: t, d: db.dialect, stmts: db.wstmts, tx: t}); err != nil {
 		return err
 	}
 	if err = t.Commit(); err != nil {

@@ -27,7 +27,15 @@ const helperEnv = "VALUATOR_TESTREDIS_HELPER"
 // TestHelperServer is not a test: it is the child process of the lifecycle tests below, and does nothing unless
 // they started it.
 func TestHelperServer(t *testing.T) {
-	if os.Getenv(helperEnv) != "1" {
+	switch os.Getenv(helperEnv) {
+	case "server":
+	case "nobinary":
+		// The parent has emptied PATH; this hides the other places.
+		binaryFallbacks = nil
+		URL(t)
+		fmt.Println("HELPER got a database without a redis-server")
+		return
+	default:
 		return
 	}
 	u := URL(t)
@@ -69,7 +77,7 @@ func startHelper(t *testing.T) *helperServer {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, helperEnv+"=1")
+	cmd.Env = append(cmd.Env, helperEnv+"=server")
 	h := &helperServer{cmd: cmd, stderr: &bytes.Buffer{}}
 	cmd.Stderr = h.stderr
 	out, err := cmd.StdoutPipe()
@@ -192,5 +200,41 @@ func TestSignalStopsServer(t *testing.T) {
 	}
 	if !strings.Contains(h.stderr.String(), "stopping redis-server") {
 		t.Errorf("stderr does not say that the server was stopped:\n%s", h.stderr)
+	}
+}
+
+// TestNoBinarySkipsOrFails checks that without a redis-server (and with no server configured) URL skips the
+// test, or fails it when VALUATOR_TEST_REQUIRE_REDIS=1.
+func TestNoBinarySkipsOrFails(t *testing.T) {
+	for _, tt := range []struct {
+		require  string
+		wantExit int
+		want     string
+	}{
+		{"", 0, "--- SKIP: TestHelperServer"},
+		{"1", 1, "--- FAIL: TestHelperServer"},
+	} {
+		t.Run("require="+tt.require, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperServer$", "-test.count=1", "-test.v")
+			for _, kv := range os.Environ() {
+				name, _, _ := strings.Cut(kv, "=")
+				if name != EnvRedisURL && name != EnvRequireRedis && name != "PATH" {
+					cmd.Env = append(cmd.Env, kv)
+				}
+			}
+			cmd.Env = append(cmd.Env, helperEnv+"=nobinary", "PATH=/nonexistent", EnvRequireRedis+"="+tt.require)
+			out, err := cmd.CombinedOutput()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.wantExit || !strings.Contains(string(out), tt.want) ||
+				!strings.Contains(string(out), "redis-server not found") {
+				t.Errorf("exit %d, want %d, and output with %q and the reason:\n%s", code, tt.wantExit, tt.want, out)
+			}
+		})
 	}
 }

@@ -155,6 +155,11 @@ func waitReady(c *redis.Client) error {
 		if err == nil {
 			return nil
 		}
+		// An answer other than "still loading" (a wrong password, say) will not change by waiting.
+		var reply redis.Error
+		if errors.As(err, &reply) && !strings.HasPrefix(err.Error(), "LOADING") {
+			return err
+		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("not ready after %v: %w", readyTimeout, err)
 		}
