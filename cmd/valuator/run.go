@@ -199,6 +199,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			}
 		}
 	}()
+	// Rate-limit budgets live in Redis when it is configured, so that every instance spends from the same ones.
+	var formLimiter, apiLimiter ratelimit.Limiter = ratelimit.NewMemory(nil), ratelimit.NewMemory(nil)
+	if cfg.RedisURL != "" {
+		rl, err := ratelimit.NewRedis(cfg.RedisURL)
+		if err != nil {
+			return fmt.Errorf("VALUATOR_REDIS_URL: %w", err)
+		}
+		defer rl.Close()
+		formLimiter, apiLimiter = rl, rl
+	}
 	handler := server.New(server.Deps{
 		Config:      cfg,
 		Logger:      log,
@@ -207,8 +217,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Valuation:   vals,
 		OpenAPI:     openAPI,
 		Web:         web.App(),
-		FormLimiter: ratelimit.NewMemory(nil),
-		APILimiter:  ratelimit.NewMemory(nil),
+		FormLimiter: formLimiter,
+		APILimiter:  apiLimiter,
 		Sealer:      sealer,
 		Touches:     touches,
 	})
@@ -227,7 +237,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	log.Info("valuator started", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "mode", cfg.Mode,
-		"database", db.Dialect().String(), "smtp", cfg.SMTP.Enabled(), "startup_ms", time.Since(started).Milliseconds())
+		"database", db.Dialect().String(), "smtp", cfg.SMTP.Enabled(), "redis", cfg.RedisURL != "", "startup_ms", time.Since(started).Milliseconds())
 	fmt.Fprintf(stdout, "Valuator is running at %s (listening on %s)\n", cfg.BaseURL, ln.Addr())
 
 	serveErr := make(chan error, 1)

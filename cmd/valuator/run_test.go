@@ -13,13 +13,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"valuator/internal/account"
 	"valuator/internal/mail"
+	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
+	"valuator/internal/testredis"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+func TestMain(m *testing.M) { testdb.Main(m, testredis.Shutdown) }
 
 func envFrom(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
@@ -52,63 +56,121 @@ func TestMigrate(t *testing.T) {
 // way SIGTERM would (by cancelling the context).
 func TestServeStartsAndShutsDownGracefully(t *testing.T) {
 	dir := t.TempDir()
+	srv := startServe(t, map[string]string{"VALUATOR_DATA_DIR": dir})
+	if !strings.Contains(srv.out.String(), "Valuator is running at") {
+		t.Errorf("stdout = %q", srv.out.String())
+	}
+	if strings.Contains(srv.out.String(), demoEmail) {
+		t.Errorf("VALUATOR_DEMO=false still seeded the demo: %q", srv.out.String())
+	}
+	// The development secret was generated in the data folder.
+	if _, err := os.Stat(filepath.Join(dir, "secret")); err != nil {
+		t.Errorf("no generated secret: %v", err)
+	}
+	srv.stop(t)
+	if !strings.Contains(srv.logs.String(), "stopped") {
+		t.Errorf("no clean stop in the log:\n%s", srv.logs.String())
+	}
+	if _, err := http.Get(srv.url + "/healthz"); err == nil {
+		t.Error("server still answers after shutdown")
+	}
+}
+
+// TestServeKeepsRateLimitsInRedis checks the wiring of VALUATOR_REDIS_URL: the budgets are kept in that Redis,
+// and a Redis that does not answer stops the start with an error naming the variable.
+func TestServeKeepsRateLimitsInRedis(t *testing.T) {
+	redisURL := testredis.URL(t)
+	srv := startServe(t, map[string]string{"VALUATOR_REDIS_URL": redisURL})
+	res, err := http.Get(srv.url + "/api/v1/property/valuation?address=1+Main+St")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized || res.Header.Get("x-ratelimit-remaining") != "59" {
+		t.Errorf("keyless call: %d, remaining %q; want 401 and 59", res.StatusCode, res.Header.Get("x-ratelimit-remaining"))
+	}
+	opts, err := redis.ParseURL(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := redis.NewClient(opts)
+	defer rc.Close()
+	keys, err := rc.Keys(t.Context(), "*"+ratelimit.KeyPrefix+"anon:*").Result()
+	if err != nil || len(keys) != 1 {
+		t.Errorf("limiter keys in Redis = %v (%v), want the caller's one", keys, err)
+	}
+	srv.stop(t)
+
+	dir := t.TempDir()
+	env := envFrom(map[string]string{"VALUATOR_DATA_DIR": dir, "VALUATOR_DEMO": "false", "VALUATOR_ADDR": "127.0.0.1:0",
+		"VALUATOR_DATABASE_URL": "sqlite://" + filepath.Join(dir, "v.db"), "VALUATOR_REDIS_URL": "redis://127.0.0.1:1/0"})
+	var out, logs syncBuffer
+	if err := run(context.Background(), nil, env, &out, &logs); err == nil || !strings.Contains(err.Error(), "VALUATOR_REDIS_URL") {
+		t.Errorf("unreachable Redis: run() = %v, want an error naming VALUATOR_REDIS_URL", err)
+	}
+}
+
+// served is a `valuator serve` running in the test.
+type served struct {
+	url       string
+	out, logs *syncBuffer
+	cancel    context.CancelFunc
+	done      chan error
+}
+
+// startServe runs `valuator serve` on a free loopback port with a fresh SQLite database and no demo, plus env,
+// and waits until it is ready. The test stops it with stop (or at cleanup).
+func startServe(t *testing.T, env map[string]string) *served {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	env := envFrom(map[string]string{
-		"VALUATOR_DEMO":         "false", // the demo market's training is not what this test is about
+	dir := t.TempDir()
+	vars := map[string]string{
+		"VALUATOR_DEMO":         "false", // the demo market's training is not what these tests are about
 		"VALUATOR_ADDR":         addr,
 		"VALUATOR_DATA_DIR":     dir,
 		"VALUATOR_DATABASE_URL": "sqlite://" + filepath.Join(dir, "v.db"),
-	})
+	}
+	for k, v := range env {
+		vars[k] = v
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, logs syncBuffer
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, env, &out, &logs) }()
+	s := &served{url: "http://" + addr, out: &syncBuffer{}, logs: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	go func() { s.done <- run(ctx, nil, envFrom(vars), s.out, s.logs) }()
+	t.Cleanup(cancel)
 
-	url := "http://" + addr
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		res, err := http.Get(url + "/readyz")
+		res, err := http.Get(s.url + "/readyz")
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
-				break
+				return s
 			}
 		}
 		if time.Now().After(deadline) {
 			cancel()
-			t.Fatalf("server did not become ready: %v\n%s", err, logs.String())
+			t.Fatalf("server did not become ready: %v\n%s", err, s.logs.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if !strings.Contains(out.String(), "Valuator is running at") {
-		t.Errorf("stdout = %q", out.String())
-	}
-	if strings.Contains(out.String(), demoEmail) {
-		t.Errorf("VALUATOR_DEMO=false still seeded the demo: %q", out.String())
-	}
-	// The development secret was generated in the data folder.
-	if _, err := os.Stat(filepath.Join(dir, "secret")); err != nil {
-		t.Errorf("no generated secret: %v", err)
-	}
-	cancel()
+}
+
+// stop shuts the server down the way SIGTERM would (by cancelling the context) and checks that it stops cleanly.
+func (s *served) stop(t *testing.T) {
+	t.Helper()
+	s.cancel()
 	select {
-	case err := <-done:
+	case err := <-s.done:
 		if err != nil {
 			t.Fatalf("run returned %v", err)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("server did not stop after the context was cancelled")
-	}
-	if !strings.Contains(logs.String(), "stopped") {
-		t.Errorf("no clean stop in the log:\n%s", logs.String())
-	}
-	if _, err := http.Get(url + "/healthz"); err == nil {
-		t.Error("server still answers after shutdown")
 	}
 }
 

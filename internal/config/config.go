@@ -51,6 +51,9 @@ type Config struct {
 	LogFormat   string // VALUATOR_LOG_FORMAT
 	SessionTTL  time.Duration
 	TrustProxy  bool // VALUATOR_TRUST_PROXY: take the client address from X-Forwarded-For
+	// RedisURL (VALUATOR_REDIS_URL), when set, keeps rate-limit budgets in Redis so that several instances share
+	// them; unset, they are kept in memory.
+	RedisURL string
 	// Demo seeds an empty development database with the demo account and market (VALUATOR_DEMO, default true;
 	// never in production).
 	Demo bool
@@ -146,6 +149,13 @@ func Load(getenv func(string) string) (Config, error) {
 		bad("VALUATOR_SESSION_TTL", "must be a duration of at least 1m such as 720h, got %q", getenv("VALUATOR_SESSION_TTL"))
 	}
 	c.SessionTTL = ttl
+
+	c.RedisURL = getenv("VALUATOR_REDIS_URL")
+	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") &&
+		!strings.HasPrefix(c.RedisURL, "unix://") {
+		// The value may hold a password, so it is not repeated.
+		bad("VALUATOR_REDIS_URL", "must start with redis://, rediss:// or unix:// (such as redis://localhost:6379/0)")
+	}
 
 	boolVar := func(name, def string, dst *bool) {
 		switch v := strings.ToLower(get(name, def)); v {

@@ -28,10 +28,11 @@ import (
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
+	"valuator/internal/testredis"
 	"valuator/internal/valuation"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+func TestMain(m *testing.M) { testdb.Main(m, testredis.Shutdown) }
 
 // clock is a settable time source shared by the services under test.
 type clock struct {
@@ -111,6 +112,8 @@ type appOptions struct {
 	web        fstest.MapFS
 	// market, when set, imports records before the valuation engine loads.
 	market func(t *testing.T, db *store.DB)
+	// apiLimiter replaces the in-memory limiter of public API calls (a Redis one shared by several apps).
+	apiLimiter ratelimit.Limiter
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -169,8 +172,12 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		t.Fatal(err)
 	}
 	touches := &apikey.Touches{}
+	var apiLimiter ratelimit.Limiter = ratelimit.NewMemory(clk.Now)
+	if o.apiLimiter != nil {
+		apiLimiter = o.apiLimiter
+	}
 	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
-		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: ratelimit.NewMemory(clk.Now),
+		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
 		Sealer: sealer, Touches: touches, Now: clk.Now})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

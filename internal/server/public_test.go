@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"valuator/internal/apikey"
+	"valuator/internal/ratelimit"
 	"valuator/internal/testdb"
+	"valuator/internal/testredis"
 )
 
 // createKey makes an API key through the dashboard API and returns it.
@@ -371,4 +373,39 @@ func spendTo(t *testing.T, a *testApp, userID, left int64) {
 	if _, err := a.db.Grant(context.Background(), userID, left, "test", "test credits", "", a.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestInstancesShareOneRedisBudget runs two instances of the service on one database and one Redis: a key's
+// budget is spent across both, and a key deleted on one stops working on the other at once.
+func TestInstancesShareOneRedisBudget(t *testing.T) {
+	redisURL := testredis.URL(t)
+	dbURL := testdb.SQLiteURL(t)
+	instance := func() *testApp {
+		l, err := ratelimit.NewRedis(redisURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		return newTestApp(t, dbURL, func(o *appOptions) { o.apiLimiter = l })
+	}
+	a, b := instance(), instance()
+	token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+	k := a.createKey(token, "Shared", 3)
+	// No market is loaded, so each call is a 404 (not charged), which spends from the budget all the same.
+	nowhere := url.Values{"address": {"1 Main St, Topeka, KS 66603"}}
+	for i, app := range []*testApp{a, b, a} {
+		r := app.public(k.Value, nowhere)
+		expectStatus(t, r, http.StatusNotFound)
+		if limit, remaining, _ := rateHeaders(t, r); limit != 3 || remaining != 2-i {
+			t.Errorf("call %d: limit %d remaining %d, want 3 and %d", i+1, limit, remaining, 2-i)
+		}
+	}
+	r := b.public(k.Value, nowhere)
+	expectStatus(t, r, http.StatusTooManyRequests)
+	if r.header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+	// Deleted on one instance, refused by the other at the next call.
+	expectStatus(t, a.do(req{method: "DELETE", path: fmt.Sprintf("/api/api-keys/%d", k.ID), token: token}), http.StatusNoContent)
+	expectStatus(t, b.public(k.Value, nowhere), http.StatusUnauthorized)
 }

@@ -120,8 +120,10 @@ func Available() (bool, string) {
 // PostgreSQL cluster this process started, removes its directory and exits
 // with the tests' exit code. If the process gets SIGINT or SIGTERM first, it
 // stops the cluster and exits at once, since pg_ctl puts the server in its
-// own session, where the terminal's Ctrl-C does not reach it.
-func Main(m *testing.M) {
+// own session, where the terminal's Ctrl-C does not reach it. also are further
+// shutdown functions (testredis.Shutdown, for a package that uses both),
+// run after the cluster stops, on both paths.
+func Main(m *testing.M, also ...func()) {
 	// A plain signal channel rather than signal.NotifyContext: a context
 	// would also be done when we stop listening at the end, and the
 	// goroutine could not tell that from a real signal.
@@ -131,6 +133,9 @@ func Main(m *testing.M) {
 		sig := <-sigs
 		fmt.Fprintf(os.Stderr, "testdb: got %v, stopping PostgreSQL\n", sig)
 		shutdown()
+		for _, f := range also {
+			f()
+		}
 		code := 1
 		if s, ok := sig.(syscall.Signal); ok {
 			code = 128 + int(s) // The shell's convention for "killed by signal".
@@ -140,6 +145,9 @@ func Main(m *testing.M) {
 
 	code := m.Run()
 	shutdown()
+	for _, f := range also {
+		f()
+	}
 	os.Exit(code)
 }
 

@@ -116,6 +116,11 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
+// Shutdown stops the server this process started, if any, for a TestMain that cannot use Main (testdb.Main(m,
+// testredis.Shutdown) in a package that needs PostgreSQL and Redis). It is safe to call more than once and from
+// several goroutines.
+func Shutdown() { shutdown() }
+
 // shutdown stops the server this process started, if any. It is safe to call more than once and from several
 // goroutines.
 func shutdown() {
