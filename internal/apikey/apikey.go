@@ -150,6 +150,9 @@ const (
 	maxNameLen       = 100
 	MsgNameRequired  = "Please enter a key name"
 	MsgRateLimit     = "Rate limit must be a whole number from 1 to 1000"
+	// MsgNameReserved: the request history filters dashboard calls with the key name "dashboard", so no key may
+	// carry it.
+	MsgNameReserved = `"Dashboard" is reserved for calls made in the dashboard; please choose another name`
 )
 
 // CreateInput is the key creation form.
@@ -164,6 +167,7 @@ func (in CreateInput) Validate() (string, int, error) {
 	var v apperr.Validation
 	v.Check(name != "", "name", MsgNameRequired)
 	v.Check(utf8.RuneCountInString(name) <= maxNameLen, "name", "Key name must be at most 100 characters")
+	v.Check(!strings.EqualFold(name, "dashboard"), "name", MsgNameReserved)
 	limit := DefaultRateLimit
 	if in.RateLimit != nil {
 		r := *in.RateLimit

@@ -110,6 +110,7 @@ func TestAPIKeyLifecycle(t *testing.T) {
 			msg   string
 		}{
 			{map[string]any{"name": "   "}, "name", "Please enter a key name"},
+			{map[string]any{"name": " DashBoard "}, "name", apikey.MsgNameReserved},
 			{map[string]any{"name": "x", "rateLimit": 0}, "rateLimit", apikey.MsgRateLimit},
 			{map[string]any{"name": "x", "rateLimit": 1001}, "rateLimit", apikey.MsgRateLimit},
 			{map[string]any{"name": "x", "rateLimit": 2.5}, "rateLimit", apikey.MsgRateLimit},

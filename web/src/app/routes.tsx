@@ -19,13 +19,14 @@ import { PropertyLookupPage } from "@/features/property-lookup/property-lookup-p
 import { PersonLookupPage } from "@/features/person-lookup/person-lookup-page";
 import { BatchUploadPage } from "@/features/batch-upload/batch-upload-page";
 import { ApiKeysPage } from "@/features/api-keys/api-keys-page";
-import { ReportingPage } from "@/features/reporting/reporting-page";
 import { HistoryPage } from "@/features/history/history-page";
 import { BillingPage } from "@/features/billing/billing-page";
 import { SettingsPage } from "@/features/settings/settings-page";
 
 // The API viewer is large (swagger-ui), so it loads only when /docs is visited.
 const DocsPage = lazy(() => import("@/features/docs/docs-page"));
+// The charts library is most of the Reporting screen's weight; the other screens do not need it.
+const ReportingPage = lazy(() => import("@/features/reporting/reporting-page").then((m) => ({ default: m.ReportingPage })));
 
 /** The route table of the spec (product-and-account section 2). */
 export function AppRoutes() {
@@ -64,7 +65,14 @@ export function AppRoutes() {
         <Route path="/person-lookup" element={<PersonLookupPage />} />
         <Route path="/batch-upload" element={<BatchUploadPage />} />
         <Route path="/api-keys" element={<ApiKeysPage />} />
-        <Route path="/reporting" element={<ReportingPage />} />
+        <Route
+          path="/reporting"
+          element={
+            <Suspense fallback={<FullPageSpinner label="Loading reports" />}>
+              <ReportingPage />
+            </Suspense>
+          }
+        />
         <Route path="/history" element={<HistoryPage />} />
         <Route path="/billing" element={<BillingPage />} />
         <Route path="/settings" element={<SettingsPage />} />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   NAME_REQUIRED,
+  NAME_RESERVED,
   RATE_LIMIT_INVALID,
   formatKeyDate,
   formatRateLimit,
@@ -31,6 +32,11 @@ describe("generateKeySchema", () => {
   it.each(["", "   ", "\t"])("refuses the name %j", (name) => {
     const got = generateKeySchema.safeParse({ name, rateLimit: "100" });
     expect(got.error?.issues.map((i) => i.message)).toEqual([NAME_REQUIRED]);
+  });
+
+  it.each(["dashboard", " Dashboard ", "DASHBOARD"])("refuses the reserved name %j", (name) => {
+    const got = generateKeySchema.safeParse({ name, rateLimit: "100" });
+    expect(got.error?.issues.map((i) => i.message)).toEqual([NAME_RESERVED]);
   });
 
   it("refuses a name over 100 characters", () => {

@@ -11,6 +11,8 @@ export const KEY_NAME_MAX = 100;
 
 export const NAME_REQUIRED = "Please enter a key name";
 export const NAME_TOO_LONG = `Key name must be at most ${KEY_NAME_MAX} characters`;
+// The history's key filter names dashboard calls "dashboard" (internal/apikey MsgNameReserved).
+export const NAME_RESERVED = '"Dashboard" is reserved for calls made in the dashboard; please choose another name';
 export const RATE_LIMIT_INVALID = `Rate limit must be a whole number from ${RATE_LIMIT_MIN} to ${RATE_LIMIT_MAX}`;
 
 // The spec's failure texts (section 8).
@@ -23,7 +25,12 @@ export const DELETE_FAILED = "Failed to delete API key";
  * and becomes an integer only when it is a whole number in range, so the request always carries an integer.
  */
 export const generateKeySchema = z.object({
-  name: z.string().trim().min(1, NAME_REQUIRED).max(KEY_NAME_MAX, NAME_TOO_LONG),
+  name: z
+    .string()
+    .trim()
+    .min(1, NAME_REQUIRED)
+    .max(KEY_NAME_MAX, NAME_TOO_LONG)
+    .refine((n) => n.toLowerCase() !== "dashboard", NAME_RESERVED),
   rateLimit: z
     .string()
     .trim()

@@ -21,7 +21,7 @@ import { NotFoundState } from "./components/not-found-state";
 import { PromoBanners } from "./components/promo-banners";
 import { ValuationCard } from "./components/valuation-card";
 import { SAMPLE_VALUATION } from "./sample-valuation";
-import { saveTextFile } from "./save-file";
+import { saveTextFile } from "@/lib/csv";
 import { buildReportPayload, reportFileName } from "./valuation-helpers";
 
 // The Property Lookup screen (working-screens spec, section 2; also /dashboard): the address form, a sample result

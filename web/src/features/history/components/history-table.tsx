@@ -1,0 +1,123 @@
+import { Eye, RotateCw } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import type { UsageEntry } from "@/lib/types";
+import { cn } from "@/lib/utils";
+import {
+  DASH,
+  formatMs,
+  formatTimestamp,
+  formatValuation,
+  isSuccessStatus,
+  keyLabel,
+  retryRequest,
+  serviceLabel,
+} from "../history-helpers";
+
+/** Success or Error by the spec's rule (200-299), with the status code. */
+export function StatusBadge({ status }: { status: number }) {
+  const ok = isSuccessStatus(status);
+  return (
+    <Badge variant={ok ? "success" : "destructive"} className="gap-1 whitespace-nowrap">
+      {ok ? "Success" : "Error"}
+      <span className="font-mono font-normal">{status}</span>
+    </Badge>
+  );
+}
+
+interface HistoryTableProps {
+  entries: readonly UsageEntry[];
+  onView: (entry: UsageEntry) => void;
+  onRetry: (entry: UsageEntry) => void;
+  /** The id of the row whose lookup is being retried, if any. */
+  retryingId: number | null;
+  busy?: boolean;
+}
+
+const COLUMNS = ["Property", "Valuation", "Status", "Response Time", "API Key", "Timestamp", "Actions"] as const;
+
+export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: HistoryTableProps) {
+  return (
+    <div className={cn("overflow-x-auto transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
+      <table data-testid="history-table" className="w-full min-w-[56rem] caption-bottom text-sm">
+        <caption className="sr-only">Request history</caption>
+        <thead>
+          <tr className="border-b bg-muted/40 text-left">
+            {COLUMNS.map((c) => (
+              <th
+                key={c}
+                scope="col"
+                className={cn(
+                  "h-10 px-3 font-medium text-muted-foreground",
+                  (c === "Valuation" || c === "Response Time") && "text-right",
+                  c === "Actions" && "text-right",
+                )}
+              >
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => {
+            const canRetry = retryRequest(e) !== null;
+            const retrying = retryingId === e.id;
+            const address = e.propertyAddress?.trim() || DASH;
+            return (
+              <tr key={e.id} data-testid="history-row" className="border-b last:border-0 hover:bg-muted/30">
+                <td className="max-w-[18rem] px-3 py-2">
+                  <div className="truncate font-medium" title={address}>
+                    {address}
+                  </div>
+                  {e.apiService !== "property_valuation" ? (
+                    <div className="text-xs text-muted-foreground">{serviceLabel(e.apiService)}</div>
+                  ) : null}
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatValuation(e.valuation)}</td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={e.responseStatus} />
+                </td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatMs(e.responseTimeMs)}</td>
+                <td className="px-3 py-2">
+                  <span className={cn(e.apiKeyName === null && "text-muted-foreground")}>{keyLabel(e.apiKeyName)}</span>
+                </td>
+                <td className="whitespace-nowrap px-3 py-2">
+                  <time dateTime={e.createdAt}>{formatTimestamp(e.createdAt)}</time>
+                </td>
+                <td className="px-3 py-2">
+                  <div className="flex justify-end gap-1">
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="h-8 w-8"
+                      aria-label="View details"
+                      title="View details"
+                      onClick={() => onView(e)}
+                    >
+                      <Eye aria-hidden="true" />
+                    </Button>
+                    {canRetry ? (
+                      <Button
+                        type="button"
+                        variant="ghost"
+                        size="icon"
+                        className="h-8 w-8"
+                        aria-label="Retry"
+                        title="Run this lookup again (1 credit if it succeeds)"
+                        disabled={retryingId !== null}
+                        onClick={() => onRetry(e)}
+                      >
+                        <RotateCw className={cn(retrying && "animate-spin")} aria-hidden="true" />
+                      </Button>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { formatCount, type UsagePoint } from "../reporting-helpers";
+
+const BLUE = "#2563eb";
+
+interface UsageChartProps {
+  days: number;
+  points: readonly UsagePoint[];
+  /** Whether the points are the spec's placeholder series (no days came back), not real data. */
+  placeholder: boolean;
+}
+
+/** Calls per day over the period, as one blue line; a hidden table gives the same figures to screen readers. */
+export function UsageChart({ days, points, placeholder }: UsageChartProps) {
+  const total = points.reduce((sum, p) => sum + p.requests, 0);
+  return (
+    <Card data-testid="usage-chart">
+      <CardHeader>
+        <CardTitle className="text-lg">API Usage (Last {days} Days)</CardTitle>
+        <CardDescription>
+          {placeholder ? "No usage recorded for this period yet" : `${formatCount(total)} calls, by day (UTC)`}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <div className="h-72 w-full" aria-hidden="true">
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={[...points]} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="label" tickLine={false} minTickGap={16} fontSize={12} />
+              <YAxis allowDecimals={false} tickLine={false} width={48} fontSize={12} />
+              <Tooltip formatter={(v) => formatCount(Number(v))} />
+              <Legend />
+              <Line
+                type="monotone"
+                dataKey="requests"
+                name="API Calls"
+                stroke={BLUE}
+                strokeWidth={2}
+                dot={points.length <= 31}
+                isAnimationActive={false}
+              />
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
+        <table className="sr-only" data-testid="usage-chart-data">
+          <caption>API calls by day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">API Calls</th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.date}>
+                <td>{p.label}</td>
+                <td>{p.requests}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </CardContent>
+    </Card>
+  );
+}
