@@ -58,8 +58,10 @@ test-web: web/node_modules/.installed
 test-e2e: $(BIN) e2e/node_modules/.installed
 	cd e2e && npx playwright test
 
+# Every benchmark, including the load benchmark of the public API (internal/loadbench, a few minutes: it trains
+# the engine on King County and runs each database for 40 seconds).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
 clean:
 	rm -rf bin web/dist/app web/node_modules/.installed e2e/node_modules/.installed e2e/test-results

@@ -183,6 +183,44 @@ func TestPropertyLookup(t *testing.T) {
 	})
 }
 
+// TestCachedValuationsAnswerForTheCaller checks the valuation cache, which is keyed by the subject rather than by
+// the address text: forms of one address, and addresses placed at one ZIP code's centre, share a valuation but
+// each answer names its own address and match.
+func TestCachedValuationsAnswerForTheCaller(t *testing.T) {
+	a := newTestApp(t, testdb.SQLiteURL(t), withSeattle)
+	token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+	lookup := func(body map[string]any) lookupAnswer {
+		t.Helper()
+		r := a.do(req{method: "POST", path: "/api/property/lookup", token: token, body: body})
+		expectStatus(t, r, http.StatusOK)
+		var ans lookupAnswer
+		r.json(t, &ans)
+		return ans
+	}
+	first := lookup(map[string]any{"address": "1000 N 40th St", "city": "Seattle", "state": "WA", "zip": "98103"})
+	again := lookup(map[string]any{"address": "1000 north 40th", "city": "seattle", "state": "wa", "zip": "98103"})
+	if again.Data.Valuation != first.Data.Valuation || again.Data.Property.MatchCode != "fuzzy" ||
+		first.Data.Property.MatchCode != "exact" || again.Data.Property.Address != "1000 N 40TH ST" {
+		t.Errorf("one home written two ways: %+v / %+v", first.Data, again.Data)
+	}
+
+	one := lookup(map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103"})
+	two := lookup(map[string]any{"address": "17 Elsewhere Ave", "city": "Seattle", "state": "WA", "zip": "98103"})
+	if one.Data.Valuation != two.Data.Valuation {
+		t.Errorf("two unknown homes at the ZIP centre, no attributes: %+v / %+v", one.Data.Valuation, two.Data.Valuation)
+	}
+	if one.Data.Property.FormattedAddress != "4242 NOWHERE PL N, SEATTLE, WA 98103" ||
+		two.Data.Property.FormattedAddress != "17 ELSEWHERE AVE, SEATTLE, WA 98103" || two.Data.Property.MatchCode != "zip_level" {
+		t.Errorf("addresses: %q / %q", one.Data.Property.FormattedAddress, two.Data.Property.FormattedAddress)
+	}
+	big := lookup(map[string]any{"address": "17 Elsewhere Ave", "city": "Seattle", "state": "WA", "zip": "98103",
+		"squareFeet": 4000})
+	if big.Data.Valuation.EstimatedValue <= two.Data.Valuation.EstimatedValue || *big.Data.Details.SquareFeet != 4000 {
+		t.Errorf("4,000 sq ft valued %d, the same home without size %d", big.Data.Valuation.EstimatedValue,
+			two.Data.Valuation.EstimatedValue)
+	}
+}
+
 func TestPropertyLookupErrorsCostNothing(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		a := newTestApp(t, url, withSeattle)

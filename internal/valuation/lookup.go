@@ -193,11 +193,26 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 		return nil, errNotFound
 	}
 	at := s.now().UTC()
-	key := cacheKey(snap.version, a, in, at)
+	m, onRecord := snap.match(a)
+	if !onRecord {
+		lat, lon, zip, ok := locate(a)
+		if !ok {
+			return nil, errNotFound
+		}
+		m = matched{code: MatchZIPLevel, property: -1, lat: lat, lon: lon, zip: zip}
+	}
+	var rec *property.Home
+	if m.property >= 0 {
+		rec = &snap.data.Homes[m.property]
+	}
+	key := cacheKey(snap.version, m, in, at)
 	if r := s.cache.get(key); r != nil {
+		// The same subject written another way (or another address placed at the same ZIP centre): the
+		// valuation is the same; the address part is this caller's.
+		r.Property, _, _ = propertyOf(a, m, rec, deref(r.Property.Latitude), deref(r.Property.Longitude))
 		return r, nil
 	}
-	res, err := s.lookup(snap, a, in, at)
+	res, err := s.value(snap, a, m, rec, in, at)
 	if err == nil {
 		s.cache.put(key, res)
 		// The caller fills the meta of its own copy; the cached original stays clean.
@@ -207,15 +222,21 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 	return res, err
 }
 
-// cacheKey identifies a lookup for the cache: the market version, the normalized address, the attributes given
-// and the day.
-func cacheKey(version string, a address.Address, in Input, at time.Time) string {
+// cacheKey identifies a valuation for the cache: the market version, the subject (a record, or a place and the
+// attributes given for it) and the day. How the address was written is not part of it, so every form of one
+// address, and every address placed at one ZIP code's centre with the same attributes, share one entry.
+func cacheKey(version string, m matched, in Input, at time.Time) string {
 	var b strings.Builder
 	b.WriteString(version)
-	for _, p := range []string{a.ZIP, a.StreetKey(), a.UnitKey(), a.CityKey(), a.State, at.Format("2006-01-02")} {
-		b.WriteByte('|')
-		b.WriteString(p)
+	b.WriteByte('|')
+	b.WriteString(at.Format("2006-01-02"))
+	if m.property >= 0 {
+		// A record is valued from its own attributes; the caller's are not used.
+		b.WriteString("|p")
+		b.WriteString(strconv.Itoa(int(m.property)))
+		return b.String()
 	}
+	b.WriteString("|@" + strconv.FormatFloat(m.lat, 'g', -1, 64) + "," + strconv.FormatFloat(m.lon, 'g', -1, 64) + "," + m.zip)
 	for _, p := range []*float64{in.Bedrooms, in.Bathrooms, in.SquareFeet, in.YearBuilt, in.LotSize} {
 		b.WriteByte('|')
 		if p != nil {
@@ -228,25 +249,17 @@ func cacheKey(version string, a address.Address, in Input, at time.Time) string 
 	return b.String()
 }
 
-func (s *Service) lookup(snap *snapshot, a address.Address, in Input, at time.Time) (*Result, error) {
-	m, onRecord := snap.match(a)
-	given := avm.Unknown()
-	applyInput(&given, in)
+// value values the matched subject: a record from its own attributes, otherwise a home at the matched place with
+// the attributes the caller gave.
+func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *property.Home, in Input, at time.Time) (*Result, error) {
 	var val avm.Valuation
 	var subject avm.Home
-	var rec *property.Home
-	if onRecord && m.property >= 0 {
-		rec = &snap.data.Homes[m.property]
+	if rec != nil {
 		subject = snap.market.Properties[m.property].Home
 		val = snap.engine.Value(subject, m.property, at)
 	} else {
-		if !onRecord {
-			lat, lon, zip, ok := locate(a)
-			if !ok {
-				return nil, errNotFound
-			}
-			m = matched{code: MatchZIPLevel, property: -1, lat: lat, lon: lon, zip: zip}
-		}
+		given := avm.Unknown()
+		applyInput(&given, in)
 		given.Lat, given.Lon, given.ZIP = m.lat, m.lon, m.zip
 		if !snap.engine.Covers(given.Lat, given.Lon, maxMarketMiles) {
 			return nil, errNotFound
@@ -257,6 +270,13 @@ func (s *Service) lookup(snap *snapshot, a address.Address, in Input, at time.Ti
 		return nil, errNotFound
 	}
 	return s.result(snap, a, m, rec, subject, val, at), nil
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // applyInput copies the attributes a caller gave.

@@ -151,32 +151,8 @@ const recentlySold = 90
 func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *property.Home, subject avm.Home,
 	val avm.Valuation, at time.Time) *Result {
 	r := &Result{}
-	// The address: the record's own when matched, else the caller's, normalized.
-	street, unit, city, state, zip := a.Street(), a.Unit(), a.City, a.State, a.ZIP
-	county := ""
-	source := ""
-	if rec != nil {
-		street, city, state, zip, county, source = rec.Street, rec.City, rec.State, rec.ZIP, rec.County, rec.Source
-		unit = strings.TrimSpace(rec.UnitType + " " + rec.Unit)
-		if street == "" && rec.ExternalID != "" {
-			street = "Parcel " + rec.ExternalID
-		}
-	} else if z, ok := zipInfo(m.zip); ok {
-		county = z.County
-		if zip == "" {
-			zip = m.zip
-		}
-		if city == "" {
-			city = strings.ToUpper(z.City)
-		}
-	}
-	line := street
-	if unit != "" {
-		line += " " + unit
-	}
-	r.Property = ResultProperty{Address: line, Unit: optS(unit), City: city, State: state, ZIP: zip,
-		FormattedAddress: formatted(line, city, state, zip), Latitude: optF(subject.Lat),
-		Longitude: optF(subject.Lon), County: optS(county), MatchCode: m.code, IsDemo: source == "demo"}
+	var county, source string
+	r.Property, county, source = propertyOf(a, m, rec, subject.Lat, subject.Lon)
 
 	r.Valuation = ResultValue{EstimatedValue: round(val.Value), Low: round(val.Low), High: round(val.High),
 		Confidence: math.Round(val.Confidence*1000) / 1000, ConfidenceLevel: ConfidenceLevel(val.Confidence),
@@ -231,6 +207,37 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 	}
 	r.Meta.DataSource = source
 	return r
+}
+
+// propertyOf is the address part of a result: the record's own address when matched, else the caller's,
+// normalized; with the county and the data source. It is all of a result that depends on how the address was
+// written, so a cached valuation of the same subject gets it afresh (lat, lon: where the subject was valued).
+func propertyOf(a address.Address, m matched, rec *property.Home, lat, lon float64) (ResultProperty, string, string) {
+	street, unit, city, state, zip := a.Street(), a.Unit(), a.City, a.State, a.ZIP
+	county := ""
+	source := ""
+	if rec != nil {
+		street, city, state, zip, county, source = rec.Street, rec.City, rec.State, rec.ZIP, rec.County, rec.Source
+		unit = strings.TrimSpace(rec.UnitType + " " + rec.Unit)
+		if street == "" && rec.ExternalID != "" {
+			street = "Parcel " + rec.ExternalID
+		}
+	} else if z, ok := zipInfo(m.zip); ok {
+		county = z.County
+		if zip == "" {
+			zip = m.zip
+		}
+		if city == "" {
+			city = strings.ToUpper(z.City)
+		}
+	}
+	line := street
+	if unit != "" {
+		line += " " + unit
+	}
+	return ResultProperty{Address: line, Unit: optS(unit), City: city, State: state, ZIP: zip,
+		FormattedAddress: formatted(line, city, state, zip), Latitude: optF(lat),
+		Longitude: optF(lon), County: optS(county), MatchCode: m.code, IsDemo: source == "demo"}, county, source
 }
 
 func formatted(line, city, state, zip string) string {
