@@ -35,11 +35,14 @@ func (s *Server) listAPIKeys(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// keyView is a stored key as the dashboard shows it, with the full key decrypted for the copy button.
+// keyView is a stored key as the dashboard shows it, with the full key decrypted for the copy button. A key sealed
+// under another server secret (VALUATOR_SECRET was changed) still works, since calls find it by its hash, but can
+// no longer be shown: its keyValue is empty and the screen says so, rather than the whole list failing.
 func (s *Server) keyView(k store.APIKeyRow, plan string) (apikey.Key, error) {
 	value, err := s.sealer.Open(k.Sealed)
 	if err != nil {
-		return apikey.Key{}, err
+		s.log.Warn("API key cannot be decrypted; was VALUATOR_SECRET changed?", "api_key_id", k.ID, "err", err)
+		value = ""
 	}
 	return apikey.Key{ID: k.ID, Name: k.Name, Preview: k.Preview, Value: value, RateLimit: k.RateLimit,
 		EffectiveRateLimit: apikey.Effective(k.RateLimit, plan), CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt}, nil

@@ -114,6 +114,8 @@ type appOptions struct {
 	market func(t *testing.T, db *store.DB)
 	// apiLimiter replaces the in-memory limiter of public API calls (a Redis one shared by several apps).
 	apiLimiter ratelimit.Limiter
+	// sealSecret replaces the secret API keys are sealed with.
+	sealSecret string
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -167,7 +169,10 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	if err := vals.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sealer, err := apikey.NewSealer(strings.Repeat("k", 32))
+	if o.sealSecret == "" {
+		o.sealSecret = strings.Repeat("k", 32)
+	}
+	sealer, err := apikey.NewSealer(o.sealSecret)
 	if err != nil {
 		t.Fatal(err)
 	}

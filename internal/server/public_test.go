@@ -410,3 +410,22 @@ func TestInstancesShareOneRedisBudget(t *testing.T) {
 	expectStatus(t, a.do(req{method: "DELETE", path: fmt.Sprintf("/api/api-keys/%d", k.ID), token: token}), http.StatusNoContent)
 	expectStatus(t, b.public(k.Value, nowhere), http.StatusUnauthorized)
 }
+
+// TestKeysOutliveAChangedSecret: after the server secret changes, keys sealed under the old one are listed with an
+// empty keyValue (they cannot be shown) and still work, instead of the list failing.
+func TestKeysOutliveAChangedSecret(t *testing.T) {
+	dbURL := testdb.SQLiteURL(t)
+	before := newTestApp(t, dbURL)
+	token, _ := before.register("jane@example.com", "correct-horse", "Jane Doe")
+	k := before.createKey(token, "Old", 10)
+	after := newTestApp(t, dbURL, func(o *appOptions) { o.sealSecret = strings.Repeat("n", 32) })
+	r := after.do(req{method: "GET", path: "/api/api-keys", token: token})
+	expectStatus(t, r, http.StatusOK)
+	var keys []apikey.Key
+	r.json(t, &keys)
+	if len(keys) != 1 || keys[0].Value != "" || keys[0].Preview != k.Preview {
+		t.Errorf("keys after the secret changed = %+v", keys)
+	}
+	nowhere := url.Values{"address": {"1 Main St, Topeka, KS 66603"}}
+	expectStatus(t, after.public(k.Value, nowhere), http.StatusNotFound) // authenticated: the key still works
+}

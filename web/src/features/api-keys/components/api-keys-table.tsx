@@ -42,7 +42,12 @@ export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
                     size="icon"
                     className="h-8 w-8"
                     aria-label={`Copy key ${key.name}`}
-                    title="Copy the full key"
+                    title={
+                      key.keyValue
+                        ? "Copy the full key"
+                        : "This key can no longer be shown (the server's secret was changed). It still works; create a new key if you need to copy one."
+                    }
+                    disabled={!key.keyValue}
                     onClick={() => void copyApiKey(key.keyValue)}
                   >
                     <Copy aria-hidden="true" />
