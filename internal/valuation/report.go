@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"valuator/internal/apperr"
+	"valuator/internal/sheet"
 )
 
 // ReportData is what the report is made of: a valuation as the lookup returned it (the spec's propertyData).
@@ -32,25 +33,6 @@ type ReportData struct {
 // MsgNoData is the spec's answer to an empty report.
 const MsgNoData = "No data in report"
 
-// SafeCell protects a cell from spreadsheet formula injection: a value that starts like a formula (=, +, -, @, or a
-// tab or carriage return that some spreadsheets skip first) is prefixed with an apostrophe, which spreadsheets show
-// as text. Plain negative numbers are left alone, since they are data, not formulas.
-func SafeCell(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '@', '\t', '\r':
-		return "'" + s
-	case '-':
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
-			return s
-		}
-		return "'" + s
-	}
-	return s
-}
-
 // Report renders the CSV report. It refuses a report with neither an address nor a value.
 func Report(d ReportData) ([]byte, error) {
 	str := func(p *string) string {
@@ -75,7 +57,7 @@ func Report(d ReportData) ([]byte, error) {
 	write := func(cells ...string) {
 		row := make([]string, width)
 		for i, c := range cells {
-			row[i] = SafeCell(c)
+			row[i] = sheet.SafeCell(c)
 		}
 		_ = w.Write(row)
 	}
