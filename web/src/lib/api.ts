@@ -20,6 +20,8 @@ export interface ErrorBody {
   field?: string;
   fields?: Record<string, string>;
   retryAfter?: number;
+  /** A short heading for the message, where a screen shows one (file checks: 'Invalid File Type'). */
+  title?: string;
 }
 
 /**
@@ -81,16 +83,18 @@ async function throwIfResNotOk(res: Response, hadToken: boolean): Promise<void> 
 
 /**
  * Sends one request: the bearer header when a token is stored, a JSON body with a JSON content type when a payload
- * is given, and always credentials. Throws ApiError on any non-successful status.
+ * is given (FormData is sent as multipart, the browser setting the boundary), and always credentials. Throws
+ * ApiError on any non-successful status.
  */
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
   const headers: Record<string, string> = authHeaders();
-  if (data !== undefined) headers["Content-Type"] = "application/json";
+  const isForm = data instanceof FormData;
+  if (data !== undefined && !isForm) headers["Content-Type"] = "application/json";
   const hadToken = "Authorization" in headers;
   const res = await fetch(url, {
     method,
     headers,
-    body: data !== undefined ? JSON.stringify(data) : undefined,
+    body: isForm ? data : data !== undefined ? JSON.stringify(data) : undefined,
     credentials: "include",
   });
   await throwIfResNotOk(res, hadToken);

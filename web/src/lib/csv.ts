@@ -35,13 +35,17 @@ export function toCsv(rows: readonly (readonly CsvValue[])[]): string {
   return rows.map((row) => row.map((v) => quoteCell(safeCell(cellText(v)))).join(",")).join("\r\n") + "\r\n";
 }
 
-/**
- * Saves text as a file in the browser: a Blob behind an object URL and a temporary <a download> that is clicked
- * and removed. The URL is released on the next tick, after the browser has started the download (revoking it at
- * once cancels the download in some browsers).
- */
+/** Saves text as a file in the browser (see saveBlobFile). */
 export function saveTextFile(text: string, fileName: string, type = "text/csv;charset=utf-8"): void {
-  const blob = new Blob([text], { type });
+  saveBlobFile(new Blob([text], { type }), fileName);
+}
+
+/**
+ * Saves a Blob (text built here, or a downloaded spreadsheet as it came) as a file: an object URL and a temporary
+ * <a download> that is clicked and removed. The URL is released on the next tick, after the browser has started the
+ * download (revoking it at once cancels the download in some browsers).
+ */
+export function saveBlobFile(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
