@@ -17,6 +17,7 @@ import (
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/config"
+	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
 	"valuator/internal/server"
@@ -29,6 +30,7 @@ const usage = `Usage: valuator [command] [flags]
 
 Commands:
   serve     start the web server: API, public API and web app (the default)
+  worker    run batch jobs only (no web server), beside one or more servers on the same database
   migrate   apply database migrations and exit
   import    load property records and sales from a file (valuator import sales FILE --format ...)
   demo      generate the demo market (done automatically on the first development start)
@@ -55,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runEval(ctx, args, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args, getenv, stdout, stderr)
+	case "worker":
+		return runWorker(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -170,6 +174,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// The engine loads (or trains) in the background: the server answers at once, /readyz says when lookups can
 	// be served, and the market is reloaded whenever records change.
 	vals := valuation.New(db, log, nil, avm.DefaultOptions())
+	vals.SetCacheSize(cfg.CacheSize)
 	go func() {
 		if err := vals.Load(ctx); err != nil && ctx.Err() == nil {
 			log.Error("loading the valuation engine", "err", err)
@@ -179,6 +184,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	sealer, err := apikey.NewSealer(cfg.Secret)
 	if err != nil {
 		return err
+	}
+	// Batch jobs run in this process too; `valuator worker` processes add capacity.
+	queue, err := newQueue(cfg, db, vals, log)
+	if err != nil {
+		return err
+	}
+	if err := queue.Start(ctx); err != nil {
+		return fmt.Errorf("start the job queue: %w", err)
 	}
 	// API keys' last use is kept in memory and written every 30 seconds (and at shutdown), not on every call.
 	touches := &apikey.Touches{}
@@ -221,6 +234,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		APILimiter:  apiLimiter,
 		Sealer:      sealer,
 		Touches:     touches,
+		Queue:       queue,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -255,6 +269,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		log.Error("shutdown", "err", err)
 	}
 	flushTouches(shutdownCtx)
+	// Running batch jobs finish their chunk and hand over; whatever is not saved is valued again later.
+	if err := queue.Stop(shutdownCtx); err != nil {
+		log.Error("stopping the job queue", "err", err)
+	}
 	if err := mailer.Close(shutdownCtx); err != nil {
 		log.Error("emails still queued at shutdown", "err", err)
 	}
@@ -262,5 +280,47 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	log.Info("stopped")
+	return nil
+}
+
+// newQueue makes the job queue with its workers. Webhooks may reach private addresses only in development.
+func newQueue(cfg config.Config, db *store.DB, vals *valuation.Service, log *slog.Logger) (*jobs.Queue, error) {
+	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: true,
+		Webhooks: jobs.WebhookClient(cfg.Dev())})
+}
+
+// runWorker runs batch jobs until the context ends: the engine loads first (rows are valued in this process).
+func runWorker(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, log, err := loadConfig("worker", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	vals := valuation.New(db, log, nil, avm.DefaultOptions())
+	vals.SetCacheSize(cfg.CacheSize)
+	if err := vals.Load(ctx); err != nil {
+		return fmt.Errorf("loading the valuation engine: %w", err)
+	}
+	go vals.Watch(ctx, time.Minute)
+	queue, err := newQueue(cfg, db, vals, log)
+	if err != nil {
+		return err
+	}
+	if err := queue.Start(ctx); err != nil {
+		return fmt.Errorf("start the job queue: %w", err)
+	}
+	fmt.Fprintf(stdout, "Valuator worker is running (%s)\n", db.Dialect())
+	<-ctx.Done()
+	log.Info("worker shutting down: finishing the current chunks")
+	stopCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := queue.Stop(stopCtx); err != nil {
+		return err
+	}
+	log.Info("worker stopped")
 	return nil
 }

@@ -23,7 +23,12 @@ import (
 	"valuator/internal/testredis"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m, testredis.Shutdown) }
+func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) == "1" {
+		runWorkerProcess()
+	}
+	testdb.Main(m, testredis.Shutdown)
+}
 
 func envFrom(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 

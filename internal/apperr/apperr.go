@@ -25,6 +25,8 @@ const (
 	KindRateLimited
 	KindUnavailable
 	KindMethodNotAllowed
+	// KindGone: the thing existed but was deleted on purpose (batch results after their retention).
+	KindGone
 )
 
 // Error is a domain error with a message a person can read.

@@ -54,6 +54,8 @@ type Config struct {
 	// RedisURL (VALUATOR_REDIS_URL), when set, keeps rate-limit budgets in Redis so that several instances share
 	// them; unset, they are kept in memory.
 	RedisURL string
+	// CacheSize is how many valuations are kept in memory (VALUATOR_CACHE_SIZE, default 20000; 0 turns it off).
+	CacheSize int
 	// Demo seeds an empty development database with the demo account and market (VALUATOR_DEMO, default true;
 	// never in production).
 	Demo bool
@@ -149,6 +151,12 @@ func Load(getenv func(string) string) (Config, error) {
 		bad("VALUATOR_SESSION_TTL", "must be a duration of at least 1m such as 720h, got %q", getenv("VALUATOR_SESSION_TTL"))
 	}
 	c.SessionTTL = ttl
+
+	if n, err := strconv.Atoi(get("VALUATOR_CACHE_SIZE", "20000")); err != nil || n < 0 || n > 10_000_000 {
+		bad("VALUATOR_CACHE_SIZE", "must be a whole number from 0 to 10000000, got %q", getenv("VALUATOR_CACHE_SIZE"))
+	} else {
+		c.CacheSize = n
+	}
 
 	c.RedisURL = getenv("VALUATOR_REDIS_URL")
 	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") &&

@@ -58,6 +58,7 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"bad ttl", map[string]string{"VALUATOR_SESSION_TTL": "soon"}, "VALUATOR_SESSION_TTL"},
 		{"bad trust proxy", map[string]string{"VALUATOR_TRUST_PROXY": "maybe"}, "VALUATOR_TRUST_PROXY"},
 		{"bad demo", map[string]string{"VALUATOR_DEMO": "sometimes"}, "VALUATOR_DEMO"},
+		{"bad cache size", map[string]string{"VALUATOR_CACHE_SIZE": "-1"}, "VALUATOR_CACHE_SIZE"},
 		{"bad redis url", map[string]string{"VALUATOR_REDIS_URL": "http://:hunter2@cache:6379"}, "VALUATOR_REDIS_URL"},
 	}
 	for _, tt := range tests {

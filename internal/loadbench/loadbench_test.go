@@ -29,6 +29,7 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/config"
 	"valuator/internal/demo"
+	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/property"
 	"valuator/internal/ratelimit"
@@ -64,6 +65,7 @@ type target struct {
 	exact   []url.Values // addresses of recorded demo homes
 	kcZIPs  []string     // King County ZIP codes, for addresses not on record
 	service *valuation.Service
+	db      *store.DB
 }
 
 func setup(b *testing.B, dbURL string) *target {
@@ -126,14 +128,29 @@ func setup(b *testing.B, dbURL string) *target {
 	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: log}, Logger: log, SessionTTL: time.Hour})
 	sealer, _ := apikey.NewSealer(cfg.Secret)
 	openAPI, _ := api.JSON(ctx)
-	h := server.New(server.Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: svc,
+	// The job queue and its workers, as `valuator serve` runs them.
+	queue, err := jobs.New(jobs.Config{Store: db, Valuer: svc, Logger: log, Workers: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	qctx, qcancel := context.WithCancel(ctx)
+	if err := queue.Start(qctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stop, done := context.WithTimeout(ctx, 20*time.Second)
+		defer done()
+		_ = queue.Stop(stop)
+		qcancel()
+	})
+	h := server.New(server.Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: svc, Queue: queue,
 		OpenAPI: openAPI, Web: os.DirFS("."), FormLimiter: ratelimit.NewMemory(nil), APILimiter: ratelimit.NewMemory(nil),
 		Sealer: sealer, Touches: &apikey.Touches{}})
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
 
 	// Enterprise customers with plenty of credits and several keys each; the last customer also has the slow keys.
-	t := &target{url: srv.URL, service: svc}
+	t := &target{url: srv.URL, service: svc, db: db}
 	for c := 0; c < customers; c++ {
 		auth, err := accounts.Register(ctx, account.RegisterInput{Email: fmt.Sprintf("load%d@example.com", c),
 			Password: "load-test-pass", FullName: "Load Test"}, account.Client{IP: "127.0.0.1"})

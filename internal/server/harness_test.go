@@ -24,6 +24,7 @@ import (
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/config"
+	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
@@ -105,6 +106,7 @@ type testApp struct {
 	contract *contract
 	logs     *bytes.Buffer
 	touches  *apikey.Touches
+	queue    *jobs.Queue
 }
 
 type appOptions struct {
@@ -116,6 +118,8 @@ type appOptions struct {
 	apiLimiter ratelimit.Limiter
 	// sealSecret replaces the secret API keys are sealed with.
 	sealSecret string
+	// holdJobs leaves the job queue's workers stopped until the test calls a.startJobs.
+	holdJobs bool
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -181,13 +185,38 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	if o.apiLimiter != nil {
 		apiLimiter = o.apiLimiter
 	}
+	// The real queue and workers, on the test's database, with short runs so tests see progress quickly.
+	queue, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, Now: clk.Now, BaseURL: "http://valuator.test",
+		Workers: true, Slice: time.Second, PollInterval: 20 * time.Millisecond, Webhooks: jobs.WebhookClient(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
-		Sealer: sealer, Touches: touches, Now: clk.Now})
+		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,
-		touches: touches}
+	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,
+		touches: touches, queue: queue}
+	if !o.holdJobs {
+		a.startJobs()
+	}
+	return a
+}
+
+// startJobs starts the queue's workers; they stop when the test ends.
+func (a *testApp) startJobs() {
+	a.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := a.queue.Start(ctx); err != nil {
+		a.t.Fatal(err)
+	}
+	a.t.Cleanup(func() {
+		stop, done := context.WithTimeout(context.Background(), 10*time.Second)
+		defer done()
+		_ = a.queue.Stop(stop)
+		cancel()
+	})
 }
 
 func production(o *appOptions) { o.production = true }

@@ -49,6 +49,8 @@ func statusOf(k apperr.Kind) int {
 		return http.StatusServiceUnavailable
 	case apperr.KindMethodNotAllowed:
 		return http.StatusMethodNotAllowed
+	case apperr.KindGone:
+		return http.StatusGone
 	default:
 		return http.StatusInternalServerError
 	}
@@ -104,12 +106,17 @@ const maxJSONBody = 1 << 20
 // decodeJSON reads a JSON object into dst, answering the caller's mistakes with errors that say what is wrong:
 // not JSON (415), too large (413), malformed (400), or a field of the wrong type (400 naming the field).
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	return decodeJSONLimit(w, r, dst, maxJSONBody)
+}
+
+// decodeJSONLimit is decodeJSON with its own size limit, for the few bodies that carry data rather than a form.
+func decodeJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 		return &apperr.Error{Kind: apperr.KindUnsupportedMediaType, Code: "unsupported_media_type",
 			Message: "Send the request body as JSON with Content-Type: application/json"}
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxJSONBody)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	dec := json.NewDecoder(r.Body)
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)

@@ -48,6 +48,20 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/usage/history", s.requireUser(s.usageHistory)},
 		{"GET", "/api/usage/stats", s.requireUser(s.usageStats)},
 
+		// Batch valuation (working-screens Batch Upload; public batch endpoints in section 7).
+		{"POST", "/api/jobs/preview", s.requireUser(s.previewBatchFile)},
+		{"GET", "/api/jobs", s.requireUser(s.listJobs)},
+		{"POST", "/api/jobs", s.requireUser(s.createJob)},
+		{"GET", "/api/jobs/{id}", s.requireUser(s.getJob)},
+		{"GET", "/api/jobs/{id}/results", s.requireUser(s.jobResults)},
+		{"GET", "/api/jobs/{id}/download", s.requireUser(s.downloadJob)},
+		{"POST", "/api/jobs/{id}/cancel", s.requireUser(s.cancelJob)},
+		{"POST", "/api/jobs/{id}/retry", s.requireUser(s.retryJob)},
+		{"GET", "/api/batch/example.csv", s.batchExample},
+		{"POST", "/api/batch/upload", s.requireAPIKey(s.publicBatchUpload)},
+		{"GET", "/api/batch/status/{jobId}", s.requireAPIKey(s.publicBatchStatus)},
+		{"GET", "/api/batch/download/{jobId}", s.requireAPIKey(s.publicBatchDownload)},
+
 		// Contact form (no sign-in needed).
 		{"POST", "/api/contact", s.limitForm("contact", contactLimit, s.sendContact)},
 	}

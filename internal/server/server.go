@@ -34,6 +34,16 @@ type Store interface {
 	APIKeys(ctx context.Context, userID int64) ([]store.APIKeyRow, error)
 	DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Time) error
 	KeyOwner(ctx context.Context, hash string) (store.KeyOwner, error)
+	CreditTerms(ctx context.Context, userID int64) (balance int64, plan string, overageLimitCents *int64, err error)
+
+	SaveBatchFile(ctx context.Context, userID int64, name, sha string, content []byte, at time.Time) (int64, error)
+	BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error)
+	CreateBatchJob(ctx context.Context, j store.BatchJob, inputs [][]byte, enqueue store.Enqueue) (store.BatchJob, bool, error)
+	BatchJobs(ctx context.Context, userID int64, limit int) ([]store.BatchJob, error)
+	BatchJob(ctx context.Context, userID, id int64) (store.BatchJob, error)
+	BatchRows(ctx context.Context, userID, jobID int64, status string, offset, limit int) ([]store.BatchRow, int, error)
+	CancelBatchJob(ctx context.Context, userID, jobID int64, at time.Time) (store.BatchJob, error)
+	RetryBatchJob(ctx context.Context, userID, jobID int64, enqueue store.Enqueue) (store.BatchJob, error)
 }
 
 // Deps wires a Server. Every field is required unless it says otherwise.
@@ -54,6 +64,8 @@ type Deps struct {
 	APILimiter ratelimit.Limiter
 	// Sealer encrypts API keys with the server secret.
 	Sealer *apikey.Sealer
+	// Queue queues batch jobs (jobs.Queue).
+	Queue BatchQueue
 	// Touches collects API keys' last use; the caller flushes it to the store.
 	Touches *apikey.Touches
 	Now     func() time.Time // optional; time.Now
@@ -71,6 +83,7 @@ type Server struct {
 	formLimiter ratelimit.Limiter
 	apiLimiter  ratelimit.Limiter
 	sealer      *apikey.Sealer
+	queue       BatchQueue
 	touches     *apikey.Touches
 	now         func() time.Time
 	mux         *http.ServeMux
@@ -92,6 +105,7 @@ func New(d Deps) http.Handler {
 		formLimiter: d.FormLimiter,
 		apiLimiter:  d.APILimiter,
 		sealer:      d.Sealer,
+		queue:       d.Queue,
 		touches:     d.Touches,
 		now:         d.Now,
 		mux:         http.NewServeMux(),

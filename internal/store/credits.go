@@ -96,3 +96,11 @@ func (db *DB) SetPlan(ctx context.Context, userID int64, plan string, overageLim
 		plan, overageLimitCents, x.t(at), userID)
 	return expectOne(res, err)
 }
+
+// CreditTerms returns what a charge to the user would be checked against: the balance, the plan and the overage
+// limit (credit.Floor of the last two is the lowest balance allowed).
+func (db *DB) CreditTerms(ctx context.Context, userID int64) (balance int64, plan string, overageLimitCents *int64, err error) {
+	err = db.q().row(ctx, `SELECT credits, plan, overage_limit_cents FROM users WHERE id = ?`, userID).
+		Scan(&balance, &plan, &overageLimitCents)
+	return balance, plan, overageLimitCents, err
+}

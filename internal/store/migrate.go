@@ -40,5 +40,5 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate %s: %w", db.dialect, err)
 	}
-	return nil
+	return db.migrateQueue(ctx)
 }

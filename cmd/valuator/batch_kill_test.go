@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"valuator/internal/account"
+	"valuator/internal/avm"
+	"valuator/internal/batch"
+	"valuator/internal/jobs"
+	"valuator/internal/mail"
+	"valuator/internal/store"
+	"valuator/internal/testdb"
+	"valuator/internal/valuation"
+)
+
+// workerEnv makes the test binary run `valuator worker` instead of the tests (see TestMain), so that a test can
+// start a real worker process and kill it.
+const workerEnv = "VALUATOR_TEST_RUN_WORKER"
+
+// runWorkerProcess is TestMain's path for the child process.
+func runWorkerProcess() {
+	err := run(context.Background(), []string{"worker"}, os.Getenv, os.Stdout, os.Stderr)
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// TestBatchSurvivesAKilledWorker starts a `valuator worker` process, kills it with SIGKILL in the middle of a
+// batch job, lets another worker resume the job, and proves that every row was valued once and charged once.
+func TestBatchSurvivesAKilledWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes")
+	}
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		ctx := context.Background()
+		db, err := store.Open(ctx, dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := seedDemoMarket(ctx, db, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		log := slog.New(slog.NewTextHandler(io.Discard, nil))
+		// Train here once; the worker process restores the saved engine.
+		vals := valuation.New(db, log, nil, avm.DefaultOptions())
+		if err := vals.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+
+		// An Enterprise customer with 10,000 credits and a job of every demo home, twice (the second pass is
+		// not cached in the worker: its cache is off, so each row costs a real valuation).
+		accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: log}, SessionTTL: time.Hour})
+		auth, err := accounts.Register(ctx, account.RegisterInput{Email: "batch@example.com", Password: "batch-pass-123",
+			FullName: "Batch Test"}, account.Client{IP: "127.0.0.1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		userID := auth.User.ID
+		if err := db.SetPlan(ctx, userID, "enterprise", nil, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Grant(ctx, userID, 9_900, "test", "credits", "", now); err != nil {
+			t.Fatal(err)
+		}
+		md, err := db.LoadMarket(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inputs [][]byte
+		for pass := 0; pass < 2; pass++ {
+			for _, h := range md.Homes {
+				b, _ := json.Marshal(batch.Row{Line: len(inputs) + 2, Address: strings.TrimSpace(h.Street + " " + h.UnitType + " " + h.Unit),
+					City: h.City, State: h.State, ZIP: h.ZIP})
+				inputs = append(inputs, b)
+			}
+		}
+		queueOnly, err := jobs.New(jobs.Config{Store: db, Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		job, _, err := db.CreateBatchJob(ctx, store.BatchJob{UserID: userID, FileName: "all.csv", FileSHA256: "x",
+			Mapping: "{}", CreatedAt: now}, inputs, queueOnly.EnqueueBatch)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		// The worker process, killed once it has saved some chunks.
+		child := exec.Command(os.Args[0], "-test.run=^$")
+		child.Env = append(os.Environ(), workerEnv+"=1", "VALUATOR_DATABASE_URL="+dbURL, "VALUATOR_DATA_DIR="+t.TempDir(),
+			"VALUATOR_CACHE_SIZE=0", "VALUATOR_LOG_LEVEL=warn", "VALUATOR_ENV=development", "VALUATOR_SECRET="+strings.Repeat("s", 32))
+		var childErr strings.Builder
+		child.Stderr = &childErr
+		if err := child.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			j, err := db.BatchJobForWorker(ctx, job.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.Processed >= 500 {
+				if j.Processed >= j.Total {
+					t.Fatalf("the worker finished all %d rows before it could be killed", j.Total)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				child.Process.Kill()
+				t.Fatalf("the worker made no progress: %d rows\n%s", j.Processed, childErr.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = child.Wait()
+		killed, _ := db.BatchJobForWorker(ctx, job.ID)
+		t.Logf("killed the worker after %d of %d rows", killed.Processed, killed.Total)
+		checkBatchConsistent(t, db, job.ID, userID)
+
+		// Another worker resumes the job once the queue sees the dead one's run as stuck.
+		resumer, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, Workers: true,
+			Slice: 500 * time.Millisecond, RescueAfter: 2 * time.Second, PollInterval: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runCtx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		if err := resumer.Start(runCtx); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			stop, done := context.WithTimeout(ctx, 10*time.Second)
+			defer done()
+			_ = resumer.Stop(stop)
+		}()
+		deadline = time.Now().Add(120 * time.Second)
+		for {
+			j, _ := db.BatchJobForWorker(ctx, job.ID)
+			if j.Status == batch.StatusCompleted {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("job not resumed: %s, %d of %d", j.Status, j.Processed, j.Total)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		done := checkBatchConsistent(t, db, job.ID, userID)
+		if done.Processed != done.Total || done.Successful != done.Total {
+			t.Errorf("finished job: %d processed, %d valued of %d", done.Processed, done.Successful, done.Total)
+		}
+		balance, _, _, _ := db.CreditTerms(ctx, userID)
+		if want := int64(10_000 - done.Total); balance != want {
+			t.Errorf("balance %d, want %d: each of %d rows charged once", balance, want, done.Total)
+		}
+	})
+}
+
+// checkBatchConsistent checks that the job's counters, its rows and the ledger agree: each valued row carries one
+// credit, the ledger's batch debits sum to the valued rows, and no row was counted twice.
+func checkBatchConsistent(t *testing.T, db *store.DB, jobID, userID int64) store.BatchJob {
+	t.Helper()
+	ctx := context.Background()
+	j, err := db.BatchJobForWorker(ctx, jobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	credits := 0
+	for offset := 0; ; offset += 1000 {
+		rows, _, err := db.BatchRows(ctx, userID, jobID, "", offset, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 0 {
+			break
+		}
+		for _, r := range rows {
+			counts[r.Status]++
+			if r.Status == batch.RowSuccess {
+				credits++
+			}
+		}
+	}
+	entries, err := db.Ledger(ctx, userID, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var debited int64
+	for _, e := range entries {
+		if e.Kind == "batch" {
+			debited -= e.Amount
+		}
+	}
+	if counts[batch.RowSuccess] != j.Successful || counts[batch.RowFailed] != j.Failed ||
+		counts[batch.RowSuccess]+counts[batch.RowFailed] != j.Processed || int64(credits) != debited || j.CreditsUsed != debited {
+		t.Errorf("inconsistent: rows %v, job %d valued/%d failed/%d processed/%d credits, ledger %d",
+			counts, j.Successful, j.Failed, j.Processed, j.CreditsUsed, debited)
+	}
+	return j
+}

@@ -1,0 +1,29 @@
+package batch
+
+import "time"
+
+// Statuses of a batch job (working-screens spec, section 4).
+const (
+	StatusPending    = "pending"
+	StatusProcessing = "processing"
+	StatusCompleted  = "completed"
+	StatusFailed     = "failed"
+	StatusCancelled  = "cancelled"
+)
+
+// Statuses of one row of a job. A row leaves RowPending only in the transaction that charges it (or records why it
+// could not be valued), so it is valued and charged once.
+const (
+	RowPending = "pending"
+	RowSuccess = "success"
+	RowFailed  = "failed"
+)
+
+// CanCancel reports whether a job in this status can be cancelled: pending or processing.
+func CanCancel(status string) bool { return status == StatusPending || status == StatusProcessing }
+
+// CanRetry reports whether a job in this status can be retried: failed or cancelled.
+func CanRetry(status string) bool { return status == StatusFailed || status == StatusCancelled }
+
+// Retention is how long a finished job's rows, results and uploaded files are kept (DESIGN.md section 5).
+const Retention = 24 * time.Hour

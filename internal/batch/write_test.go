@@ -1,0 +1,196 @@
+package batch
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+func p[T any](v T) *T { return &v }
+
+var sampleResults = []Result{
+	{Line: 2, Address: "7006 MAPLE RD", FullAddress: "7006 MAPLE RD, SEATTLE, WA 98103", Status: RowSuccess,
+		EstimatedValue: p[int64](812000), ValueLow: p[int64](760000), ValueHigh: p[int64](870000),
+		Confidence: p(0.87), PricePerSqFt: p[int64](540), RentEstimate: p[int64](3400), Bedrooms: p(3.0),
+		Bathrooms: p(2.5), SquareFeet: p[int64](1504), YearBuilt: p[int64](1925), LotSize: p[int64](4000),
+		PropertyType: "Townhouse", ImageURL: "https://example.com/a.jpg", MatchCode: "exact"},
+	// Text from the uploaded file that a spreadsheet would run as a formula.
+	{Line: 3, Address: `=HYPERLINK("http://evil","x")`, FullAddress: "+1 Main St", Status: RowFailed,
+		Error: "@SUM(A1) is not an address", PropertyType: "-cmd", MatchCode: "\tx"},
+	{Line: 4, Address: "-5", Status: RowPending},
+}
+
+var wantHeader = []string{"Line", "Address", "Full Address", "Status", "Estimated Value", "Value Low", "Value High",
+	"Confidence", "Price Per Sq Ft", "Rent Estimate", "Bedrooms", "Bathrooms", "Square Feet", "Year Built",
+	"Lot Size (sq ft)", "Property Type", "Match Code", "Image URL", "Error"}
+
+func TestWriteCSV(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, sampleResults); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\r\n") {
+		t.Error("lines do not end in CRLF")
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 || !reflect.DeepEqual(recs[0], wantHeader) {
+		t.Fatalf("header = %q (%d records)", recs[0], len(recs))
+	}
+	want := []string{"2", "7006 MAPLE RD", "7006 MAPLE RD, SEATTLE, WA 98103", "success", "812000", "760000",
+		"870000", "0.87", "540", "3400", "3", "2.5", "1504", "1925", "4000", "Townhouse", "exact",
+		"https://example.com/a.jpg", ""}
+	if !reflect.DeepEqual(recs[1], want) {
+		t.Errorf("row = %q, want %q", recs[1], want)
+	}
+	bad := recs[2]
+	for _, c := range []string{bad[1], bad[2], bad[15], bad[16], bad[18]} {
+		if !strings.HasPrefix(c, "'") {
+			t.Errorf("cell %q is not protected against formula injection", c)
+		}
+	}
+	if bad[4] != "" || bad[7] != "" {
+		t.Errorf("unknown numbers = %q, %q, want empty", bad[4], bad[7])
+	}
+	if recs[3][1] != "-5" {
+		t.Errorf("a negative number as text = %q, want it as written", recs[3][1])
+	}
+}
+
+func TestWriteXLSX(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteXLSX(&buf, sampleResults); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); !reflect.DeepEqual(got, []string{"Results"}) {
+		t.Fatalf("sheets = %q", got)
+	}
+	rows, err := f.GetRows("Results", excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || !reflect.DeepEqual(rows[0], wantHeader) {
+		t.Fatalf("header = %q (%d rows)", rows[0], len(rows))
+	}
+	if rows[1][4] != "812000" || rows[1][11] != "2.5" || rows[1][7] != "0.87" {
+		t.Errorf("row = %q", rows[1])
+	}
+	// Numbers are numeric cells, money formatted; unknown numbers are empty cells.
+	for _, c := range []string{"A2", "E2", "H2", "L2", "N2"} {
+		if typ, _ := f.GetCellType("Results", c); typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
+			t.Errorf("%s is of type %v, want a number", c, typ)
+		}
+		if v, _ := f.GetCellValue("Results", c, excelize.Options{RawCellValue: true}); v == "" {
+			t.Errorf("%s is empty", c)
+		}
+	}
+	if v, _ := f.GetCellValue("Results", "E2"); v != "$812,000" {
+		t.Errorf("E2 shows %q, want $812,000", v)
+	}
+	if v, _ := f.GetCellValue("Results", "E3"); v != "" {
+		t.Errorf("E3 = %q, want empty", v)
+	}
+	// Text that looks like a formula is text, protected, and no cell has a formula.
+	for _, c := range []string{"B3", "C3", "P3", "Q3", "S3"} {
+		v, _ := f.GetCellValue("Results", c)
+		if !strings.HasPrefix(v, "'") {
+			t.Errorf("%s = %q, not protected against formula injection", c, v)
+		}
+		if formula, _ := f.GetCellFormula("Results", c); formula != "" {
+			t.Errorf("%s has formula %q", c, formula)
+		}
+	}
+	// A bold header, frozen, and columns wide enough for addresses.
+	style, _ := f.GetCellStyle("Results", "A1")
+	if s, err := f.GetStyle(style); err != nil || s.Font == nil || !s.Font.Bold {
+		t.Errorf("header style = %+v, %v", s, err)
+	}
+	if w, _ := f.GetColWidth("Results", "C"); w < 40 {
+		t.Errorf("Full Address width = %v", w)
+	}
+	if panes, err := f.GetPanes("Results"); err != nil || !panes.Freeze || panes.YSplit != 1 {
+		t.Errorf("panes = %+v, %v", panes, err)
+	}
+	// Our own reader reads the results file back.
+	buf.Reset()
+	_ = WriteXLSX(&buf, sampleResults)
+	tbl, err := ReadFile("results.xlsx", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tbl.Rows) != 3 || tbl.Rows[0][2] != "7006 MAPLE RD, SEATTLE, WA 98103" {
+		t.Errorf("read back = %q", tbl.Rows)
+	}
+}
+
+func TestWriteEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, nil); err != nil || strings.Count(buf.String(), "\r\n") != 1 {
+		t.Errorf("WriteCSV(nil) = %q, %v", buf.String(), err)
+	}
+	buf.Reset()
+	if err := WriteXLSX(&buf, nil); err != nil || buf.Len() == 0 {
+		t.Errorf("WriteXLSX(nil) = %d bytes, %v", buf.Len(), err)
+	}
+}
+
+func TestResultJSON(t *testing.T) {
+	b, err := json.Marshal(sampleResults[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	want := []string{"address", "bathrooms", "bedrooms", "confidence", "error", "estimatedValue", "fullAddress",
+		"imageUrl", "line", "lotSize", "matchCode", "pricePerSqFt", "propertyType", "rentEstimate", "squareFeet",
+		"status", "valueHigh", "valueLow", "yearBuilt"}
+	var got []string
+	for k := range m {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("JSON keys = %q, want %q", got, want)
+	}
+	b, _ = json.Marshal(Row{Line: 2, Address: "1 Main St", City: "Springfield", State: "IL", ZIP: "62704"})
+	if string(b) != `{"line":2,"address":"1 Main St","city":"Springfield","state":"IL","zip":"62704"}` {
+		t.Errorf("Row JSON = %s", b)
+	}
+}
+
+// The template reads back, maps itself and gives its five addresses.
+func TestExampleCSV(t *testing.T) {
+	tbl, err := ReadFile("valuator-batch-example.csv", ExampleCSV())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := Detect(tbl)
+	if err := m.Validate(tbl.Headers); err != nil {
+		t.Fatalf("mapping %v: %v", m, err)
+	}
+	rows, dropped := Apply(tbl, m)
+	if len(rows) != 5 || dropped != 0 {
+		t.Fatalf("rows = %+v, dropped %d", rows, dropped)
+	}
+	if rows[0] != (Row{Line: 2, Address: "7006 MAPLE RD", City: "SEATTLE", State: "WA", ZIP: "98103"}) {
+		t.Errorf("first row = %+v", rows[0])
+	}
+	for _, r := range rows {
+		if r.Address == "" || r.City == "" || r.State == "" || len(r.ZIP) != 5 {
+			t.Errorf("incomplete row %+v", r)
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"valuator/internal/apperr"
+	"valuator/internal/batch"
+	"valuator/internal/store"
+	"valuator/internal/valuation"
+)
+
+type batchArgs struct {
+	JobID int64 `json:"job_id"`
+}
+
+func (batchArgs) Kind() string { return "batch_valuation" }
+
+type batchWorker struct {
+	river.WorkerDefaults[batchArgs]
+	q *Queue
+}
+
+// chunkSize rows are valued, then saved and charged in one transaction.
+const chunkSize = 250
+
+// Work runs a batch job for one slice of time: it values pending rows a chunk at a time and saves each chunk with
+// its charge. When the slice is used up it hands over to the next run (JobSnooze(0)), so no run outlives the
+// queue's rescue delay. It ends the job when no row is pending, or when credits run out.
+func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error {
+	q := w.q
+	id := job.Args.JobID
+	log := q.cfg.Logger.With("batch_job", id)
+	deadline := time.Now().Add(q.cfg.Slice)
+	j, ok, err := q.cfg.Store.StartBatchJob(ctx, id, q.cfg.Now())
+	if errors.Is(err, store.ErrNoBatch) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return nil // cancelled or finished: nothing to do
+	}
+	err = w.run(ctx, j, deadline)
+	switch {
+	case errors.Is(err, errSliceDone):
+		log.Debug("batch job continues in the next run")
+		return river.JobSnooze(0)
+	case apperr.IsKind(err, apperr.KindUnavailable):
+		// The engine is still loading in this process: come back shortly, without spending an attempt.
+		return river.JobSnooze(5 * time.Second)
+	}
+	return err
+}
+
+var errSliceDone = errors.New("slice used up")
+
+// run values the job's pending rows until none is left, the slice ends, or the job stops (cancelled: a retry
+// queues a run of its own).
+func (w *batchWorker) run(ctx context.Context, j store.BatchJob, deadline time.Time) error {
+	q := w.q
+	after := -1
+	for {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return errSliceDone
+		}
+		rows, err := q.cfg.Store.PendingBatchRows(ctx, j.ID, after, chunkSize)
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			break
+		}
+		after = rows[len(rows)-1].Idx
+		outcomes, err := w.value(ctx, rows)
+		if err != nil {
+			return err
+		}
+		res, err := q.cfg.Store.SaveBatchChunk(ctx, j.ID, outcomes, q.cfg.Now())
+		if err != nil {
+			return err
+		}
+		if res.Stopped {
+			return nil
+		}
+		if res.OutOfCredits {
+			cur, err := q.cfg.Store.BatchJobForWorker(ctx, j.ID)
+			if err != nil {
+				return err
+			}
+			left := cur.Total - cur.Processed
+			msg := fmt.Sprintf("Out of credits after valuing %d of %d properties. Add credits, then retry the job to value the remaining %d.",
+				cur.Successful, cur.Total, left)
+			return w.finish(ctx, j, batch.StatusFailed, msg)
+		}
+	}
+	return w.finish(ctx, j, batch.StatusCompleted, "")
+}
+
+func (w *batchWorker) finish(ctx context.Context, j store.BatchJob, status, msg string) error {
+	q := w.q
+	var enqueue store.Enqueue
+	if j.WebhookURL != "" {
+		enqueue = q.enqueueWebhook
+	}
+	done, ok, err := q.cfg.Store.FinishBatchJob(ctx, j.ID, status, msg, q.cfg.Now(), enqueue)
+	if err == nil && ok {
+		q.cfg.Logger.Info("batch job finished", "batch_job", j.ID, "status", status, "valued", done.Successful,
+			"failed", done.Failed, "total", done.Total, "credits", done.CreditsUsed)
+	}
+	return err
+}
+
+// value values rows in parallel, one goroutine per core (the engine is CPU-bound and safe for concurrent use).
+// A row that cannot be valued (bad address, not found) is an outcome; the engine not being ready is an error,
+// and the job is tried again later.
+func (w *batchWorker) value(ctx context.Context, rows []store.BatchRow) ([]store.RowOutcome, error) {
+	out := make([]store.RowOutcome, len(rows))
+	errs := make([]error, len(rows))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(rows)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = w.valueRow(ctx, rows[i])
+			}
+		}()
+	}
+	for i := range rows {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+func (w *batchWorker) valueRow(ctx context.Context, row store.BatchRow) (store.RowOutcome, error) {
+	var in batch.Row
+	if err := json.Unmarshal(row.Input, &in); err != nil {
+		return store.RowOutcome{}, fmt.Errorf("batch row %d: %w", row.Idx, err)
+	}
+	res := batch.Result{Line: in.Line, Address: in.Address, FullAddress: inputLine(in)}
+	v, err := w.q.cfg.Valuer.Lookup(ctx, valuation.Input{Address: in.Address, City: in.City, State: in.State, ZIP: in.ZIP})
+	if e, ok := apperr.As(err); ok && (e.Kind == apperr.KindInvalid || e.Kind == apperr.KindNotFound) {
+		res.Status, res.Error = batch.RowFailed, e.Message
+	} else if err != nil {
+		return store.RowOutcome{}, err
+	} else {
+		fill(&res, v)
+	}
+	b, err := json.Marshal(res)
+	return store.RowOutcome{Idx: row.Idx, Success: res.Status == batch.RowSuccess, Result: b}, err
+}
+
+// inputLine is the row's address as given, on one line.
+func inputLine(in batch.Row) string {
+	return valuation.Input{Address: in.Address, City: in.City, State: in.State, ZIP: in.ZIP}.Line()
+}
+
+// fill copies a valuation into a row's result.
+func fill(r *batch.Result, v *valuation.Result) {
+	r.Status = batch.RowSuccess
+	r.Address = v.Property.Address
+	r.FullAddress = v.Property.FormattedAddress
+	r.MatchCode = v.Property.MatchCode
+	r.EstimatedValue = ptr(v.Valuation.EstimatedValue)
+	r.ValueLow, r.ValueHigh = ptr(v.Valuation.Low), ptr(v.Valuation.High)
+	r.Confidence = ptr(v.Valuation.Confidence)
+	r.PricePerSqFt = v.Valuation.PricePerSqFt
+	r.Bedrooms, r.Bathrooms = v.Details.Bedrooms, v.Details.Bathrooms
+	r.SquareFeet, r.YearBuilt, r.LotSize = v.Details.SquareFeet, v.Details.YearBuilt, v.Details.LotSizeSqFt
+	r.PropertyType = v.Details.PropertyType
+	if v.Details.ImageURL != nil {
+		r.ImageURL = *v.Details.ImageURL
+	}
+	r.RentEstimate = v.MarketData.RentEstimate
+}
+
+func ptr[T any](v T) *T { return &v }

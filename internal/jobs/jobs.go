@@ -1,0 +1,147 @@
+// Package jobs runs the durable background work of batch valuation on River, in the same database as the store:
+// valuing the rows of a batch job, the signed webhook when a job finishes, and the daily clean-up of old results.
+// `valuator serve` runs the workers in process; `valuator worker` runs them alone.
+//
+// Exactly once: a row leaves "pending" only in the store transaction that saves its result and charges it
+// (store.SaveBatchChunk), so a worker killed at any point leaves every row either valued and charged or pending,
+// and whoever resumes the job values only the pending ones.
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"valuator/internal/store"
+	"valuator/internal/valuation"
+)
+
+// Valuer values one address (valuation.Service).
+type Valuer interface {
+	Lookup(ctx context.Context, in valuation.Input) (*valuation.Result, error)
+}
+
+// Config wires the queue.
+type Config struct {
+	Store  *store.DB
+	Valuer Valuer // nil: this client only queues work (no workers)
+	Logger *slog.Logger
+	Now    func() time.Time
+	// BaseURL makes the download link in webhooks absolute.
+	BaseURL string
+	// Workers runs the workers (serve and worker); false only queues.
+	Workers bool
+	// Slice is how long one run of a batch job lasts before it hands over to the next run (default 10 s). Short
+	// runs let a dead worker's job be rescued soon without ever rescuing a live one.
+	Slice time.Duration
+	// RescueAfter is when a running job whose worker stopped answering is run again (default 2 minutes; must
+	// exceed Slice by far).
+	RescueAfter time.Duration
+	// PollInterval is how often idle workers look for new jobs (default 200 ms).
+	PollInterval time.Duration
+	// Webhooks sends webhooks (nil: a client with a 10 s timeout that refuses private addresses).
+	Webhooks *http.Client
+}
+
+// Queue is the job queue.
+type Queue struct {
+	client *river.Client[*sql.Tx]
+	cfg    Config
+}
+
+// New makes the queue on the store's database.
+func New(cfg Config) (*Queue, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Slice <= 0 {
+		cfg.Slice = 10 * time.Second
+	}
+	if cfg.RescueAfter <= 0 {
+		cfg.RescueAfter = 2 * time.Minute
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 200 * time.Millisecond
+	}
+	if cfg.Webhooks == nil {
+		cfg.Webhooks = webhookClient(false)
+	}
+	q := &Queue{cfg: cfg}
+	rc := &river.Config{
+		Logger:            cfg.Logger.With("component", "jobs"),
+		FetchPollInterval: cfg.PollInterval,
+		FetchCooldown:     min(cfg.PollInterval, 100*time.Millisecond),
+		// A run lasts one slice; the timeout only catches a run that hangs. A job still "running" well past
+		// both is one whose worker died: it is run again.
+		JobTimeout:           3 * cfg.Slice,
+		RescueStuckJobsAfter: max(cfg.RescueAfter, 4*cfg.Slice),
+		MaxAttempts:          10,
+	}
+	if cfg.Workers {
+		if cfg.Valuer == nil {
+			return nil, errors.New("jobs: workers need a valuer")
+		}
+		workers := river.NewWorkers()
+		river.AddWorker(workers, &batchWorker{q: q})
+		river.AddWorker(workers, &webhookWorker{q: q})
+		river.AddWorker(workers, &cleanupWorker{q: q})
+		rc.Workers = workers
+		rc.Queues = map[string]river.QueueConfig{
+			river.QueueDefault: {MaxWorkers: 2},
+			queueWebhooks:      {MaxWorkers: 4},
+		}
+		rc.PeriodicJobs = []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
+				func() (river.JobArgs, *river.InsertOpts) { return cleanupArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
+		}
+	}
+	client, err := river.NewClient(cfg.Store.QueueDriver(), rc)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %w", err)
+	}
+	q.client = client
+	return q, nil
+}
+
+// Start starts the workers (no-op for a queue-only client). They stop when ctx ends or Stop is called.
+func (q *Queue) Start(ctx context.Context) error {
+	if !q.cfg.Workers {
+		return nil
+	}
+	return q.client.Start(ctx)
+}
+
+// Stop lets running jobs finish their current chunk (they hand over at the next one when ctx is done) and stops.
+func (q *Queue) Stop(ctx context.Context) error {
+	if !q.cfg.Workers {
+		return nil
+	}
+	return q.client.Stop(ctx)
+}
+
+const queueWebhooks = "webhooks"
+
+// EnqueueBatch queues the valuation of a batch job inside the store's transaction (a store.Enqueue). It is not
+// deduplicated: a retry right after a run ended may find that run's queue entry not yet marked done, and must still
+// be queued. Two runs on one job are harmless (a row is saved and charged by whichever saves it first), and a run
+// that finds its job not processing simply ends.
+func (q *Queue) EnqueueBatch(ctx context.Context, tx *sql.Tx, jobID int64) error {
+	_, err := q.client.InsertTx(ctx, tx, batchArgs{JobID: jobID}, nil)
+	return err
+}
+
+// enqueueWebhook queues a job's webhook inside the transaction that finishes the job.
+func (q *Queue) enqueueWebhook(ctx context.Context, tx *sql.Tx, jobID int64) error {
+	_, err := q.client.InsertTx(ctx, tx, webhookArgs{JobID: jobID}, &river.InsertOpts{Queue: queueWebhooks, MaxAttempts: 8})
+	return err
+}

@@ -1,0 +1,542 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"valuator/internal/batch"
+	"valuator/internal/credit"
+	"valuator/internal/usage"
+)
+
+// BatchJob is a stored batch job.
+type BatchJob struct {
+	ID              int64
+	UserID          int64
+	APIKeyID        int64  // 0: uploaded in the dashboard
+	APIKeyName      string // kept after the key is deleted
+	FileName        string
+	FileSHA256      string
+	Mapping         string // JSON
+	Status          string
+	StatusMessage   string
+	Total           int
+	Processed       int
+	Successful      int
+	Failed          int
+	Dropped         int
+	CreditsUsed     int64
+	CreditsRecorded int64
+	WebhookURL      string
+	WebhookSecret   string
+	IdempotencyKey  string
+	CreatedAt       time.Time
+	StartedAt       *time.Time
+	FinishedAt      *time.Time
+	PurgedAt        *time.Time
+}
+
+// BatchRow is one property of a job: its input and, once valued, its result (both JSON).
+type BatchRow struct {
+	Idx    int
+	Status string
+	Input  []byte
+	Result []byte
+}
+
+// RowOutcome is what valuing one pending row gave.
+type RowOutcome struct {
+	Idx     int
+	Success bool   // valued (charged 1 credit); false: could not be valued (not charged)
+	Result  []byte // JSON
+}
+
+// ChunkResult says what saving a chunk of outcomes did.
+type ChunkResult struct {
+	Charged      int  // rows saved as valued, one credit each
+	Failed       int  // rows saved as not valued
+	OutOfCredits bool // some valued rows were left pending: the balance reached the plan's floor
+	Stopped      bool // the job is no longer processing (cancelled): nothing was saved
+}
+
+var (
+	// ErrNoBatch means the user has no such job (another user's job included) or no such upload.
+	ErrNoBatch = errors.New("no such batch job")
+	// ErrIdempotencyReuse means an Idempotency-Key was used before for a different file.
+	ErrIdempotencyReuse = errors.New("idempotency key reused for a different file")
+	// ErrBatchState means the job's status does not allow the change (cancel a completed job, retry a running one).
+	ErrBatchState = errors.New("the job's status does not allow this")
+)
+
+// Enqueue adds the queue's job for a batch job inside the transaction that changes it, so a job is queued if and
+// only if the change is committed. The store knows nothing of the queue.
+type Enqueue func(ctx context.Context, tx *sql.Tx, jobID int64) error
+
+const batchJobColumns = `id, user_id, api_key_id, api_key_name, file_name, file_sha256, mapping, status, status_message,
+	total, processed, successful, failed, dropped, credits_used, credits_recorded, webhook_url, webhook_secret,
+	idempotency_key, created_at, started_at, finished_at, purged_at`
+
+func scanBatchJob(sc interface{ Scan(...any) error }) (BatchJob, error) {
+	var j BatchJob
+	var keyID sql.NullInt64
+	var keyName, msg, hook, secret, idem sql.NullString
+	var created, started, finished, purged dbTime
+	err := sc.Scan(&j.ID, &j.UserID, &keyID, &keyName, &j.FileName, &j.FileSHA256, &j.Mapping, &j.Status, &msg,
+		&j.Total, &j.Processed, &j.Successful, &j.Failed, &j.Dropped, &j.CreditsUsed, &j.CreditsRecorded, &hook,
+		&secret, &idem, &created, &started, &finished, &purged)
+	if errors.Is(err, sql.ErrNoRows) {
+		return j, ErrNoBatch
+	}
+	if err != nil {
+		return j, err
+	}
+	j.APIKeyID, j.APIKeyName, j.StatusMessage = keyID.Int64, keyName.String, msg.String
+	j.WebhookURL, j.WebhookSecret, j.IdempotencyKey = hook.String, secret.String, idem.String
+	j.CreatedAt = created.Time
+	j.StartedAt, j.FinishedAt, j.PurgedAt = started.ptr(), finished.ptr(), purged.ptr()
+	return j, nil
+}
+
+func (t dbTime) ptr() *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	tm := t.Time
+	return &tm
+}
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// SaveBatchFile keeps an uploaded file between its preview and the job's creation.
+func (db *DB) SaveBatchFile(ctx context.Context, userID int64, name, sha string, content []byte, at time.Time) (int64, error) {
+	x := db.w()
+	var id int64
+	err := x.row(ctx, `INSERT INTO batch_files (user_id, file_name, sha256, content, created_at) VALUES (?, ?, ?, ?, ?)
+		RETURNING id`, userID, name, sha, content, x.t(at)).Scan(&id)
+	return id, err
+}
+
+// BatchFile returns a user's uploaded file; ErrNoBatch when the user has none with that id (or it was deleted).
+func (db *DB) BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error) {
+	err = db.q().row(ctx, `SELECT file_name, sha256, content FROM batch_files WHERE id = ? AND user_id = ?`, id, userID).
+		Scan(&name, &sha, &content)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNoBatch
+	}
+	return name, sha, content, err
+}
+
+// CreateBatchJob stores a job with its rows and queues it, in one transaction. With an idempotency key that the
+// user has used before, nothing is created: the earlier job is returned with created false (ErrIdempotencyReuse
+// when it was for a different file).
+func (db *DB) CreateBatchJob(ctx context.Context, j BatchJob, inputs [][]byte, enqueue Enqueue) (BatchJob, bool, error) {
+	created := false
+	err := db.tx(ctx, func(x q) error {
+		if j.IdempotencyKey != "" {
+			prev, err := scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs
+				WHERE user_id = ? AND idempotency_key = ?`, j.UserID, j.IdempotencyKey))
+			if err == nil {
+				if prev.FileSHA256 != j.FileSHA256 {
+					return ErrIdempotencyReuse
+				}
+				j = prev
+				return nil
+			}
+			if !errors.Is(err, ErrNoBatch) {
+				return err
+			}
+		}
+		j.Status, j.Total = batch.StatusPending, len(inputs)
+		err := x.row(ctx, `INSERT INTO batch_jobs (user_id, api_key_id, api_key_name, file_name, file_sha256, mapping,
+				status, total, dropped, webhook_url, webhook_secret, idempotency_key, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			j.UserID, nullID(j.APIKeyID), nullStr(j.APIKeyName), j.FileName, j.FileSHA256, j.Mapping, j.Status, j.Total,
+			j.Dropped, nullStr(j.WebhookURL), nullStr(j.WebhookSecret), nullStr(j.IdempotencyKey), x.t(j.CreatedAt)).
+			Scan(&j.ID)
+		if err != nil {
+			return err
+		}
+		// Many rows per statement: 50,000 single inserts would take seconds on PostgreSQL.
+		const per = 500
+		for start := 0; start < len(inputs); start += per {
+			end := min(start+per, len(inputs))
+			var sb strings.Builder
+			sb.WriteString(`INSERT INTO batch_rows (job_id, idx, input, status) VALUES `)
+			args := make([]any, 0, 4*(end-start))
+			for i := start; i < end; i++ {
+				if i > start {
+					sb.WriteByte(',')
+				}
+				sb.WriteString("(?, ?, ?, ?)")
+				args = append(args, j.ID, i, string(inputs[i]), batch.RowPending)
+			}
+			if _, err := x.exec(ctx, sb.String(), args...); err != nil {
+				return err
+			}
+		}
+		created = true
+		return enqueue(ctx, x.tx, j.ID)
+	})
+	return j, created, err
+}
+
+// BatchJobs lists a user's latest jobs, newest first.
+func (db *DB) BatchJobs(ctx context.Context, userID int64, limit int) ([]BatchJob, error) {
+	rows, err := db.q().query(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE user_id = ? ORDER BY id DESC LIMIT ?`,
+		userID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []BatchJob{}
+	for rows.Next() {
+		j, err := scanBatchJob(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+// BatchJob returns a user's job; ErrNoBatch when the user has no such job.
+func (db *DB) BatchJob(ctx context.Context, userID, id int64) (BatchJob, error) {
+	return scanBatchJob(db.q().row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ? AND user_id = ?`, id, userID))
+}
+
+// BatchJobForWorker returns any user's job, for the queue's workers.
+func (db *DB) BatchJobForWorker(ctx context.Context, id int64) (BatchJob, error) {
+	return scanBatchJob(db.q().row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ?`, id))
+}
+
+// BatchRows returns a page of a user's job's rows in file order, optionally of one row status, and how many there
+// are in all.
+func (db *DB) BatchRows(ctx context.Context, userID, jobID int64, status string, offset, limit int) ([]BatchRow, int, error) {
+	if _, err := db.BatchJob(ctx, userID, jobID); err != nil {
+		return nil, 0, err
+	}
+	where, args := "job_id = ?", []any{jobID}
+	if status != "" {
+		where += " AND status = ?"
+		args = append(args, status)
+	}
+	var total int
+	if err := db.q().row(ctx, `SELECT COUNT(*) FROM batch_rows WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := db.q().query(ctx, `SELECT idx, status, input, result FROM batch_rows WHERE `+where+
+		` ORDER BY idx LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []BatchRow{}
+	for rows.Next() {
+		var r BatchRow
+		var input string
+		var result sql.NullString
+		if err := rows.Scan(&r.Idx, &r.Status, &input, &result); err != nil {
+			return nil, 0, err
+		}
+		r.Input = []byte(input)
+		if result.Valid {
+			r.Result = []byte(result.String)
+		}
+		out = append(out, r)
+	}
+	return out, total, rows.Err()
+}
+
+// PendingBatchRows returns up to limit rows of a job still to be valued, after the row afterIdx, in file order.
+func (db *DB) PendingBatchRows(ctx context.Context, jobID int64, afterIdx, limit int) ([]BatchRow, error) {
+	rows, err := db.q().query(ctx, `SELECT idx, input FROM batch_rows WHERE job_id = ? AND idx > ? AND status = ?
+		ORDER BY idx LIMIT ?`, jobID, afterIdx, batch.RowPending, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []BatchRow
+	for rows.Next() {
+		r := BatchRow{Status: batch.RowPending}
+		var input string
+		if err := rows.Scan(&r.Idx, &input); err != nil {
+			return nil, err
+		}
+		r.Input = []byte(input)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// StartBatchJob marks a pending job processing (a processing one stays so: a worker resumes it) and returns it;
+// ok is false when the job is in any other status (cancelled, finished), which the worker then leaves alone.
+func (db *DB) StartBatchJob(ctx context.Context, jobID int64, at time.Time) (j BatchJob, ok bool, err error) {
+	err = db.tx(ctx, func(x q) error {
+		res, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, started_at = COALESCE(started_at, ?)
+			WHERE id = ? AND status IN (?, ?)`, batch.StatusProcessing, x.t(at), jobID, batch.StatusPending, batch.StatusProcessing)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		ok = n == 1
+		j, err = scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ?`, jobID))
+		return err
+	})
+	return j, ok, err
+}
+
+// SaveBatchChunk saves the outcomes of valuing some pending rows of a processing job and charges the valued ones,
+// one credit each, in one transaction: a row's result, its charge (one ledger entry for the chunk) and the job's
+// counters are committed together or not at all. Rows no longer pending (saved by another worker) are skipped
+// and not charged. When the balance cannot pay for every valued row, the rows it can pay for are saved and the
+// rest stay pending (OutOfCredits). A job that is no longer processing saves nothing (Stopped).
+func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOutcome, at time.Time) (ChunkResult, error) {
+	var out ChunkResult
+	err := db.tx(ctx, func(x q) error {
+		out = ChunkResult{}
+		var userID int64
+		var status string
+		if err := x.row(ctx, `SELECT user_id, status FROM batch_jobs WHERE id = ?`, jobID).Scan(&userID, &status); err != nil {
+			return err
+		}
+		if status != batch.StatusProcessing {
+			out.Stopped = true
+			return nil
+		}
+		// What the balance can pay for. The user's row is locked first on PostgreSQL, so that no other charge
+		// slips in between this read and the debit (SQLite's write lock, taken at BEGIN, already excludes it).
+		lock := ""
+		if x.d == Postgres {
+			lock = " FOR UPDATE"
+		}
+		var plan string
+		var limit *int64
+		var balance int64
+		if err := x.row(ctx, `SELECT plan, overage_limit_cents, credits FROM users WHERE id = ?`+lock, userID).
+			Scan(&plan, &limit, &balance); err != nil {
+			return err
+		}
+		floor := credit.Floor(plan, limit)
+		affordable := int64(len(outcomes))
+		if floor != credit.NoFloor {
+			affordable = max(balance-floor, 0)
+		}
+		for _, o := range outcomes {
+			st, cost := batch.RowFailed, 0
+			if o.Success {
+				if int64(out.Charged) >= affordable {
+					out.OutOfCredits = true
+					continue // stays pending, for a retry after a top-up
+				}
+				st, cost = batch.RowSuccess, 1
+			}
+			res, err := x.exec(ctx, `UPDATE batch_rows SET status = ?, result = ?, credits = ?
+				WHERE job_id = ? AND idx = ? AND status = ?`, st, string(o.Result), cost, jobID, o.Idx, batch.RowPending)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 1 {
+				if o.Success {
+					out.Charged++
+				} else {
+					out.Failed++
+				}
+			}
+		}
+		if out.Charged > 0 {
+			_, err := postCredit(ctx, x, credit.Entry{UserID: userID, Amount: -int64(out.Charged), Kind: usage.ServiceBatch,
+				Description: fmt.Sprintf("Batch job #%d: %d %s valued", jobID, out.Charged, plural(out.Charged, "property", "properties")),
+				Reference:   fmt.Sprintf("batch:%d", jobID), CreatedAt: at}, floor)
+			if err != nil {
+				return err
+			}
+		}
+		_, err := x.exec(ctx, `UPDATE batch_jobs SET processed = processed + ?, successful = successful + ?,
+			failed = failed + ?, credits_used = credits_used + ? WHERE id = ?`,
+			out.Charged+out.Failed, out.Charged, out.Failed, out.Charged, jobID)
+		return err
+	})
+	return out, err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// FinishBatchJob ends a processing job with status (completed, or failed with a message), writes the credits
+// spent since the last record to the request history, and queues what must follow (the webhook) in the same
+// transaction. ok is false when the job was not processing (cancelled meanwhile): nothing changes.
+func (db *DB) FinishBatchJob(ctx context.Context, jobID int64, status, message string, at time.Time,
+	enqueue Enqueue) (j BatchJob, ok bool, err error) {
+	err = db.tx(ctx, func(x q) error {
+		res, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, status_message = ?, finished_at = ?
+			WHERE id = ? AND status = ?`, status, nullStr(message), x.t(at), jobID, batch.StatusProcessing)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		ok = true
+		if j, err = db.recordBatchUsage(ctx, x, jobID, at); err != nil {
+			return err
+		}
+		if enqueue != nil {
+			return enqueue(ctx, x.tx, jobID)
+		}
+		return nil
+	})
+	return j, ok, err
+}
+
+// recordBatchUsage writes a request-history record for the credits a job spent since its last record (each run
+// of a job, first and retries, gets one) and returns the job.
+func (db *DB) recordBatchUsage(ctx context.Context, x q, jobID int64, at time.Time) (BatchJob, error) {
+	j, err := scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ?`, jobID))
+	if err != nil {
+		return j, err
+	}
+	spent := j.CreditsUsed - j.CreditsRecorded
+	started := j.CreatedAt
+	if j.StartedAt != nil {
+		started = *j.StartedAt
+	}
+	status := 200
+	if j.Status == batch.StatusFailed {
+		status = 402
+		if !strings.HasPrefix(j.StatusMessage, "Out of credits") {
+			status = 500
+		}
+	}
+	endpoint := "POST /api/jobs"
+	if j.APIKeyID != 0 {
+		endpoint = "POST /api/batch/upload"
+	}
+	err = insertUsage(ctx, x, usage.Record{UserID: j.UserID, APIKeyID: j.APIKeyID, APIKeyName: j.APIKeyName,
+		Endpoint: endpoint, Service: usage.ServiceBatch,
+		PropertyAddress: fmt.Sprintf("Batch #%d (%s): %d of %d valued", j.ID, j.FileName, j.Successful, j.Total),
+		Status:          status, ResponseTimeMs: max(at.Sub(started).Milliseconds(), 0), CreditsUsed: spent,
+		RequestData: fmt.Sprintf(`{"jobId":%d,"fileName":%q,"status":%q}`, j.ID, j.FileName, j.Status),
+		RequestID:   fmt.Sprintf("batch-%d", j.ID), CreatedAt: at})
+	if err != nil {
+		return j, err
+	}
+	_, err = x.exec(ctx, `UPDATE batch_jobs SET credits_recorded = credits_used WHERE id = ?`, jobID)
+	j.CreditsRecorded = j.CreditsUsed
+	return j, err
+}
+
+// CancelBatchJob cancels a user's pending or processing job. Rows valued so far keep their results (and were
+// charged); a worker on the job stops at its next chunk. ErrBatchState when the job cannot be cancelled.
+func (db *DB) CancelBatchJob(ctx context.Context, userID, jobID int64, at time.Time) (BatchJob, error) {
+	var j BatchJob
+	err := db.tx(ctx, func(x q) error {
+		var err error
+		j, err = scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ? AND user_id = ?`,
+			jobID, userID))
+		if err != nil {
+			return err
+		}
+		if !batch.CanCancel(j.Status) {
+			return ErrBatchState
+		}
+		if _, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, status_message = ?, finished_at = ? WHERE id = ?`,
+			batch.StatusCancelled, "Cancelled", x.t(at), jobID); err != nil {
+			return err
+		}
+		j, err = db.recordBatchUsage(ctx, x, jobID, at)
+		return err
+	})
+	return j, err
+}
+
+// RetryBatchJob queues a user's failed or cancelled job again: it continues with the rows not yet valued.
+// ErrBatchState when the job cannot be retried.
+func (db *DB) RetryBatchJob(ctx context.Context, userID, jobID int64, enqueue Enqueue) (BatchJob, error) {
+	var j BatchJob
+	err := db.tx(ctx, func(x q) error {
+		var err error
+		j, err = scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ? AND user_id = ?`,
+			jobID, userID))
+		if err != nil {
+			return err
+		}
+		if !batch.CanRetry(j.Status) || j.PurgedAt != nil {
+			return ErrBatchState
+		}
+		if _, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, status_message = NULL, finished_at = NULL
+			WHERE id = ?`, batch.StatusPending, jobID); err != nil {
+			return err
+		}
+		j.Status, j.StatusMessage, j.FinishedAt = batch.StatusPending, "", nil
+		return enqueue(ctx, x.tx, jobID)
+	})
+	return j, err
+}
+
+// PurgeBatches deletes the rows and results of jobs finished before cutoff (keeping each job's summary) and the
+// uploaded files older than it, and says how many of each.
+func (db *DB) PurgeBatches(ctx context.Context, cutoff, at time.Time) (jobs, files int, err error) {
+	rows, err := db.q().query(ctx, `SELECT id FROM batch_jobs WHERE finished_at < ? AND purged_at IS NULL`, db.q().t(cutoff))
+	if err != nil {
+		return 0, 0, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, 0, err
+	}
+	for _, id := range ids {
+		err := db.tx(ctx, func(x q) error {
+			// Only if still finished: a retry may have started it again since the list was read.
+			res, err := x.exec(ctx, `UPDATE batch_jobs SET purged_at = ? WHERE id = ? AND finished_at < ? AND purged_at IS NULL`,
+				x.t(at), id, x.t(cutoff))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil
+			}
+			jobs++
+			_, err = x.exec(ctx, `DELETE FROM batch_rows WHERE job_id = ?`, id)
+			return err
+		})
+		if err != nil {
+			return jobs, 0, err
+		}
+	}
+	x := db.w()
+	res, err := x.exec(ctx, `DELETE FROM batch_files WHERE created_at < ?`, x.t(cutoff))
+	if err != nil {
+		return jobs, 0, err
+	}
+	n, _ := res.RowsAffected()
+	return jobs, int(n), nil
+}
