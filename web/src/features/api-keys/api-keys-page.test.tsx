@@ -407,7 +407,7 @@ describe("the built-in documentation", () => {
     );
   });
 
-  it("documents the endpoint, the batch endpoints to come, errors, headers and guidelines", async () => {
+  it("documents the endpoint, the batch endpoints, errors, headers and guidelines", async () => {
     await renderPage();
     await screen.findByTestId("api-keys-table");
     const docs = screen.getByTestId("api-docs");
@@ -430,7 +430,8 @@ describe("the built-in documentation", () => {
     for (const path of ["/api/batch/upload", "/api/batch/status/{jobId}", "/api/batch/download/{jobId}"]) {
       expect(docs).toHaveTextContent(path);
     }
-    expect(within(docs).getByText("Coming soon")).toBeInTheDocument();
+    expect(within(docs).queryByText("Coming soon")).not.toBeInTheDocument();
+    expect(docs).toHaveTextContent('-F "file=@homes.csv"');
 
     const errors = within(docs).getByTestId("api-error-codes");
     for (const status of ["400", "401", "402", "404", "429", "503"]) {

@@ -20,6 +20,16 @@ export function curlExample(baseUrl: string, apiKey: string | null): string {
   ].join("\n");
 }
 
+/** A batch upload with curl: the file, the key, and an Idempotency-Key so that a retried upload makes one job. */
+export function batchCurlExample(baseUrl: string, apiKey: string | null): string {
+  return [
+    `curl -X POST "${baseUrl}/api/batch/upload" \\`,
+    `  -H "x-api-key: ${apiKey ?? KEY_PLACEHOLDER}" \\`,
+    `  -H "Idempotency-Key: homes-upload-1" \\`,
+    `  -F "file=@homes.csv"`,
+  ].join("\n");
+}
+
 /** A server-side JavaScript call (Node 18+): the key comes from the environment, never from the page's code. */
 export function fetchExample(baseUrl: string): string {
   return `const params = new URLSearchParams({

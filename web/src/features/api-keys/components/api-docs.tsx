@@ -10,6 +10,7 @@ import {
   EXAMPLE_429,
   EXAMPLE_RESPONSE,
   VALUATION_PATH,
+  batchCurlExample,
   curlExample,
   fetchExample,
 } from "../docs-examples";
@@ -24,7 +25,7 @@ interface ApiDocsProps {
 
 /**
  * The built-in documentation of the public API (working-screens spec, "API Keys"): base URL, the valuation endpoint
- * with samples built from the real origin and key, the batch endpoints to come, errors, rate-limit headers and
+ * with samples built from the real origin and key, the batch endpoints, errors, rate-limit headers and
  * guidelines. The full contract lives at /docs.
  */
 export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
@@ -134,30 +135,33 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
 
       <Card>
         <CardHeader>
-          <CardTitle className="flex flex-wrap items-center gap-2 text-lg">
-            Batch jobs
-            <Badge variant="warning">Coming soon</Badge>
-          </CardTitle>
+          <CardTitle className="text-lg">Batch jobs</CardTitle>
           <CardDescription>
-            These endpoints arrive with batch processing and are not available yet. Until then, value properties one call
-            at a time.
+            Value a whole spreadsheet in one job: each valued property costs 1 credit, charged as it is valued; rows
+            that cannot be valued cost nothing. Your plan sets how many properties one upload may hold.
           </CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className="space-y-4">
           <ul className="space-y-3 text-sm">
             <EndpointItem method="POST" path="/api/batch/upload">
-              Submit a spreadsheet of properties: multipart form data with the file in the field{" "}
-              <code className="font-mono text-xs">file</code> (CSV, XLSX or XLS) and your key in{" "}
-              <code className="font-mono text-xs">x-api-key</code>. Answers the job id.
+              Submit a spreadsheet: multipart form data with the file in the field{" "}
+              <code className="font-mono text-xs">file</code> (CSV, XLSX or XLS, up to 50MB). The address columns are
+              detected; send <code className="font-mono text-xs">mapping</code> (JSON, column name to fullAddress,
+              address, city, state, zip or ignore) to choose them yourself, and{" "}
+              <code className="font-mono text-xs">webhookUrl</code> for a signed notification when the job ends. An{" "}
+              <code className="font-mono text-xs">Idempotency-Key</code> header makes a retried upload return the first
+              job. Answers 202 with the job id.
             </EndpointItem>
             <EndpointItem method="GET" path="/api/batch/status/{jobId}">
-              The job's status and progress (total, processed, successful, failed), its results and a download link when
-              done.
+              The job's status and progress (total, processed, successful, failed) and a page of its results (
+              <code className="font-mono text-xs">page</code>, <code className="font-mono text-xs">limit</code>).
             </EndpointItem>
             <EndpointItem method="GET" path="/api/batch/download/{jobId}">
-              The results of a finished job as a file.
+              Every row with its result, as CSV (or <code className="font-mono text-xs">?format=xlsx</code>). Results are
+              kept 24 hours after the job ends.
             </EndpointItem>
           </ul>
+          <CodeBlock title="Upload with curl" code={batchCurlExample(baseUrl, sampleKey)} />
         </CardContent>
       </Card>
 
