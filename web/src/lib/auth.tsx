@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "@/components/ui/use-toast";
-import { apiJson, apiRequest, getToken, setToken, setUnauthorizedHandler } from "@/lib/api";
+import { ApiError, apiJson, apiRequest, getToken, setToken, setUnauthorizedHandler } from "@/lib/api";
 import type { AuthResponse, LoginRequest, RegisterRequest, User } from "@/lib/types";
 
 export const PROFILE_PATH = "/api/user/profile";
@@ -127,7 +127,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // The visitor may have signed out (or in as someone else) while the profile was on its way.
       if (getToken() === token) setUser(profile);
     } catch (err) {
-      console.error("Failed to refresh the user profile", err);
+      // A 401 has already signed the visitor out (the API helper's handler); anything else is worth a log line.
+      if (!(err instanceof ApiError && err.status === 401)) console.error("Failed to refresh the user profile", err);
     }
   }, []);
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
+import { useAuth } from "@/lib/auth";
 import { Header } from "./header";
 import { Sidebar } from "./sidebar";
 
@@ -11,6 +12,14 @@ import { Sidebar } from "./sidebar";
  */
 export function AppShell() {
   const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  const { refreshUser } = useAuth();
+
+  // Credits are also spent outside this tab (API keys, batch jobs): each screen change reads the balance again, so
+  // the header never shows a stale one for long.
+  useEffect(() => {
+    void refreshUser();
+  }, [pathname, refreshUser]);
 
   // The menu is for small screens only: if the window grows past the breakpoint while it is open, close it, or it
   // would keep the page inert behind an invisible dialog.
