@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
@@ -8,14 +8,6 @@ import { BatchUploadPage } from "./batch-upload-page";
 import type { BatchJob } from "./batch-types";
 import { formatDateTime, MAX_FILE_BYTES } from "./batch-helpers";
 import { makeJob, makePreview, makeResult, makeResultsPage } from "./test-fixtures";
-
-// Radix Select measures and captures the pointer, which jsdom does not implement.
-beforeAll(() => {
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.setPointerCapture ??= () => {};
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
-});
 
 afterEach(() => {
   vi.useRealTimers();

@@ -14,14 +14,6 @@ vi.mock("@/components/ui/use-toast", async (importOriginal) => {
   return { ...actual, toast: vi.fn(actual.toast) };
 });
 
-// Radix Select measures and captures the pointer, which jsdom does not implement.
-beforeAll(() => {
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.setPointerCapture ??= () => {};
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
-});
-
 let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
@@ -6,14 +6,6 @@ import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, typ
 import { HistoryPage } from "./history-page";
 import { formatTimestamp } from "./history-helpers";
 import { makeEntry, makeHistory, makeKey, requestData } from "./test-fixtures";
-
-// Radix Select measures and captures the pointer, which jsdom does not implement.
-beforeAll(() => {
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.setPointerCapture ??= () => {};
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
-});
 
 afterEach(() => {
   vi.unstubAllGlobals();

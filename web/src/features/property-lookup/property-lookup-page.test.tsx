@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
@@ -10,14 +10,6 @@ import { PropertyLookupPage } from "./property-lookup-page";
 // These tests drive the whole screen (a large DOM and a 51-item Select) and can be slow on a busy machine; the
 // limit is for a stuck test, not a speed requirement.
 vi.setConfig({ testTimeout: 20_000 });
-
-// Radix Select measures and captures the pointer, which jsdom does not implement.
-beforeAll(() => {
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.setPointerCapture ??= () => {};
-  Element.prototype.releasePointerCapture ??= () => {};
-  Element.prototype.scrollIntoView ??= () => {};
-});
 
 afterEach(() => {
   vi.unstubAllGlobals();
