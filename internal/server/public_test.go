@@ -264,10 +264,14 @@ func TestPublicRateLimit(t *testing.T) {
 	// The plan caps the key: Professional allows 120 (the key's 100 applies), Enterprise the key's own 1000.
 	var me2 struct{ ID int64 }
 	a.do(req{method: "GET", path: "/api/user/profile", token: token}).json(t, &me2)
-	for plan, want := range map[string]int{"professional": 100, "enterprise": 100} {
-		setPlan(t, a, me2.ID, plan, -1)
-		if limit, _, _ := rateHeaders(t, a.public(fast.Value, fortieth)); limit != want {
-			t.Errorf("%s: limit %d, want %d", plan, limit, want)
+	// In this order: the key of 1000 below is made on Enterprise (a map would pick the order at random).
+	for _, p := range []struct {
+		plan string
+		want int
+	}{{"professional", 100}, {"enterprise", 100}} {
+		setPlan(t, a, me2.ID, p.plan, -1)
+		if limit, _, _ := rateHeaders(t, a.public(fast.Value, fortieth)); limit != p.want {
+			t.Errorf("%s: limit %d, want %d", p.plan, limit, p.want)
 		}
 	}
 	big := a.createKey(token, "Big", 1000)
