@@ -1,0 +1,71 @@
+// Package text holds the rules for text taken from callers, in one place: what any stored string must be (valid
+// UTF-8 without NUL, which PostgreSQL refuses in a text column) and what a name must be (one line a person can
+// read: no control characters, no characters that reorder the text around them).
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Storable reports whether s can be stored and shown as text: valid UTF-8 without NUL.
+func Storable(s string) bool {
+	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
+}
+
+// Problem says, as the end of a sentence that starts with the field's name, why s cannot be stored ("must not
+// contain NUL characters"), or "" when it can.
+func Problem(s string) string {
+	switch {
+	case !utf8.ValidString(s):
+		return "must be valid UTF-8 text"
+	case strings.IndexByte(s, 0) >= 0:
+		return "must not contain NUL characters"
+	}
+	return ""
+}
+
+// NameProblem is Problem for a name (a person's or company's, an API key's, a file's): besides being storable it
+// is one line without control characters, and without the bidirectional overrides and isolates (U+202A-U+202E,
+// U+2066-U+2069) that make a name display as something else, in the dashboard or in an export. The plain
+// direction marks (U+200E, U+200F, U+061C) that names written right to left legitimately use are allowed.
+func NameProblem(s string) string {
+	if p := Problem(s); p != "" {
+		return p
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			return "must not contain control characters or line breaks"
+		case isBidiControl(r):
+			return "must not contain text-direction control characters"
+		}
+	}
+	return ""
+}
+
+func isBidiControl(r rune) bool {
+	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
+}
+
+// Sanitize is s made storable, for recording what a caller sent when the request is refused: NUL characters
+// are dropped and bytes that are not UTF-8 become U+FFFD.
+func Sanitize(s string) string {
+	if Storable(s) {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
+}
+
+// Truncate cuts s to at most n bytes at a character boundary.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}

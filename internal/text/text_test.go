@@ -1,0 +1,54 @@
+package text
+
+import "testing"
+
+func TestProblems(t *testing.T) {
+	for _, tt := range []struct {
+		in            string
+		problem, name string // "" when fine
+	}{
+		{"Jane Doe", "", ""},
+		{"Zoë O'Brien-Łukasz 山田", "", ""},
+		{"\u05d3\u05e0\u05d9\u200f", "", ""}, // Hebrew with a right-to-left mark
+		{"Jane\x00Doe", "must not contain NUL characters", "must not contain NUL characters"},
+		{"caf\xe9", "must be valid UTF-8 text", "must be valid UTF-8 text"},
+		{"line\nbreak", "", "must not contain control characters or line breaks"},
+		{"tab\there", "", "must not contain control characters or line breaks"},
+		{"del\x7f", "", "must not contain control characters or line breaks"},
+		{"c1\u0085", "", "must not contain control characters or line breaks"},
+		{"sep\u2028", "", "must not contain control characters or line breaks"},
+		{"invoice\u202egpj.exe", "", "must not contain text-direction control characters"},
+		{"isolate\u2067x\u2069", "", "must not contain text-direction control characters"},
+	} {
+		if got := Problem(tt.in); got != tt.problem {
+			t.Errorf("Problem(%q) = %q, want %q", tt.in, got, tt.problem)
+		}
+		if got := NameProblem(tt.in); got != tt.name {
+			t.Errorf("NameProblem(%q) = %q, want %q", tt.in, got, tt.name)
+		}
+		if got := Storable(tt.in); got != (tt.problem == "") {
+			t.Errorf("Storable(%q) = %v", tt.in, got)
+		}
+	}
+}
+
+func TestSanitizeAndTruncate(t *testing.T) {
+	for in, want := range map[string]string{
+		"1 Main St":        "1 Main St",
+		"1 Main St\x00":    "1 Main St",
+		"caf\xe9 \x00ok":   "caf\uFFFD ok",
+		"\x00\x00":         "",
+		"\xff\xfe":         "\uFFFD",
+		"zo\u00eb\x00\xff": "zo\u00eb\uFFFD",
+	} {
+		if got := Sanitize(in); got != want || !Storable(got) {
+			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Truncate("zoë", 3); got != "zo" {
+		t.Errorf("Truncate cut a character: %q", got)
+	}
+	if got := Truncate("abc", 5); got != "abc" {
+		t.Errorf("Truncate(abc, 5) = %q", got)
+	}
+}
