@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"valuator/internal/apperr"
+	"valuator/internal/text"
 )
 
 // Subjects are the form's options (spec product-and-account section 3), value to label.
@@ -82,6 +83,22 @@ func (in Input) Validate(validEmail func(string) bool) (Message, error) {
 	}
 	v.Check(m.Message != "", "message", "Message is required")
 	v.Check(n(m.Message) <= maxMessage, "message", "Message must be at most 5000 characters")
+	// Names are one line without control or text-direction characters (they appear in the team's inbox and
+	// exports); the message may have line breaks but, like every field, must be storable text.
+	for _, f := range []struct{ field, label, value string }{
+		{"firstName", "First name", m.FirstName}, {"lastName", "Last name", m.LastName}, {"company", "Company", m.Company},
+	} {
+		if p := text.NameProblem(f.value); p != "" {
+			v.Add(f.field, f.label+" "+p)
+		}
+	}
+	for _, f := range []struct{ field, label, value string }{
+		{"email", "Email", m.Email}, {"subject", "Subject", m.Subject}, {"message", "Message", m.Message},
+	} {
+		if p := text.Problem(f.value); p != "" {
+			v.Add(f.field, f.label+" "+p)
+		}
+	}
 	return m, v.Err()
 }
 

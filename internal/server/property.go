@@ -12,6 +12,7 @@ import (
 	"valuator/internal/apperr"
 	"valuator/internal/credit"
 	"valuator/internal/store"
+	"valuator/internal/text"
 	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
@@ -57,6 +58,11 @@ func queryInput(r *http.Request) (valuation.Input, error) {
 			"/api/v1/property/valuation?address=...&city=...&state=...&zip=...")
 	}
 	var v apperr.Validation
+	for _, name := range []string{"address", "city", "state", "zip", "propertyType"} {
+		if p := text.Problem(q.Get(name)); p != "" {
+			v.Add(name, name+" "+p)
+		}
+	}
 	num := func(name string, dst **float64) {
 		s := strings.TrimSpace(q.Get(name))
 		if s == "" {
@@ -118,7 +124,9 @@ func (s *Server) failMetered(w http.ResponseWriter, r *http.Request, who caller,
 		kind = e.Kind
 	}
 	rec := s.usageRecord(r, who, in, start, statusOf(kind))
-	rec.PropertyAddress = in.Line()
+	// A refused call is recorded as it was sent, made storable: a NUL or stray bytes in the address must not cost
+	// the caller the record of their error.
+	rec.PropertyAddress = text.Sanitize(in.Line())
 	if uerr := s.store.RecordUsage(r.Context(), rec); uerr != nil {
 		s.log.Error("recording usage", "request_id", rec.RequestID, "err", uerr)
 	}

@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"valuator/internal/apperr"
+	"valuator/internal/text"
 )
 
 // errorBody is the one JSON error shape of every endpoint (DESIGN.md section 4, api/openapi.yaml Error).
@@ -124,7 +126,78 @@ func decodeJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int6
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return apperr.Invalid("body", "The request body must hold a single JSON object")
 	}
+	// JSON can carry a NUL character ("\u0000"), which PostgreSQL refuses in a text column; it is refused here, at
+	// the edge, for every body at once, instead of in each handler or as a database error (a 500).
+	if field, where, problem := textProblem(reflect.ValueOf(dst), "", ""); problem != "" {
+		if field == "" {
+			field, where = "body", "body"
+		}
+		return apperr.Invalid(field, where+" "+problem)
+	}
 	return nil
+}
+
+// textProblem finds the first string in a decoded body that cannot be stored as text (see text.Problem). field
+// names it as errors name fields, by its JSON path ("company", "propertyData.address"), except that an element of
+// a list is named by its list ("inputData.properties"), as the list's other errors are; where is the exact place,
+// for the message ("inputData.properties[1].city"). A map is named as a whole: its keys are data, not names.
+func textProblem(v reflect.Value, field, where string) (string, string, string) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return textProblem(v.Elem(), field, where)
+		}
+	case reflect.String:
+		if p := text.Problem(v.String()); p != "" {
+			return field, where, p
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case !f.IsExported() || name == "-":
+				continue
+			case name == "" && f.Anonymous: // an embedded struct's fields are the outer object's
+				if fd, w, p := textProblem(v.Field(i), field, where); p != "" {
+					return fd, w, p
+				}
+				continue
+			case name == "":
+				name = f.Name
+			}
+			fd := joinPath(field, name)
+			if field != where { // inside a list: the list is the field
+				fd = field
+			}
+			if fd, w, p := textProblem(v.Field(i), fd, joinPath(where, name)); p != "" {
+				return fd, w, p
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if fd, w, p := textProblem(v.Index(i), field, fmt.Sprintf("%s[%d]", where, i)); p != "" {
+				return fd, w, p
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			for _, x := range []reflect.Value{it.Key(), it.Value()} {
+				if _, _, p := textProblem(x, field, where); p != "" {
+					return field, where, p
+				}
+			}
+		}
+	}
+	return "", "", ""
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 func jsonError(err error) error {

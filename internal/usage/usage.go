@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"valuator/internal/apperr"
+	"valuator/internal/text"
 )
 
 // Services a call can belong to.
@@ -64,6 +65,9 @@ type Filter struct {
 const (
 	DefaultLimit = 50
 	MaxLimit     = 200
+	// MaxPage bounds a page number, so that the offset it makes, (page-1)*limit, is far from overflowing in any
+	// database (a page of 9223372036854775807 made PostgreSQL fail). No history comes near 200 million entries.
+	MaxPage = 1_000_000
 )
 
 // ParseFilter reads the history query parameters, naming the first bad one.
@@ -73,8 +77,8 @@ func ParseFilter(get func(string) string) (Filter, error) {
 	var v apperr.Validation
 	if s := get("page"); s != "" {
 		n, err := strconv.Atoi(s)
-		v.Check(err == nil && n >= 1, "page", "page must be a whole number from 1")
-		f.Page = max(1, n)
+		v.Check(err == nil && n >= 1 && n <= MaxPage, "page", "page must be a whole number from 1 to 1000000")
+		f.Page = min(max(1, n), MaxPage)
 	}
 	if s := get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -86,6 +90,12 @@ func ParseFilter(get func(string) string) (Filter, error) {
 	v.Check(f.Status == "" || f.Status == "success" || f.Status == "error", "status", "status must be success or error")
 	v.Check(len(f.Search) <= 200, "search", "search must be at most 200 characters")
 	v.Check(len(f.APIKey) <= 100, "apiKey", "apiKey must be at most 100 characters")
+	if p := text.Problem(f.Search); p != "" {
+		v.Add("search", "search "+p)
+	}
+	if p := text.Problem(f.APIKey); p != "" {
+		v.Add("apiKey", "apiKey "+p)
+	}
 	return f, v.Err()
 }
 

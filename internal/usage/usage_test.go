@@ -15,7 +15,8 @@ func TestParseFilter(t *testing.T) {
 	if err != nil || f.Page != 3 || f.Limit != 10 || f.Search != "main" || f.Status != "error" || f.APIKey != "prod" {
 		t.Errorf("filter = %+v, %v", f, err)
 	}
-	for _, bad := range []map[string]string{{"page": "0"}, {"page": "x"}, {"limit": "201"}, {"limit": "0"}, {"status": "ok"}} {
+	for _, bad := range []map[string]string{{"page": "0"}, {"page": "x"}, {"limit": "201"}, {"limit": "0"}, {"status": "ok"},
+		{"page": "9223372036854775807"}, {"page": "1000001"}, {"search": "a\x00b"}, {"search": "\xff"}, {"apiKey": "k\x00"}} {
 		if _, err := ParseFilter(q(bad)); err == nil {
 			t.Errorf("ParseFilter(%v) accepted", bad)
 		}
