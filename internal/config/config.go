@@ -233,7 +233,7 @@ func EnsureSecret(c *Config) error {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read server secret: %w", err)
 	}
-	if err := os.MkdirAll(c.DataDir, 0o755); err != nil {
+	if err := os.MkdirAll(c.DataDir, 0o700); err != nil { // the database and the secret: the owner's only
 		return fmt.Errorf("create data folder %s: %w", c.DataDir, err)
 	}
 	buf := make([]byte, 32)

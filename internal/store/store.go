@@ -77,9 +77,17 @@ func Open(ctx context.Context, url string) (*DB, error) {
 
 func openSQLite(ctx context.Context, path string) (*DB, error) {
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create database folder: %w", err)
 		}
+	}
+	// The database holds password hashes, sealed API keys and every customer's data: it is created readable by
+	// its owner only. SQLite gives the -wal and -shm files the database file's permissions, so creating the file
+	// here, before SQLite does (with the process umask, usually 0644), covers all three.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("create database file %s: %w", path, err)
 	}
 	// WAL lets readers run while one writer writes; busy_timeout makes a second writer wait instead of failing;
 	// _txlock=immediate takes the write lock at BEGIN, so two read-then-write transactions cannot deadlock on a
