@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"valuator/internal/apperr"
+	"valuator/internal/text"
 )
 
 // Prefix starts every live key, so a leaked key is recognisable (secret scanners, logs).
@@ -148,8 +149,12 @@ const (
 	MinRateLimit     = 1
 	MaxRateLimit     = 1000
 	maxNameLen       = 100
-	MsgNameRequired  = "Please enter a key name"
-	MsgRateLimit     = "Rate limit must be a whole number from 1 to 1000"
+	// MaxPerAccount bounds an account's live keys (DESIGN.md section 5, abuse limits): with the account-wide
+	// budget (AccountBudget), more keys never mean more requests, and 20 leave room for one key per environment,
+	// service and customer integration.
+	MaxPerAccount   = 20
+	MsgNameRequired = "Please enter a key name"
+	MsgRateLimit    = "Rate limit must be a whole number from 1 to 1000"
 	// MsgNameReserved: the request history filters dashboard calls with the key name "dashboard", so no key may
 	// carry it.
 	MsgNameReserved = `"Dashboard" is reserved for calls made in the dashboard; please choose another name`
@@ -168,6 +173,9 @@ func (in CreateInput) Validate() (string, int, error) {
 	v.Check(name != "", "name", MsgNameRequired)
 	v.Check(utf8.RuneCountInString(name) <= maxNameLen, "name", "Key name must be at most 100 characters")
 	v.Check(!strings.EqualFold(name, "dashboard"), "name", MsgNameReserved)
+	if p := text.NameProblem(name); p != "" {
+		v.Add("name", "Key name "+p)
+	}
 	limit := DefaultRateLimit
 	if in.RateLimit != nil {
 		r := *in.RateLimit
@@ -191,6 +199,10 @@ func PlanCap(plan string) int {
 		return 60
 	}
 }
+
+// AccountBudget is the most requests a minute all of an account's keys together may make: the plan's cap, so
+// that creating more keys does not buy more requests; 0 (Enterprise) means no account-wide budget.
+func AccountBudget(plan string) int { return PlanCap(plan) }
 
 // Effective is the limit that applies: the key's own, capped by the plan.
 func Effective(keyLimit int, plan string) int {

@@ -30,14 +30,17 @@ const (
 
 // Entry is one ledger row: a signed amount and the balance after it.
 type Entry struct {
-	ID           int64     `json:"id"`
-	UserID       int64     `json:"-"`
-	Amount       int64     `json:"amount"`
-	BalanceAfter int64     `json:"balance"`
-	Kind         string    `json:"kind"`
-	Description  string    `json:"description"`
-	Reference    string    `json:"reference,omitempty"`
-	CreatedAt    time.Time `json:"createdAt"`
+	ID           int64  `json:"id"`
+	UserID       int64  `json:"-"`
+	Amount       int64  `json:"amount"`
+	BalanceAfter int64  `json:"balance"`
+	Kind         string `json:"kind"`
+	Description  string `json:"description"`
+	// Reference names what caused the row ("usage:41", "batch:7:row:2000", "signup:3"). It is made by the server
+	// and unique among the ledger's rows, so that a row can be traced to its cause and a caller can neither
+	// choose it nor make two rows share it.
+	Reference string    `json:"reference,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // OverageRateCents is the price of a credit beyond a paid plan's credits: $0.03 (DESIGN.md section 5). The Free

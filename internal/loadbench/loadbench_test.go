@@ -175,7 +175,7 @@ func setup(b *testing.B, dbURL string) *target {
 				limit = 60
 			}
 			if _, err := db.CreateAPIKey(ctx, auth.User.ID, fmt.Sprintf("key-%d", i), apikey.Hash(k), sealed,
-				apikey.Preview(k), limit, at); err != nil {
+				apikey.Preview(k), limit, apikey.MaxPerAccount, at); err != nil {
 				b.Fatal(err)
 			}
 			if slow {

@@ -71,7 +71,11 @@ func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	}
 	p := userFrom(r.Context())
 	row, err := s.store.CreateAPIKey(r.Context(), p.user.ID, name, apikey.Hash(value), sealed, apikey.Preview(value),
-		limit, s.now())
+		limit, apikey.MaxPerAccount, s.now())
+	if errors.Is(err, store.ErrTooManyKeys) {
+		err = apperr.Conflict("too_many_api_keys", "", fmt.Sprintf("An account can have at most %d API keys; "+
+			"delete one you no longer use to create another", apikey.MaxPerAccount))
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -161,8 +165,7 @@ func (s *Server) requireAPIKey(next http.HandlerFunc) http.HandlerFunc {
 			s.writeError(w, r, authErr)
 			return
 		}
-		limit := ratelimit.PerMinute(apikey.Effective(owner.RateLimit, owner.Plan))
-		if !s.spend(w, r, fmt.Sprintf("key:%d", owner.KeyID), limit) {
+		if !s.spendKey(w, r, owner) {
 			return
 		}
 		s.touches.Touch(owner.KeyID, s.now())
@@ -172,15 +175,45 @@ func (s *Server) requireAPIKey(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// spendKey takes one request from the key's budget and, on a plan with a cap, one from the account's budget
+// shared by all its keys (apikey.AccountBudget), so that many keys do not buy more requests than the plan allows.
+// The headers describe the budget that binds: the key's, or the account's when it has fewer requests left.
+func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner store.KeyOwner) bool {
+	keyRes, ok := s.allow(r, fmt.Sprintf("key:%d", owner.KeyID), ratelimit.PerMinute(apikey.Effective(owner.RateLimit, owner.Plan)))
+	if !ok {
+		return true
+	}
+	res, msg := keyRes, "Rate limit of %d requests a minute exceeded. Retry in %d seconds."
+	if budget := apikey.AccountBudget(owner.Plan); keyRes.Allowed && budget > 0 {
+		if acct, ok := s.allow(r, fmt.Sprintf("account:%d", owner.UserID), ratelimit.PerMinute(budget)); ok &&
+			(!acct.Allowed || acct.Remaining < keyRes.Remaining) {
+			res, msg = acct, "Your account's keys together may make %d requests a minute on your plan. Retry in %d seconds."
+		}
+	}
+	return s.answerBudget(w, r, res, msg)
+}
+
 // spend takes one request from key's budget and sets the rate-limit headers; when the budget is spent it answers
-// 429 with Retry-After and returns false. A failing limiter lets the request through (and logs): an outage of the
-// limiter must not take the API down.
+// 429 with Retry-After and returns false.
 func (s *Server) spend(w http.ResponseWriter, r *http.Request, key string, l ratelimit.Limit) bool {
+	res, ok := s.allow(r, key, l)
+	return !ok || s.answerBudget(w, r, res, "Rate limit of %d requests a minute exceeded. Retry in %d seconds.")
+}
+
+// allow asks the limiter; ok is false when the limiter failed. A failing limiter lets the request through (and
+// logs): an outage of the limiter must not take the API down.
+func (s *Server) allow(r *http.Request, key string, l ratelimit.Limit) (ratelimit.Result, bool) {
 	res, err := s.apiLimiter.Allow(r.Context(), key, l)
 	if err != nil {
 		s.log.Error("rate limiter", "err", err)
-		return true
+		return res, false
 	}
+	return res, true
+}
+
+// answerBudget sets the rate-limit headers of res and, when it refused the request, answers 429 with Retry-After
+// (msg takes the limit and the seconds to wait) and returns false.
+func (s *Server) answerBudget(w http.ResponseWriter, r *http.Request, res ratelimit.Result, msg string) bool {
 	h := w.Header()
 	h.Set("x-ratelimit-limit", strconv.Itoa(res.Limit))
 	h.Set("x-ratelimit-remaining", strconv.Itoa(res.Remaining))
@@ -189,7 +222,19 @@ func (s *Server) spend(w http.ResponseWriter, r *http.Request, key string, l rat
 		return true
 	}
 	secs := int(math.Ceil(res.RetryAfter.Seconds()))
-	s.writeError(w, r, apperr.RateLimited(fmt.Sprintf("Rate limit of %d requests a minute exceeded. Retry in %d seconds.",
-		res.Limit, max(1, secs)), secs))
+	s.writeError(w, r, apperr.RateLimited(fmt.Sprintf(msg, res.Limit, max(1, secs)), secs))
 	return false
+}
+
+// noHead refuses HEAD on a metered endpoint. net/http routes HEAD to a GET handler, which would value the property
+// and charge a credit for an answer whose body is thrown away.
+func noHead(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			w.Header().Set("Allow", "GET")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		next(w, r)
+	}
 }

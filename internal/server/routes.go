@@ -39,7 +39,7 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/properties/download-report", s.requireUser(s.downloadReport)},
 
 		// The public API (x-api-key) and its keys.
-		{"GET", "/api/v1/property/valuation", s.requireAPIKey(s.publicValuation)},
+		{"GET", "/api/v1/property/valuation", noHead(s.requireAPIKey(s.publicValuation))},
 		{"GET", "/api/api-keys", s.requireUser(s.listAPIKeys)},
 		{"POST", "/api/api-keys", s.requireUser(s.createAPIKey)},
 		{"DELETE", "/api/api-keys/{id}", s.requireUser(s.deleteAPIKey)},

@@ -29,8 +29,8 @@ type Store interface {
 	RecordUsage(ctx context.Context, rec usage.Record) error
 	UsageHistory(ctx context.Context, userID int64, f usage.Filter) ([]usage.Entry, int, error)
 	UsageStats(ctx context.Context, userID int64, from, to, monthStart, lastMonthStart time.Time) (usage.Stats, error)
-	CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string, rateLimit int,
-		at time.Time) (store.APIKeyRow, error)
+	CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string, rateLimit,
+		maxKeys int, at time.Time) (store.APIKeyRow, error)
 	APIKeys(ctx context.Context, userID int64) ([]store.APIKeyRow, error)
 	DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Time) error
 	KeyOwner(ctx context.Context, hash string) (store.KeyOwner, error)

@@ -54,7 +54,7 @@ func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User,
 		if nu.SignupCredits > 0 {
 			if _, err := postCredit(ctx, x, credit.Entry{
 				UserID: id, Amount: nu.SignupCredits, Kind: credit.KindSignupBonus,
-				Description: "Welcome bonus: free credits", CreatedAt: nu.CreatedAt,
+				Description: "Welcome bonus: free credits", Reference: fmt.Sprintf("signup:%d", id), CreatedAt: nu.CreatedAt,
 			}, noFloor); err != nil {
 				return err
 			}
@@ -223,7 +223,8 @@ func (db *DB) CloseUser(ctx context.Context, id int64, at time.Time) error {
 		}
 		if balance > 0 {
 			if _, err := postCredit(ctx, x, credit.Entry{UserID: id, Amount: -balance, Kind: credit.KindForfeit,
-				Description: "Account closed: remaining credits forfeited", CreatedAt: at}, noFloor); err != nil {
+				Description: "Account closed: remaining credits forfeited", Reference: fmt.Sprintf("close:%d", id),
+				CreatedAt: at}, noFloor); err != nil {
 				return err
 			}
 		}

@@ -31,13 +31,32 @@ type KeyOwner struct {
 // ErrNoKey means no live key matches.
 var ErrNoKey = errors.New("no such API key")
 
-// CreateAPIKey stores a key.
+// ErrTooManyKeys means the user already has the most live keys an account may have.
+var ErrTooManyKeys = errors.New("too many API keys")
+
+// CreateAPIKey stores a key, unless the user already has maxKeys live keys (ErrTooManyKeys). The count and the
+// insert are one transaction, with the user's row locked on PostgreSQL (SQLite's write lock, taken at BEGIN,
+// already serialises them), so that parallel requests cannot pass the limit together.
 func (db *DB) CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string,
-	rateLimit int, at time.Time) (APIKeyRow, error) {
-	x := db.w()
+	rateLimit, maxKeys int, at time.Time) (APIKeyRow, error) {
 	k := APIKeyRow{UserID: userID, Name: name, Sealed: sealed, Preview: preview, RateLimit: rateLimit, CreatedAt: at}
-	err := x.row(ctx, `INSERT INTO api_keys (user_id, name, key_hash, key_enc, key_preview, rate_limit, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, userID, name, hash, sealed, preview, rateLimit, x.t(at)).Scan(&k.ID)
+	err := db.tx(ctx, func(x q) error {
+		if x.d == Postgres {
+			if _, err := x.exec(ctx, `SELECT id FROM users WHERE id = ? FOR UPDATE`, userID); err != nil {
+				return err
+			}
+		}
+		var n int
+		if err := x.row(ctx, `SELECT count(*) FROM api_keys WHERE user_id = ? AND deleted_at IS NULL`, userID).
+			Scan(&n); err != nil {
+			return err
+		}
+		if n >= maxKeys {
+			return ErrTooManyKeys
+		}
+		return x.row(ctx, `INSERT INTO api_keys (user_id, name, key_hash, key_enc, key_preview, rate_limit, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, userID, name, hash, sealed, preview, rateLimit, x.t(at)).Scan(&k.ID)
+	})
 	return k, err
 }
 

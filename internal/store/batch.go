@@ -337,6 +337,7 @@ func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOut
 		if floor != credit.NoFloor {
 			affordable = max(balance-floor, 0)
 		}
+		firstCharged := 0 // the first row this chunk charges: a row is charged once, so it names the debit uniquely
 		for _, o := range outcomes {
 			st, cost := batch.RowFailed, 0
 			if o.Success {
@@ -353,6 +354,9 @@ func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOut
 			}
 			if n, _ := res.RowsAffected(); n == 1 {
 				if o.Success {
+					if out.Charged == 0 {
+						firstCharged = o.Idx
+					}
 					out.Charged++
 				} else {
 					out.Failed++
@@ -362,7 +366,7 @@ func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOut
 		if out.Charged > 0 {
 			_, err := postCredit(ctx, x, credit.Entry{UserID: userID, Amount: -int64(out.Charged), Kind: usage.ServiceBatch,
 				Description: fmt.Sprintf("Batch job #%d: %d %s valued", jobID, out.Charged, plural(out.Charged, "property", "properties")),
-				Reference:   fmt.Sprintf("batch:%d", jobID), CreatedAt: at}, floor)
+				Reference:   fmt.Sprintf("batch:%d:row:%d", jobID, firstCharged), CreatedAt: at}, floor)
 			if err != nil {
 				return err
 			}
@@ -431,7 +435,7 @@ func (db *DB) recordBatchUsage(ctx context.Context, x q, jobID int64, at time.Ti
 	if j.APIKeyID != 0 {
 		endpoint = "POST /api/batch/upload"
 	}
-	err = insertUsage(ctx, x, usage.Record{UserID: j.UserID, APIKeyID: j.APIKeyID, APIKeyName: j.APIKeyName,
+	_, err = insertUsage(ctx, x, usage.Record{UserID: j.UserID, APIKeyID: j.APIKeyID, APIKeyName: j.APIKeyName,
 		Endpoint: endpoint, Service: usage.ServiceBatch,
 		PropertyAddress: fmt.Sprintf("Batch #%d (%s): %d of %d valued", j.ID, j.FileName, j.Successful, j.Total),
 		Status:          status, ResponseTimeMs: max(at.Sub(started).Milliseconds(), 0), CreditsUsed: spent,

@@ -28,8 +28,17 @@ func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, descripti
 		if closed.Valid {
 			return fmt.Errorf("meter: account %d is closed", rec.UserID)
 		}
+		// The usage record comes first so that the ledger row can name it: a ledger reference is made by the
+		// server and unique, never the caller's X-Request-Id (which a client chooses and may repeat). A refused
+		// debit rolls the record back with the rest of the transaction.
+		rec.CreditsUsed = cost
+		usageID, err := insertUsage(ctx, x, rec)
+		if err != nil {
+			return err
+		}
 		e, err := postCredit(ctx, x, credit.Entry{UserID: rec.UserID, Amount: -cost, Kind: rec.Service,
-			Description: description, Reference: rec.RequestID, CreatedAt: rec.CreatedAt}, credit.Floor(plan, limit))
+			Description: description, Reference: fmt.Sprintf("usage:%d", usageID), CreatedAt: rec.CreatedAt},
+			credit.Floor(plan, limit))
 		if errors.Is(err, errBelowFloor) {
 			ins := &ErrInsufficientCredits{Plan: plan, OverageLimitCents: limit}
 			if err := x.row(ctx, `SELECT credits FROM users WHERE id = ?`, rec.UserID).Scan(&ins.Balance); err != nil {
@@ -41,8 +50,7 @@ func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, descripti
 			return err
 		}
 		balance = e.BalanceAfter
-		rec.CreditsUsed = cost
-		return insertUsage(ctx, x, rec)
+		return nil
 	})
 	return balance, err
 }
@@ -50,10 +58,12 @@ func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, descripti
 // RecordUsage records a call that cost nothing (bad input, not found, refused).
 func (db *DB) RecordUsage(ctx context.Context, rec usage.Record) error {
 	rec.CreditsUsed = 0
-	return insertUsage(ctx, db.w(), rec)
+	_, err := insertUsage(ctx, db.w(), rec)
+	return err
 }
 
-func insertUsage(ctx context.Context, x q, r usage.Record) error {
+// insertUsage stores a usage record and returns its id.
+func insertUsage(ctx context.Context, x q, r usage.Record) (int64, error) {
 	var keyID, keyName, addr, valuation, data any
 	if r.APIKeyID != 0 {
 		keyID, keyName = r.APIKeyID, r.APIKeyName
@@ -67,12 +77,13 @@ func insertUsage(ctx context.Context, x q, r usage.Record) error {
 	if r.RequestData != "" {
 		data = r.RequestData
 	}
-	_, err := x.exec(ctx, `INSERT INTO usage_records (user_id, api_key_id, api_key_name, endpoint, service,
+	var id int64
+	err := x.row(ctx, `INSERT INTO usage_records (user_id, api_key_id, api_key_name, endpoint, service,
 			property_address, response_status, response_time_ms, credits_used, valuation, request_data, request_id,
 			created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.UserID, keyID, keyName, r.Endpoint, r.Service, addr,
-		r.Status, r.ResponseTimeMs, r.CreditsUsed, valuation, data, r.RequestID, x.t(r.CreatedAt))
-	return err
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, r.UserID, keyID, keyName, r.Endpoint, r.Service, addr,
+		r.Status, r.ResponseTimeMs, r.CreditsUsed, valuation, data, r.RequestID, x.t(r.CreatedAt)).Scan(&id)
+	return id, err
 }
 
 // historyWhere builds the filter of a user's history: the same conditions for the page and its count.
