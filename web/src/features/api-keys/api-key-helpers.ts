@@ -8,6 +8,8 @@ export const RATE_LIMIT_MIN = 1;
 export const RATE_LIMIT_MAX = 1000;
 export const DEFAULT_RATE_LIMIT = 100;
 export const KEY_NAME_MAX = 100;
+/** The most live keys an account may have (apikey.MaxPerAccount on the server). */
+export const MAX_KEYS_PER_ACCOUNT = 20;
 
 export const NAME_REQUIRED = "Please enter a key name";
 export const NAME_TOO_LONG = `Key name must be at most ${KEY_NAME_MAX} characters`;

@@ -164,6 +164,20 @@ describe("the list of keys", () => {
     expect(await screen.findByRole("dialog", { name: "Generate New Key" })).toBeInTheDocument();
   });
 
+  it("at 20 keys, the most an account may have, disables Generate New Key and says why", async () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => makeKey({ id: i + 1, name: `Key ${i + 1}` }));
+    await renderPage({}, { keys: twenty });
+    expect(await screen.findByTestId("api-keys-max")).toHaveTextContent("the most it can have");
+    expect(screen.getByRole("button", { name: "Generate New Key" })).toBeDisabled();
+  });
+
+  it("below 20 keys, Generate New Key stays enabled without the note", async () => {
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    expect(screen.getByRole("button", { name: "Generate New Key" })).toBeEnabled();
+    expect(screen.queryByTestId("api-keys-max")).not.toBeInTheDocument();
+  });
+
   it("shows a spinner while the list loads", async () => {
     let answer!: (r: FakeReply) => void;
     await renderPage({ [LIST]: () => new Promise<FakeReply>((resolve) => (answer = resolve)) });

@@ -8,7 +8,7 @@ import { toast } from "@/components/ui/use-toast";
 import { useAuth } from "@/lib/auth";
 import type { ApiKey } from "@/lib/types";
 import { useApiKeys } from "./api/api-keys-api";
-import { FETCH_FAILED, failureDetail } from "./api-key-helpers";
+import { FETCH_FAILED, MAX_KEYS_PER_ACCOUNT, failureDetail } from "./api-key-helpers";
 import { ApiDocs } from "./components/api-docs";
 import { ApiKeysTable } from "./components/api-keys-table";
 import { DeleteKeyDialog } from "./components/delete-key-dialog";
@@ -31,6 +31,8 @@ export function ApiKeysPage() {
   const plan = user?.plan ?? "free";
   const list = keys.data ?? [];
   const openGenerate = () => setGenerateOpen(true);
+  // The server refuses a key past the account's maximum; the screen says so before the dialog is opened.
+  const atMax = list.length >= MAX_KEYS_PER_ACCOUNT;
 
   return (
     <div className="max-w-6xl space-y-8">
@@ -38,8 +40,14 @@ export function ApiKeysPage() {
         <PageHeader
           title="API Keys"
           subtitle="Create and manage the keys your applications use to call the API"
-          action={{ label: "Generate New Key", onClick: openGenerate, icon: <Plus aria-hidden="true" /> }}
+          action={{ label: "Generate New Key", onClick: openGenerate, icon: <Plus aria-hidden="true" />, disabled: atMax }}
         />
+        {atMax ? (
+          <p className="mb-4 text-sm text-muted-foreground" data-testid="api-keys-max">
+            Your account has {MAX_KEYS_PER_ACCOUNT} API keys, the most it can have. Delete a key you no longer use to
+            create another.
+          </p>
+        ) : null}
         {keys.isPending ? (
           <div className="flex justify-center rounded-md border py-12">
             <Spinner label="Loading API keys" />
