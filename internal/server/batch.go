@@ -166,9 +166,9 @@ func (s *Server) enterRead(r *http.Request) (release func(), err error) {
 	return release, nil
 }
 
-// sheet is an uploaded spreadsheet once read: the form's fields, the file's SHA-256 and its table. The file's
+// uploadedSheet is an uploaded spreadsheet once read: the form's fields, the file's SHA-256 and its table. The file's
 // bytes are not kept.
-type sheet struct {
+type uploadedSheet struct {
 	upload
 	sha   string
 	table *batch.Table
@@ -177,20 +177,20 @@ type sheet struct {
 // readSheet takes a read slot, then reads the multipart body and the spreadsheet in it, and gives the slot back.
 // The slot is taken before the body is read, so that waiting uploads hold no file in memory. keep, when not nil,
 // runs while the slot is held, on the table (the preview compresses it there).
-func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, keep func(*batch.Table) error) (sheet, error) {
+func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, keep func(*batch.Table) error) (uploadedSheet, error) {
 	if !isMultipart(r) {
-		return sheet{}, errNotMultipart
+		return uploadedSheet{}, errNotMultipart
 	}
 	release, err := s.enterRead(r)
 	if err != nil {
-		return sheet{}, err
+		return uploadedSheet{}, err
 	}
 	defer release()
 	up, err := readUpload(w, r)
 	if err != nil {
-		return sheet{}, err
+		return uploadedSheet{}, err
 	}
-	sh := sheet{upload: up, sha: sha(up.data)}
+	sh := uploadedSheet{upload: up, sha: sha(up.data)}
 	tbl, err := batch.ReadFile(up.fileName, up.data)
 	sh.data = nil // the table is all that is needed from here on
 	if err != nil {
@@ -362,7 +362,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 }
 
 // createFromUpload takes the mapping given with an uploaded file or detects one, and creates the job.
-func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner jobOwner, sh sheet, idemKey string,
+func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner jobOwner, sh uploadedSheet, idemKey string,
 	status int, public bool) {
 	tbl := sh.table
 	detected, _ := batch.Detect(tbl)
