@@ -17,6 +17,7 @@ import (
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/config"
+	"valuator/internal/gate"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
@@ -235,6 +236,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Sealer:      sealer,
 		Touches:     touches,
 		Queue:       queue,
+		// One gate for the whole process: every route that reads an uploaded spreadsheet takes a slot.
+		SpreadsheetReads: gate.New(server.DefaultSpreadsheetReads()),
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -73,7 +73,7 @@ func BenchmarkWriteCSV50k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var buf bytes.Buffer
-		if err := WriteCSV(&buf, res); err != nil {
+		if err := WriteCSV(&buf, Slice(res)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -84,7 +84,7 @@ func BenchmarkWriteXLSX50k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var buf bytes.Buffer
-		if err := WriteXLSX(&buf, res); err != nil {
+		if err := WriteXLSX(&buf, Slice(res)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,9 +1,11 @@
 package batch
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/csv"
 	"io"
+	"iter"
 	"strconv"
 
 	"github.com/xuri/excelize/v2"
@@ -81,12 +83,25 @@ var resultColumns = []resultColumn{
 	{name: "Error", width: 50, text: func(r *Result) string { return r.Error }},
 }
 
+// Slice yields the results of a slice, for WriteCSV and WriteXLSX.
+func Slice(results []Result) iter.Seq2[Result, error] {
+	return func(yield func(Result, error) bool) {
+		for _, r := range results {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
+
 // WriteCSV writes results as CSV: a header row, then one row per result; an unknown number is an empty cell.
-// Every text cell goes through sheet.SafeCell, since an address or an error message can come from the uploaded
-// file and a spreadsheet would run it as a formula. Lines end in CRLF (RFC 4180, and what Excel writes); there
-// is no byte order mark, which programs reading the file through the API would take for part of the first
-// heading.
-func WriteCSV(w io.Writer, results []Result) error {
+// Results come from an iterator and each row is written as it comes, so that a job of 50,000 rows is never held
+// in memory: the caller reads them page by page from the store. The first error the iterator yields stops the
+// file and is returned. Every text cell goes through sheet.SafeCell, since an address or an error message can
+// come from the uploaded file and a spreadsheet would run it as a formula. Lines end in CRLF (RFC 4180, and what
+// Excel writes); there is no byte order mark, which programs reading the file through the API would take for
+// part of the first heading.
+func WriteCSV(w io.Writer, results iter.Seq2[Result, error]) error {
 	cw := csv.NewWriter(w)
 	cw.UseCRLF = true
 	rec := make([]string, len(resultColumns))
@@ -96,10 +111,12 @@ func WriteCSV(w io.Writer, results []Result) error {
 	if err := cw.Write(rec); err != nil {
 		return err
 	}
-	for i := range results {
-		r := &results[i]
+	for r, err := range results {
+		if err != nil {
+			return err
+		}
 		for j, c := range resultColumns {
-			rec[j] = csvCell(c, r)
+			rec[j] = csvCell(c, &r)
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -127,12 +144,17 @@ func csvCell(c resultColumn, r *Result) string {
 
 // WriteXLSX writes results as an Excel workbook with the columns of WriteCSV: a bold, frozen header row,
 // numbers as numeric cells (dollar amounts formatted $#,##0), unknown numbers as empty cells, and text through
-// sheet.SafeCell, which also keeps the text safe when the sheet is saved as CSV again. Rows are streamed, so a
-// job of 50,000 rows is not held as cell structures first; excelize keeps the sheet's XML in memory up to 16 MB
-// and in a temporary file past that, which Close removes.
-func WriteXLSX(w io.Writer, results []Result) error {
+// sheet.SafeCell, which also keeps the text safe when the sheet is saved as CSV again. Results come from an
+// iterator, as for WriteCSV, and go through excelize's stream writer, so a job of 50,000 rows is never held as
+// results or cell structures: excelize keeps the sheet's XML in memory up to 16 MB and in a temporary file past
+// that, which the deferred Close removes whether or not the workbook was written. The workbook's zip is written
+// straight to w, not built in memory first.
+func WriteXLSX(w io.Writer, results iter.Seq2[Result, error]) error {
 	f := excelize.NewFile()
 	defer f.Close()
+	// excelize's Write builds the whole zip in a buffer and then copies it; a zip writer of our own on w makes it
+	// write there directly (the buffer it hands over stays empty).
+	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
 	const name = "Results"
 	if err := f.SetSheetName("Sheet1", name); err != nil {
 		return err
@@ -166,23 +188,27 @@ func WriteXLSX(w io.Writer, results []Result) error {
 	if err := sw.SetRow("A1", row); err != nil {
 		return err
 	}
-	for i := range results {
-		r := &results[i]
-		for j, c := range resultColumns {
-			row[j] = xlsxCell(c, r, money)
+	next := 2
+	for r, err := range results {
+		if err != nil {
+			return err
 		}
-		cell, err := excelize.CoordinatesToCellName(1, i+2)
+		for j, c := range resultColumns {
+			row[j] = xlsxCell(c, &r, money)
+		}
+		cell, err := excelize.CoordinatesToCellName(1, next)
 		if err != nil {
 			return err
 		}
 		if err := sw.SetRow(cell, row); err != nil {
 			return err
 		}
+		next++
 	}
 	if err := sw.Flush(); err != nil {
 		return err
 	}
-	return f.Write(w)
+	return f.Write(io.Discard)
 }
 
 func xlsxCell(c resultColumn, r *Result, money int) any {

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
+	"iter"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -32,7 +35,7 @@ var wantHeader = []string{"Line", "Address", "Full Address", "Status", "Estimate
 
 func TestWriteCSV(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteCSV(&buf, sampleResults); err != nil {
+	if err := WriteCSV(&buf, Slice(sampleResults)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "\r\n") {
@@ -67,7 +70,7 @@ func TestWriteCSV(t *testing.T) {
 
 func TestWriteXLSX(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteXLSX(&buf, sampleResults); err != nil {
+	if err := WriteXLSX(&buf, Slice(sampleResults)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := excelize.OpenReader(&buf)
@@ -126,7 +129,7 @@ func TestWriteXLSX(t *testing.T) {
 	}
 	// Our own reader reads the results file back.
 	buf.Reset()
-	_ = WriteXLSX(&buf, sampleResults)
+	_ = WriteXLSX(&buf, Slice(sampleResults))
 	tbl, err := ReadFile("results.xlsx", buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
@@ -138,11 +141,11 @@ func TestWriteXLSX(t *testing.T) {
 
 func TestWriteEmpty(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteCSV(&buf, nil); err != nil || strings.Count(buf.String(), "\r\n") != 1 {
+	if err := WriteCSV(&buf, Slice(nil)); err != nil || strings.Count(buf.String(), "\r\n") != 1 {
 		t.Errorf("WriteCSV(nil) = %q, %v", buf.String(), err)
 	}
 	buf.Reset()
-	if err := WriteXLSX(&buf, nil); err != nil || buf.Len() == 0 {
+	if err := WriteXLSX(&buf, Slice(nil)); err != nil || buf.Len() == 0 {
 		t.Errorf("WriteXLSX(nil) = %d bytes, %v", buf.Len(), err)
 	}
 }
@@ -194,3 +197,124 @@ func TestExampleCSV(t *testing.T) {
 		}
 	}
 }
+
+// generated yields n results made on the fly, failing with fail after failAt rows when failAt > 0: a job's rows as
+// the server reads them page by page, never held all at once.
+func generated(n, failAt int, fail error) iter.Seq2[Result, error] {
+	return func(yield func(Result, error) bool) {
+		for i := 0; i < n; i++ {
+			if failAt > 0 && i == failAt {
+				yield(Result{}, fail)
+				return
+			}
+			r := sampleResults[i%len(sampleResults)]
+			r.Line = i + 2
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+}
+
+// excelizeTemps lists the temporary files excelize has in dir.
+func excelizeTemps(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "excelize-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// onFirstWrite calls f before its first write.
+type onFirstWrite struct {
+	bytes.Buffer
+	f    func()
+	done bool
+}
+
+func (w *onFirstWrite) Write(p []byte) (int, error) {
+	if !w.done {
+		w.done = true
+		w.f()
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestWriteXLSXRemovesItsTemporaryFile: a sheet of 50,000 rows is past excelize's 16 MB in memory, so it is spilled
+// to a temporary file while the workbook is written; the file is gone once WriteXLSX returns, written or failed.
+func TestWriteXLSXRemovesItsTemporaryFile(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var spilled []string
+	out := &onFirstWrite{f: func() { spilled = excelizeTemps(t, tmp) }}
+	if err := WriteXLSX(out, generated(50000, 0, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if len(spilled) == 0 {
+		t.Error("the sheet of 50,000 rows was not spilled to a temporary file: this test no longer checks its removal")
+	}
+	if left := excelizeTemps(t, tmp); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+	f, err := excelize.OpenReader(&out.Buffer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := f.GetCellValue("Results", "A50001"); v != "50001" {
+		t.Errorf("last row's line = %q, want 50001", v)
+	}
+	f.Close() // reading a large sheet makes temporary files of its own
+
+	// The rows fail part way, after the spill: the error comes back, and the temporary file is still removed.
+	failed := errors.New("the database went away")
+	out.Reset()
+	if err := WriteXLSX(&out.Buffer, generated(50000, 45000, failed)); !errors.Is(err, failed) {
+		t.Errorf("WriteXLSX = %v, want the rows' error", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("%d bytes of a workbook written for rows that failed", out.Len())
+	}
+	if left := excelizeTemps(t, tmp); len(left) != 0 {
+		t.Errorf("temporary files left behind after a failure: %v", left)
+	}
+}
+
+// TestWriteCSVStreams: CSV rows are written as they come from the iterator, and its error stops the file.
+func TestWriteCSVStreams(t *testing.T) {
+	pulled := 0
+	var writtenAt []int // rows pulled when each write reached the writer
+	rows := func(yield func(Result, error) bool) {
+		for r := range generated(20000, 0, nil) {
+			pulled++
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+	w := writerFunc(func(p []byte) (int, error) {
+		writtenAt = append(writtenAt, pulled)
+		return len(p), nil
+	})
+	if err := WriteCSV(w, rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(writtenAt) < 10 || writtenAt[0] >= 1000 {
+		t.Errorf("the first bytes were written after %v rows were pulled, want them written as rows come", writtenAt[:min(3, len(writtenAt))])
+	}
+	failed := errors.New("the database went away")
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, generated(100, 50, failed)); !errors.Is(err, failed) {
+		t.Errorf("WriteCSV = %v, want the rows' error", err)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

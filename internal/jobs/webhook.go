@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"syscall"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"valuator/internal/batch"
+	"valuator/internal/netguard"
 )
 
 type webhookArgs struct {
@@ -106,30 +108,30 @@ func (w *webhookWorker) Work(ctx context.Context, job *river.Job[webhookArgs]) e
 }
 
 // webhookClient sends webhooks with a 10 s timeout and no redirects. Unless allowPrivate, it refuses to connect to
-// loopback, private and link-local addresses, checked on the address actually dialled (after DNS), so that a
-// webhook URL cannot reach the server's own network.
+// any special-purpose address (netguard.Refused: loopback, private, link-local, shared, translation prefixes and
+// the rest), checked on the address actually dialled (after DNS, so a name that resolves somewhere else when the
+// webhook is sent than when the job was created is still caught), so that a webhook URL cannot reach the
+// server's own network.
 func webhookClient(allowPrivate bool) *http.Client {
 	d := &net.Dialer{Timeout: 5 * time.Second}
 	if !allowPrivate {
-		d.Control = func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			ip := net.ParseIP(host)
-			if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-				ip.IsUnspecified() || ip.IsMulticast() {
-				return errPrivateAddress
-			}
-			return nil
-		}
+		d.Control = refuseSpecialAddress
 	}
 	tr := &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: 5 * time.Second, MaxIdleConns: 10}
 	return &http.Client{Timeout: 10 * time.Second, Transport: tr,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
-var errPrivateAddress = errors.New("webhooks may not be sent to private or loopback addresses")
+// refuseSpecialAddress is the dialer's check of the address it is about to connect to ("ip:port").
+func refuseSpecialAddress(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil || netguard.Refused(ap.Addr()) {
+		return errPrivateAddress
+	}
+	return nil
+}
+
+var errPrivateAddress = errors.New("webhooks may not be sent to private, loopback or other special-purpose addresses")
 
 // WebhookClient is the client for webhooks: private addresses allowed only in development.
 func WebhookClient(allowPrivate bool) *http.Client { return webhookClient(allowPrivate) }

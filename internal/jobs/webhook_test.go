@@ -36,3 +36,29 @@ func TestWebhooksRefusePrivateAddressesInProduction(t *testing.T) {
 	}
 	res.Body.Close()
 }
+
+// TestWebhookDialRefusesSpecialAddresses: the production client's dialer refuses every special-purpose address it
+// is about to connect to, the shared address space and IPv4-mapped forms included, and lets public ones through.
+func TestWebhookDialRefusesSpecialAddresses(t *testing.T) {
+	for _, tt := range []struct {
+		address string
+		refused bool
+	}{
+		{"93.184.216.34:443", false},
+		{"[2606:4700:4700::1111]:443", false},
+		{"100.64.0.1:443", true},
+		{"100.100.100.200:80", true},
+		{"127.0.0.1:8080", true},
+		{"169.254.169.254:80", true},
+		{"198.18.0.1:443", true},
+		{"[::ffff:10.0.0.1]:443", true},
+		{"[64:ff9b::a9fe:a9fe]:80", true},
+		{"[fd00::1]:443", true},
+		{"not-an-address:443", true},
+	} {
+		err := refuseSpecialAddress("tcp", tt.address, nil)
+		if got := errors.Is(err, errPrivateAddress); got != tt.refused {
+			t.Errorf("dial %s: refused = %v, want %v", tt.address, got, tt.refused)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -11,17 +10,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"valuator/internal/apperr"
 	"valuator/internal/batch"
 	"valuator/internal/credit"
+	"valuator/internal/netguard"
 	"valuator/internal/store"
+	"valuator/internal/text"
 )
 
 // BatchQueue queues the valuation of a batch job inside the store's transaction (jobs.Queue).
@@ -49,14 +54,24 @@ type upload struct {
 // maxUploadBody bounds a whole multipart upload: the file plus room for the form's other fields and headers.
 const maxUploadBody = batch.MaxFileBytes + 1<<20
 
+// maxFileName bounds an uploaded file's name, which becomes the job's fileName (api/openapi.yaml: 255).
+const maxFileName = 255
+
+// errNotMultipart refuses an upload that is not multipart/form-data.
+var errNotMultipart = &apperr.Error{Kind: apperr.KindUnsupportedMediaType, Code: "unsupported_media_type",
+	Message: "Send the file as multipart/form-data in the field \"file\""}
+
+func isMultipart(r *http.Request) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && mt == "multipart/form-data"
+}
+
 // readUpload reads a multipart upload without temporary files: the file (at most batch.MaxFileBytes), and the
 // optional mapping and webhookUrl fields. Other fields are ignored.
 func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
 	var u upload
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/form-data" {
-		return u, &apperr.Error{Kind: apperr.KindUnsupportedMediaType, Code: "unsupported_media_type",
-			Message: "Send the file as multipart/form-data in the field \"file\""}
+	if !isMultipart(r) {
+		return u, errNotMultipart
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBody)
 	mr, err := r.MultipartReader()
@@ -75,6 +90,14 @@ func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
 		case "file":
 			u.hasFile = true
 			u.fileName = path.Base(strings.ReplaceAll(part.FileName(), `\`, "/"))
+			// The name is stored and shown in the dashboard and in exports: it must be text, on one line, and
+			// display as what it is (no control or text-direction characters).
+			if p := text.NameProblem(u.fileName); p != "" {
+				return u, apperr.Invalid("file", "The file name "+p)
+			}
+			if len(u.fileName) > maxFileName {
+				return u, apperr.Invalid("file", fmt.Sprintf("The file name must be at most %d characters", maxFileName))
+			}
 			if u.data, err = io.ReadAll(io.LimitReader(part, batch.MaxFileBytes+1)); err != nil {
 				return u, uploadReadError(err)
 			}
@@ -88,6 +111,9 @@ func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
 			}
 			if len(b) > 64<<10 {
 				return u, apperr.Invalid(part.FormName(), part.FormName()+" is too long")
+			}
+			if p := text.Problem(string(b)); p != "" {
+				return u, apperr.Invalid(part.FormName(), part.FormName()+" "+p)
 			}
 			if part.FormName() == "mapping" {
 				u.mapping = strings.TrimSpace(string(b))
@@ -121,27 +147,83 @@ func sha(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// previewBatchFile reads an uploaded file, keeps it for the job's creation and answers what it holds.
-func (s *Server) previewBatchFile(w http.ResponseWriter, r *http.Request) {
-	u := userFrom(r.Context()).user
+// readRetryAfter is what an upload refused for want of a read slot is told to wait: about the time one large
+// spreadsheet takes to read.
+const readRetryAfter = 5
+
+// enterRead takes one of the process's spreadsheet-read slots (Deps.SpreadsheetReads), waiting up to the
+// configured time; past it the upload is answered 429 with Retry-After. Each read of a 50 MB file can take
+// hundreds of megabytes, so their number, not the requests', bounds the memory a burst of uploads takes.
+func (s *Server) enterRead(r *http.Request) (release func(), err error) {
+	release, err = s.reads.Enter(r.Context(), s.readWait)
+	if err != nil {
+		// Busy, or the client went away while waiting (the answer then reaches nobody).
+		e := apperr.RateLimited(fmt.Sprintf(
+			"Too many spreadsheets are being read right now. Try again in %d seconds.", readRetryAfter), readRetryAfter)
+		e.Extra = map[string]any{"title": "Server Busy"}
+		return nil, e
+	}
+	return release, nil
+}
+
+// uploadedSheet is an uploaded spreadsheet once read: the form's fields, the file's SHA-256 and its table. The file's
+// bytes are not kept.
+type uploadedSheet struct {
+	upload
+	sha   string
+	table *batch.Table
+}
+
+// readSheet takes a read slot, then reads the multipart body and the spreadsheet in it, and gives the slot back.
+// The slot is taken before the body is read, so that waiting uploads hold no file in memory. keep, when not nil,
+// runs while the slot is held, on the table (the preview compresses it there).
+func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, keep func(*batch.Table) error) (uploadedSheet, error) {
+	if !isMultipart(r) {
+		return uploadedSheet{}, errNotMultipart
+	}
+	release, err := s.enterRead(r)
+	if err != nil {
+		return uploadedSheet{}, err
+	}
+	defer release()
 	up, err := readUpload(w, r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return uploadedSheet{}, err
 	}
+	sh := uploadedSheet{upload: up, sha: sha(up.data)}
 	tbl, err := batch.ReadFile(up.fileName, up.data)
+	sh.data = nil // the table is all that is needed from here on
+	if err != nil {
+		return sh, err
+	}
+	sh.table = tbl
+	if keep != nil {
+		err = keep(tbl)
+	}
+	return sh, err
+}
+
+// previewBatchFile reads an uploaded file, keeps its table for the job's creation and answers what it holds.
+func (s *Server) previewBatchFile(w http.ResponseWriter, r *http.Request) {
+	u := userFrom(r.Context()).user
+	var stored []byte
+	sh, err := s.readSheet(w, r, func(t *batch.Table) (err error) {
+		stored, err = batch.EncodeTable(t)
+		return err
+	})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	tbl := sh.table
 	mapping, detections := batch.Detect(tbl)
-	id, err := s.store.SaveBatchFile(r.Context(), u.ID, up.fileName, sha(up.data), up.data, s.now())
+	id, err := s.store.SaveBatchFile(r.Context(), u.ID, sh.fileName, sh.sha, stored, s.now())
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	sample := tbl.Rows[:min(5, len(tbl.Rows))]
-	writeJSON(w, http.StatusOK, map[string]any{"uploadId": id, "fileName": up.fileName, "headers": tbl.Headers,
+	writeJSON(w, http.StatusOK, map[string]any{"uploadId": id, "fileName": sh.fileName, "headers": tbl.Headers,
 		"sampleRows": sample, "rowCount": len(tbl.Rows), "mapping": mapping, "detections": detections,
 		"mappingValid": mapping.Validate(tbl.Headers) == nil, "planLimit": batch.PlanLimit(u.Plan)})
 }
@@ -170,17 +252,31 @@ type createJobRequest struct {
 // maxRowsBody bounds the JSON form with rows: 50,000 addresses fit in well under 16 MB.
 const maxRowsBody = 16 << 20
 
+// checkFileName checks a file name given in JSON (fileName, inputData.originalFileName) as readUpload checks an
+// uploaded file's.
+func checkFileName(field, name string) error {
+	if p := text.NameProblem(name); p != "" {
+		return apperr.Invalid(field, field+" "+p)
+	}
+	if len(name) > maxFileName {
+		return apperr.Invalid(field, fmt.Sprintf("%s must be at most %d characters", field, maxFileName))
+	}
+	return nil
+}
+
+var errUploadGone = apperr.NotFound("upload_not_found",
+	"This upload is no longer available (uploads are kept 24 hours); please upload the file again")
+
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context()).user
 	owner := jobOwner{userID: u.ID, plan: u.Plan}
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
-		up, err := readUpload(w, r)
+	if isMultipart(r) {
+		sh, err := s.readSheet(w, r, nil)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		s.createFromUpload(w, r, owner, up, "", http.StatusCreated, false)
+		s.createFromUpload(w, r, owner, sh, "", http.StatusCreated, false)
 		return
 	}
 	var in createJobRequest
@@ -194,30 +290,48 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case in.UploadID != nil:
-		name, fileSHA, data, err := s.store.BatchFile(r.Context(), u.ID, *in.UploadID)
-		if errors.Is(err, store.ErrNoBatch) {
-			s.writeError(w, r, apperr.NotFound("upload_not_found",
-				"This upload is no longer available (uploads are kept 24 hours); please upload the file again"))
-			return
-		}
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		tbl, err := batch.ReadFile(name, data)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
 		if in.Mapping == nil {
 			s.writeError(w, r, apperr.Invalid("mapping", "Send the confirmed column mapping"))
 			return
 		}
-		job, _, secret, err := s.newJob(r.Context(), owner, name, fileSHA, tbl, in.Mapping, webhook, "")
+		name, fileSHA, stored, err := s.store.BatchFile(r.Context(), u.ID, *in.UploadID)
+		if errors.Is(err, store.ErrNoBatch) {
+			err = errUploadGone
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		// The preview kept the table, not the file: the job is built from it without reading the spreadsheet
+		// again. Decoding still takes memory in proportion to the table, so it takes a read slot too.
+		release, err := s.enterRead(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		tbl, err := batch.DecodeTable(stored)
+		release()
+		stored = nil
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		job, _, secret, err := s.newJob(r.Context(), owner, name, fileSHA, tbl, in.Mapping, webhook, "", *in.UploadID)
+		if errors.Is(err, store.ErrNoBatch) {
+			err = errUploadGone // made into a job by a request of a moment ago
+		}
 		s.answerJob(w, r, job, secret, err, http.StatusCreated)
 	case in.InputData != nil:
 		if in.Type != "" && in.Type != "batch" {
 			s.writeError(w, r, apperr.Invalid("type", `type must be "batch"`))
+			return
+		}
+		if err := checkFileName("fileName", in.FileName); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := checkFileName("inputData.originalFileName", in.InputData.OriginalFileName); err != nil {
+			s.writeError(w, r, err)
 			return
 		}
 		// The spec's client mapped the rows itself: they become a table with one column per field.
@@ -240,31 +354,27 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		raw, _ := json.Marshal(in.InputData.Properties)
 		m := batch.Mapping{"fullAddress": batch.ColumnType("fullAddress"), "address": batch.ColumnType("address"),
 			"city": batch.ColumnType("city"), "state": batch.ColumnType("state"), "zip": batch.ColumnType("zip")}
-		job, _, secret, err := s.newJob(r.Context(), owner, name, sha(raw), tbl, m, webhook, "")
+		job, _, secret, err := s.newJob(r.Context(), owner, name, sha(raw), tbl, m, webhook, "", 0)
 		s.answerJob(w, r, job, secret, err, http.StatusCreated)
 	default:
 		s.writeError(w, r, apperr.Invalid("uploadId", "Send the uploadId of a preview with its mapping, or the rows in inputData.properties"))
 	}
 }
 
-// createFromUpload reads an uploaded file, takes the mapping given or detects one, and creates the job.
-func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner jobOwner, up upload, idemKey string,
+// createFromUpload takes the mapping given with an uploaded file or detects one, and creates the job.
+func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner jobOwner, sh uploadedSheet, idemKey string,
 	status int, public bool) {
-	tbl, err := batch.ReadFile(up.fileName, up.data)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+	tbl := sh.table
 	detected, _ := batch.Detect(tbl)
 	mapping := detected
-	if up.mapping != "" {
+	if sh.mapping != "" {
 		mapping = batch.Mapping{}
-		if err := json.Unmarshal([]byte(up.mapping), &mapping); err != nil {
+		if err := json.Unmarshal([]byte(sh.mapping), &mapping); err != nil {
 			s.writeError(w, r, apperr.Invalid("mapping", "mapping must be a JSON object of column name to type"))
 			return
 		}
 	}
-	job, created, secret, err := s.newJob(r.Context(), owner, up.fileName, sha(up.data), tbl, mapping, up.webhookURL, idemKey)
+	job, created, secret, err := s.newJob(r.Context(), owner, sh.fileName, sh.sha, tbl, mapping, sh.webhookURL, idemKey, 0)
 	if e, ok := apperr.As(err); ok && e.Field == "mapping" {
 		// Say what was detected, so that the caller can correct it and send it back.
 		if e.Extra == nil {
@@ -276,15 +386,17 @@ func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner 
 		if err == nil && !created {
 			status = http.StatusOK // the job of an earlier upload with the same Idempotency-Key
 		}
-		s.answerStatus(w, r, job, secret, err, status)
+		// page and limit are not parameters of the upload: its answer shows the first page of the new job.
+		s.answerStatus(w, r, job, secret, err, status, 1, defaultStatusLimit)
 		return
 	}
 	s.answerJob(w, r, job, secret, err, status)
 }
 
-// newJob checks and creates a batch job from a table and its mapping, and queues it.
+// newJob checks and creates a batch job from a table and its mapping, and queues it. uploadID, when not 0, is the
+// preview the table came from: it is deleted when the job is created.
 func (s *Server) newJob(ctx context.Context, owner jobOwner, fileName, fileSHA string, tbl *batch.Table,
-	mapping batch.Mapping, webhook, idemKey string) (store.BatchJob, bool, string, error) {
+	mapping batch.Mapping, webhook, idemKey string, uploadID int64) (store.BatchJob, bool, string, error) {
 	if err := mapping.Validate(tbl.Headers); err != nil {
 		return store.BatchJob{}, false, "", err
 	}
@@ -296,7 +408,7 @@ func (s *Server) newJob(ctx context.Context, owner jobOwner, fileName, fileSHA s
 	if err := batch.CheckSize(len(rows), owner.plan); err != nil {
 		return store.BatchJob{}, false, "", err
 	}
-	if err := s.checkWebhookURL(webhook); err != nil {
+	if err := s.checkWebhookURL(ctx, webhook); err != nil {
 		return store.BatchJob{}, false, "", err
 	}
 	// A job that could not value a single property is refused now rather than failing at its first row.
@@ -322,7 +434,7 @@ func (s *Server) newJob(ctx context.Context, owner jobOwner, fileName, fileSHA s
 	}
 	j := store.BatchJob{UserID: owner.userID, APIKeyID: owner.keyID, APIKeyName: owner.keyName, FileName: fileName,
 		FileSHA256: fileSHA, Mapping: string(mappingJSON), Dropped: dropped, WebhookURL: webhook, WebhookSecret: secret,
-		IdempotencyKey: idemKey, CreatedAt: s.now()}
+		IdempotencyKey: idemKey, UploadID: uploadID, CreatedAt: s.now()}
 	job, created, err := s.store.CreateBatchJob(ctx, j, inputs, s.queue.EnqueueBatch)
 	if errors.Is(err, store.ErrIdempotencyReuse) {
 		return job, false, "", apperr.Conflict("idempotency_key_reused", "Idempotency-Key",
@@ -334,35 +446,84 @@ func (s *Server) newJob(ctx context.Context, owner jobOwner, fileName, fileSHA s
 	return job, created, secret, err
 }
 
-// checkWebhookURL accepts an absolute http(s) URL; https only in production.
-func (s *Server) checkWebhookURL(raw string) error {
+// checkWebhookURL accepts an absolute http(s) URL; https only in production. In production its host must also
+// resolve to at least one address a webhook may reach (netguard): a URL that can only reach the server's own
+// network is refused now, with the job, rather than failing silently when the job ends. The sending client checks
+// the address it dials again, since what a name resolves to can change in between.
+func (s *Server) checkWebhookURL(ctx context.Context, raw string) error {
 	if raw == "" {
 		return nil
+	}
+	msg := "webhookUrl must be an absolute https:// URL"
+	if s.cfg.Dev() {
+		msg = "webhookUrl must be an absolute http:// or https:// URL"
+	}
+	if p := text.Problem(raw); p != "" {
+		return apperr.Invalid("webhookUrl", "webhookUrl "+p)
 	}
 	u, err := url.Parse(raw)
 	ok := err == nil && (u.Scheme == "https" || (u.Scheme == "http" && s.cfg.Dev())) && u.Host != "" && len(raw) <= 2000
 	if !ok {
-		msg := "webhookUrl must be an absolute https:// URL"
-		if s.cfg.Dev() {
-			msg = "webhookUrl must be an absolute http:// or https:// URL"
-		}
 		return apperr.Invalid("webhookUrl", msg)
 	}
-	return nil
+	if s.cfg.Dev() {
+		return nil // development sends webhooks to local receivers
+	}
+	return s.checkWebhookHost(ctx, u.Hostname())
 }
 
-// jobView is a job as the dashboard shows it (api/openapi.yaml BatchJob).
+// webhookLookupTimeout bounds the DNS lookup of a webhook's host while the job's creation waits.
+const webhookLookupTimeout = 5 * time.Second
+
+func (s *Server) checkWebhookHost(ctx context.Context, host string) error {
+	refused := apperr.Invalid("webhookUrl", fmt.Sprintf(
+		"webhookUrl must reach a public address; %s is a private, loopback or reserved address", host))
+	if addr, err := netip.ParseAddr(host); err == nil {
+		if netguard.Refused(addr) {
+			return refused
+		}
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, webhookLookupTimeout)
+	defer cancel()
+	addrs, err := s.resolver.LookupNetIP(ctx, "ip", host)
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return apperr.Invalid("webhookUrl", fmt.Sprintf("webhookUrl's host %s does not exist", host))
+	case err != nil:
+		// A lookup that failed for a while (a timeout, a DNS server down) says nothing about the host; the
+		// sending client checks the address it connects to.
+		s.log.Warn("webhook host lookup failed", "host", host, "err", err)
+		return nil
+	}
+	for _, a := range addrs {
+		if !netguard.Refused(a) {
+			return nil
+		}
+	}
+	return apperr.Invalid("webhookUrl", fmt.Sprintf(
+		"webhookUrl must reach a public address; %s resolves only to private, loopback or reserved addresses", host))
+}
+
+// jobView is a job as the dashboard shows it to its owner (api/openapi.yaml BatchJob). The webhook's signing
+// secret is the owner's to see whenever they need it to check a webhook's X-Valuator-Signature; no other user
+// reaches the job (jobOf answers 404).
 func jobView(j store.BatchJob) map[string]any {
 	source := "dashboard"
 	if j.APIKeyID != 0 {
 		source = j.APIKeyName
 	}
-	return map[string]any{"id": j.ID, "type": "batch", "fileName": j.FileName, "status": j.Status,
+	v := map[string]any{"id": j.ID, "type": "batch", "fileName": j.FileName, "status": j.Status,
 		"totalProperties": j.Total, "processedProperties": j.Processed, "successfulProperties": j.Successful,
 		"failedProperties": j.Failed, "droppedRows": j.Dropped, "creditsUsed": j.CreditsUsed, "createdAt": j.CreatedAt,
 		"startedAt": j.StartedAt, "completedAt": j.FinishedAt, "statusMessage": optString(j.StatusMessage),
 		"webhookUrl": optString(j.WebhookURL), "source": source, "resultsAvailable": j.PurgedAt == nil,
 		"downloadUrl": fmt.Sprintf("/api/jobs/%d/download", j.ID)}
+	if j.WebhookURL != "" && j.WebhookSecret != "" {
+		v["webhookSecret"] = j.WebhookSecret
+	}
+	return v
 }
 
 func optString(s string) *string {
@@ -450,14 +611,18 @@ func (s *Server) retryJob(w http.ResponseWriter, r *http.Request) {
 	s.answerJob(w, r, j, "", err, http.StatusOK)
 }
 
-// pageParams reads page and limit (defaults 1 and def, limit at most 1000).
+// maxPage bounds the page parameter: far past the last page of any job (50,000 rows a page of 1 row is page
+// 50,000), and small enough that (page-1)*limit never overflows the database's offset.
+const maxPage = 1_000_000
+
+// pageParams reads page and limit (defaults 1 and def; page at most 1,000,000, limit at most 1000).
 func pageParams(r *http.Request, def int) (page, limit int, err error) {
 	var v apperr.Validation
 	page, limit = 1, def
 	if p := r.URL.Query().Get("page"); p != "" {
 		n, perr := strconv.Atoi(p)
-		v.Check(perr == nil && n >= 1, "page", "page must be a whole number from 1")
-		page = max(n, 1)
+		v.Check(perr == nil && n >= 1 && n <= maxPage, "page", "page must be a whole number from 1 to 1,000,000")
+		page = min(max(n, 1), maxPage)
 	}
 	if l := r.URL.Query().Get("limit"); l != "" {
 		n, lerr := strconv.Atoi(l)
@@ -540,7 +705,13 @@ func (s *Server) downloadJob(w http.ResponseWriter, r *http.Request) {
 	s.download(w, r, userFrom(r.Context()).user.ID, "id")
 }
 
-// download writes every row's result of the path's job as CSV or XLSX.
+// downloadPage is how many rows a download reads from the store at a time: enough that the queries cost little
+// next to writing, few enough that a page of results is a few hundred kilobytes.
+const downloadPage = 1000
+
+// download writes every row's result of the path's job as CSV or XLSX. The rows are read page by page and written
+// as they come (batch.WriteCSV, batch.WriteXLSX), so a download of 50,000 rows holds one page in memory, not the
+// job: ten parallel downloads of a large job once took a gigabyte.
 func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, param string) {
 	format := r.URL.Query().Get("format")
 	if format == "" {
@@ -559,35 +730,70 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, 
 		s.writeError(w, r, errResultsGone)
 		return
 	}
-	var all []batch.Result
-	for page := 1; ; page++ {
-		res, pg, err := s.results(r, j, "", page, 5000)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		all = append(all, res...)
-		if !pg["hasNextPage"].(bool) {
-			break
-		}
+	ctype, write := "text/csv; charset=utf-8", batch.WriteCSV
+	if format == "xlsx" {
+		ctype, write = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", batch.WriteXLSX
 	}
-	var buf bytes.Buffer
-	ctype := "text/csv; charset=utf-8"
-	if format == "csv" {
-		err = batch.WriteCSV(&buf, all)
-	} else {
-		ctype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-		err = batch.WriteXLSX(&buf, all)
+	// The status and headers go out with the first byte of the file, so that a failure before it (the first page
+	// cannot be read; an XLSX is written only once every row is in) is still answered with the JSON error.
+	out := &lazyWriter{w: w, start: func() {
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="batch-%d-results.%s"`, j.ID, format))
+		w.WriteHeader(http.StatusOK)
+	}}
+	err = write(out, s.resultRows(r.Context(), j))
+	if err == nil {
+		return
 	}
-	if err != nil {
+	if !out.started {
 		s.writeError(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="batch-%d-results.%s"`, j.ID, format))
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
+	// Part of the file is sent: aborting the connection tells the client the file is incomplete, where an
+	// ended response would look like a complete file. A client that went away needs no log line.
+	if r.Context().Err() == nil {
+		s.log.Error("download failed after it started", "request_id", requestIDFrom(r.Context()), "job", j.ID, "err", err)
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// resultRows yields every row's result of a job in file order, reading the store a page at a time.
+func (s *Server) resultRows(ctx context.Context, j store.BatchJob) iter.Seq2[batch.Result, error] {
+	return func(yield func(batch.Result, error) bool) {
+		after := -1
+		for {
+			rows, err := s.store.BatchRowsAfter(ctx, j.UserID, j.ID, after, downloadPage)
+			if err != nil {
+				yield(batch.Result{}, err)
+				return
+			}
+			for _, row := range rows {
+				res, err := resultOf(row)
+				if !yield(res, err) || err != nil {
+					return
+				}
+			}
+			if len(rows) < downloadPage {
+				return
+			}
+			after = rows[len(rows)-1].Idx
+		}
+	}
+}
+
+// lazyWriter calls start before its first write.
+type lazyWriter struct {
+	w       io.Writer
+	start   func()
+	started bool
+}
+
+func (l *lazyWriter) Write(p []byte) (int, error) {
+	if !l.started {
+		l.started = true
+		l.start()
+	}
+	return l.w.Write(p)
 }
 
 func (s *Server) batchExample(w http.ResponseWriter, _ *http.Request) {
@@ -606,21 +812,26 @@ func (s *Server) publicBatchUpload(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apperr.Invalid("Idempotency-Key", "Idempotency-Key must be at most 200 characters"))
 		return
 	}
-	up, err := readUpload(w, r)
+	// The key is stored with the job and compared as text: it must be text, without control characters.
+	if pr := text.NameProblem(idem); pr != "" {
+		s.writeError(w, r, apperr.Invalid("Idempotency-Key", "Idempotency-Key "+pr))
+		return
+	}
+	sh, err := s.readSheet(w, r, nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.createFromUpload(w, r, owner, up, idem, http.StatusAccepted, true)
+	s.createFromUpload(w, r, owner, sh, idem, http.StatusAccepted, true)
 }
 
-// statusView is a job as the public API shows it (api/openapi.yaml BatchStatus).
-func (s *Server) answerStatus(w http.ResponseWriter, r *http.Request, j store.BatchJob, secret string, err error, status int) {
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	page, limit, err := pageParams(r, 100)
+// defaultStatusLimit is the results of a job the public status shows a page.
+const defaultStatusLimit = 100
+
+// answerStatus answers a job as the public API shows it (api/openapi.yaml BatchStatus), with one page of its
+// results.
+func (s *Server) answerStatus(w http.ResponseWriter, r *http.Request, j store.BatchJob, secret string, err error, status,
+	page, limit int) {
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -648,7 +859,11 @@ func (s *Server) publicBatchStatus(w http.ResponseWriter, r *http.Request) {
 	if err == nil && j.PurgedAt != nil {
 		err = errResultsGone
 	}
-	s.answerStatus(w, r, j, "", err, http.StatusOK)
+	var page, limit int
+	if err == nil {
+		page, limit, err = pageParams(r, defaultStatusLimit)
+	}
+	s.answerStatus(w, r, j, "", err, http.StatusOK, page, limit)
 }
 
 func (s *Server) publicBatchDownload(w http.ResponseWriter, r *http.Request) {

@@ -24,6 +24,7 @@ import (
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/config"
+	"valuator/internal/gate"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
@@ -120,6 +121,12 @@ type appOptions struct {
 	sealSecret string
 	// holdJobs leaves the job queue's workers stopped until the test calls a.startJobs.
 	holdJobs bool
+	// readGate and readWait replace the spreadsheet-read gate and its wait (a tiny gate the test holds, a short
+	// wait, to see uploads refused).
+	readGate *gate.Gate
+	readWait time.Duration
+	// resolver replaces DNS for webhook hosts.
+	resolver Resolver
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -193,7 +200,8 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	}
 	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
-		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue})
+		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
+		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

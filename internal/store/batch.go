@@ -34,10 +34,16 @@ type BatchJob struct {
 	WebhookURL      string
 	WebhookSecret   string
 	IdempotencyKey  string
-	CreatedAt       time.Time
-	StartedAt       *time.Time
-	FinishedAt      *time.Time
-	PurgedAt        *time.Time
+	// InputBytes is the size of the job's stored inputs, counted against the owner's storage quota until the
+	// job's rows are purged.
+	InputBytes int64
+	// UploadID, when creating a job, is the preview it is made from: the preview's stored data is deleted in the
+	// transaction that creates the job. It is not read back.
+	UploadID   int64
+	CreatedAt  time.Time
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+	PurgedAt   *time.Time
 }
 
 // BatchRow is one property of a job: its input and, once valued, its result (both JSON).
@@ -78,7 +84,7 @@ type Enqueue func(ctx context.Context, tx *sql.Tx, jobID int64) error
 
 const batchJobColumns = `id, user_id, api_key_id, api_key_name, file_name, file_sha256, mapping, status, status_message,
 	total, processed, successful, failed, dropped, credits_used, credits_recorded, webhook_url, webhook_secret,
-	idempotency_key, created_at, started_at, finished_at, purged_at`
+	idempotency_key, input_bytes, created_at, started_at, finished_at, purged_at`
 
 func scanBatchJob(sc interface{ Scan(...any) error }) (BatchJob, error) {
 	var j BatchJob
@@ -87,7 +93,7 @@ func scanBatchJob(sc interface{ Scan(...any) error }) (BatchJob, error) {
 	var created, started, finished, purged dbTime
 	err := sc.Scan(&j.ID, &j.UserID, &keyID, &keyName, &j.FileName, &j.FileSHA256, &j.Mapping, &j.Status, &msg,
 		&j.Total, &j.Processed, &j.Successful, &j.Failed, &j.Dropped, &j.CreditsUsed, &j.CreditsRecorded, &hook,
-		&secret, &idem, &created, &started, &finished, &purged)
+		&secret, &idem, &j.InputBytes, &created, &started, &finished, &purged)
 	if errors.Is(err, sql.ErrNoRows) {
 		return j, ErrNoBatch
 	}
@@ -123,19 +129,77 @@ func nullID(id int64) any {
 	return id
 }
 
-// SaveBatchFile keeps an uploaded file between its preview and the job's creation.
+// lockUser takes the user's row for the rest of the transaction and returns the user's plan. On PostgreSQL the
+// row is locked FOR UPDATE, so that two uploads of one user checking the storage quota, or creating jobs with one
+// Idempotency-Key, run one after the other (SQLite's write lock, taken at BEGIN, already serializes them). A
+// statement run after the lock is granted sees what the other transaction committed.
+func lockUser(ctx context.Context, x q, userID int64) (plan string, err error) {
+	lock := ""
+	if x.d == Postgres {
+		lock = " FOR UPDATE"
+	}
+	err = x.row(ctx, `SELECT plan FROM users WHERE id = ?`+lock, userID).Scan(&plan)
+	return plan, err
+}
+
+// storedBytes is what a user keeps on the server for batches: previews awaiting their job, and the inputs of jobs
+// whose rows are not yet purged (batch.StorageQuota).
+func storedBytes(ctx context.Context, x q, userID int64) (int64, error) {
+	var n int64
+	err := x.row(ctx, `SELECT CAST(COALESCE((SELECT SUM(size_bytes) FROM batch_files WHERE user_id = ?), 0) +
+		COALESCE((SELECT SUM(input_bytes) FROM batch_jobs WHERE user_id = ? AND purged_at IS NULL), 0) AS BIGINT)`,
+		userID, userID).Scan(&n)
+	return n, err
+}
+
+// checkQuota refuses to keep size more bytes for the user when that takes the user past the plan's storage
+// quota. It runs in the transaction that stores them, after lockUser, so parallel uploads of one user are
+// counted one after the other and cannot overshoot the quota together.
+func checkQuota(ctx context.Context, x q, userID int64, plan string, size int64) error {
+	used, err := storedBytes(ctx, x, userID)
+	if err != nil {
+		return err
+	}
+	if used+size > batch.StorageQuota(plan) {
+		return batch.ErrStorageQuota(used, size, plan)
+	}
+	return nil
+}
+
+// BatchStoredBytes is what a user keeps on the server for batches, as counted against the storage quota.
+func (db *DB) BatchStoredBytes(ctx context.Context, userID int64) (int64, error) {
+	return storedBytes(ctx, db.q(), userID)
+}
+
+// storedTable is the content_format of a preview's data written by batch.EncodeTable. Previews stored before it
+// hold the uploaded file ('upload') and are no longer read.
+const storedTable = "table"
+
+// SaveBatchFile keeps a preview's data (batch.EncodeTable of the uploaded file's table) until the job is created
+// from it, or for 24 hours. It counts against the user's storage quota: past it, nothing is stored and the error
+// is batch.ErrStorageQuota.
 func (db *DB) SaveBatchFile(ctx context.Context, userID int64, name, sha string, content []byte, at time.Time) (int64, error) {
-	x := db.w()
 	var id int64
-	err := x.row(ctx, `INSERT INTO batch_files (user_id, file_name, sha256, content, created_at) VALUES (?, ?, ?, ?, ?)
-		RETURNING id`, userID, name, sha, content, x.t(at)).Scan(&id)
+	err := db.tx(ctx, func(x q) error {
+		plan, err := lockUser(ctx, x, userID)
+		if err != nil {
+			return err
+		}
+		if err := checkQuota(ctx, x, userID, plan, int64(len(content))); err != nil {
+			return err
+		}
+		return x.row(ctx, `INSERT INTO batch_files (user_id, file_name, sha256, content, size_bytes, content_format,
+			created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			userID, name, sha, content, len(content), storedTable, x.t(at)).Scan(&id)
+	})
 	return id, err
 }
 
-// BatchFile returns a user's uploaded file; ErrNoBatch when the user has none with that id (or it was deleted).
+// BatchFile returns a user's preview data; ErrNoBatch when the user has none with that id (it was deleted, made
+// into a job, or stored by an older version in a form no longer read).
 func (db *DB) BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error) {
-	err = db.q().row(ctx, `SELECT file_name, sha256, content FROM batch_files WHERE id = ? AND user_id = ?`, id, userID).
-		Scan(&name, &sha, &content)
+	err = db.q().row(ctx, `SELECT file_name, sha256, content FROM batch_files WHERE id = ? AND user_id = ?
+		AND content_format = ?`, id, userID, storedTable).Scan(&name, &sha, &content)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNoBatch
 	}
@@ -144,31 +208,52 @@ func (db *DB) BatchFile(ctx context.Context, userID, id int64) (name, sha string
 
 // CreateBatchJob stores a job with its rows and queues it, in one transaction. With an idempotency key that the
 // user has used before, nothing is created: the earlier job is returned with created false (ErrIdempotencyReuse
-// when it was for a different file).
+// when it was for a different file). With j.UploadID, the preview is deleted in the same transaction (ErrNoBatch
+// when it is gone: made into a job already, or expired), so one preview makes one job. The job's inputs count
+// against the user's storage quota (batch.ErrStorageQuota past it; the preview's data no longer does).
 func (db *DB) CreateBatchJob(ctx context.Context, j BatchJob, inputs [][]byte, enqueue Enqueue) (BatchJob, bool, error) {
 	created := false
+	in := j
 	err := db.tx(ctx, func(x q) error {
-		if j.IdempotencyKey != "" {
-			prev, err := scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs
-				WHERE user_id = ? AND idempotency_key = ?`, j.UserID, j.IdempotencyKey))
-			if err == nil {
-				if prev.FileSHA256 != j.FileSHA256 {
-					return ErrIdempotencyReuse
-				}
-				j = prev
-				return nil
+		j = in
+		plan, err := lockUser(ctx, x, j.UserID)
+		if err != nil {
+			return err
+		}
+		if done, err := db.sameIdempotencyKey(ctx, x, &j); done || err != nil {
+			return err
+		}
+		if j.UploadID != 0 {
+			res, err := x.exec(ctx, `DELETE FROM batch_files WHERE id = ? AND user_id = ? AND content_format = ?`,
+				j.UploadID, j.UserID, storedTable)
+			if err != nil {
+				return err
 			}
-			if !errors.Is(err, ErrNoBatch) {
+			if n, _ := res.RowsAffected(); n == 0 {
+				return ErrNoBatch
+			}
+		}
+		j.Status, j.Total, j.InputBytes = batch.StatusPending, len(inputs), 0
+		for _, b := range inputs {
+			j.InputBytes += int64(len(b))
+		}
+		if err := checkQuota(ctx, x, j.UserID, plan, j.InputBytes); err != nil {
+			return err
+		}
+		// ON CONFLICT: should a job with the key be committed in between after all (the lock above makes it
+		// unlikely), the insert does nothing, and the job committed is the answer rather than a unique-index error.
+		err = x.row(ctx, `INSERT INTO batch_jobs (user_id, api_key_id, api_key_name, file_name, file_sha256, mapping,
+				status, total, dropped, webhook_url, webhook_secret, idempotency_key, input_bytes, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING id`,
+			j.UserID, nullID(j.APIKeyID), nullStr(j.APIKeyName), j.FileName, j.FileSHA256, j.Mapping, j.Status, j.Total,
+			j.Dropped, nullStr(j.WebhookURL), nullStr(j.WebhookSecret), nullStr(j.IdempotencyKey), j.InputBytes,
+			x.t(j.CreatedAt)).Scan(&j.ID)
+		if errors.Is(err, sql.ErrNoRows) && j.IdempotencyKey != "" {
+			if done, err := db.sameIdempotencyKey(ctx, x, &j); done || err != nil {
 				return err
 			}
 		}
-		j.Status, j.Total = batch.StatusPending, len(inputs)
-		err := x.row(ctx, `INSERT INTO batch_jobs (user_id, api_key_id, api_key_name, file_name, file_sha256, mapping,
-				status, total, dropped, webhook_url, webhook_secret, idempotency_key, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			j.UserID, nullID(j.APIKeyID), nullStr(j.APIKeyName), j.FileName, j.FileSHA256, j.Mapping, j.Status, j.Total,
-			j.Dropped, nullStr(j.WebhookURL), nullStr(j.WebhookSecret), nullStr(j.IdempotencyKey), x.t(j.CreatedAt)).
-			Scan(&j.ID)
 		if err != nil {
 			return err
 		}
@@ -194,6 +279,27 @@ func (db *DB) CreateBatchJob(ctx context.Context, j BatchJob, inputs [][]byte, e
 		return enqueue(ctx, x.tx, j.ID)
 	})
 	return j, created, err
+}
+
+// sameIdempotencyKey looks for the user's job with j's idempotency key. When there is one it replaces *j and done
+// is true; err is ErrIdempotencyReuse when that job was for a different file.
+func (db *DB) sameIdempotencyKey(ctx context.Context, x q, j *BatchJob) (done bool, err error) {
+	if j.IdempotencyKey == "" {
+		return false, nil
+	}
+	prev, err := scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs
+		WHERE user_id = ? AND idempotency_key = ?`, j.UserID, j.IdempotencyKey))
+	if errors.Is(err, ErrNoBatch) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if prev.FileSHA256 != j.FileSHA256 {
+		return true, ErrIdempotencyReuse
+	}
+	*j = prev
+	return true, nil
 }
 
 // BatchJobs lists a user's latest jobs, newest first.
@@ -261,6 +367,33 @@ func (db *DB) BatchRows(ctx context.Context, userID, jobID int64, status string,
 		out = append(out, r)
 	}
 	return out, total, rows.Err()
+}
+
+// BatchRowsAfter returns up to limit rows of a user's job after the row afterIdx, in file order: a page of a
+// download, read by key rather than by offset so that each page costs the same however far into the job.
+func (db *DB) BatchRowsAfter(ctx context.Context, userID, jobID int64, afterIdx, limit int) ([]BatchRow, error) {
+	rows, err := db.q().query(ctx, `SELECT r.idx, r.status, r.input, r.result FROM batch_rows r
+		JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND j.user_id = ? AND r.idx > ? ORDER BY r.idx LIMIT ?`,
+		jobID, userID, afterIdx, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]BatchRow, 0, limit)
+	for rows.Next() {
+		var r BatchRow
+		var input string
+		var result sql.NullString
+		if err := rows.Scan(&r.Idx, &r.Status, &input, &result); err != nil {
+			return nil, err
+		}
+		r.Input = []byte(input)
+		if result.Valid {
+			r.Result = []byte(result.String)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // PendingBatchRows returns up to limit rows of a job still to be valued, after the row afterIdx, in file order.

@@ -767,6 +767,46 @@ describe("BatchUploadPage: details", () => {
     expect(calls("GET /api/jobs/9/results?page=1&limit=50")).toHaveLength(0);
   });
 
+  it("shows the owner the webhook's signing secret, hidden until shown, with a copy button", async () => {
+    const secret = "whsec_0123456789abcdef0123456789abcdef01234567";
+    const hooked = makeJob({ id: 5, fileName: "hooked.csv", webhookUrl: "https://hooks.example.com/valuator", webhookSecret: secret });
+    const { user } = renderBatch({
+      routes: {
+        [JOBS]: { body: [hooked, makeJob({ id: 3, fileName: "done.csv" })] },
+        "GET /api/jobs/5/results?page=1&limit=50": { body: makeResultsPage([]) },
+        "GET /api/jobs/3/results?page=1&limit=50": { body: makeResultsPage([]) },
+      },
+    });
+    // After userEvent.setup (in renderBatch), which puts a clipboard stub of its own in place.
+    const writeText = vi.fn(async (_text: string) => {});
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    await screen.findAllByTestId("job-row");
+    // A job without a webhook has no such section.
+    await user.click(within(rowOf("done.csv")).getByRole("button", { name: "View details" }));
+    const plain = await screen.findByRole("dialog", { name: "Job details" });
+    expect(within(plain).queryByTestId("job-webhook")).not.toBeInTheDocument();
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    await user.click(within(rowOf("hooked.csv")).getByRole("button", { name: "View details" }));
+    const dialog = await screen.findByRole("dialog", { name: "Job details" });
+    const webhook = within(dialog).getByTestId("job-webhook");
+    expect(webhook).toHaveTextContent("https://hooks.example.com/valuator");
+    expect(webhook).toHaveTextContent("X-Valuator-Signature");
+    const shown = within(webhook).getByTestId("job-webhook-secret");
+    expect(shown).not.toHaveTextContent(secret);
+    expect(shown).toHaveTextContent(/^whsec_•+4567$/);
+
+    await user.click(within(webhook).getByRole("button", { name: "Show webhook signing secret" }));
+    expect(shown).toHaveTextContent(secret);
+    await user.click(within(webhook).getByRole("button", { name: "Hide webhook signing secret" }));
+    expect(shown).not.toHaveTextContent(secret);
+
+    await user.click(within(webhook).getByRole("button", { name: "Copy webhook signing secret" }));
+    expect(writeText).toHaveBeenCalledExactlyOnceWith(secret);
+    expect(await screen.findByText("Webhook signing secret copied to clipboard")).toBeInTheDocument();
+  });
+
   it("shows no success rate for a job that is not completed", async () => {
     const { user } = renderBatch({
       routes: {

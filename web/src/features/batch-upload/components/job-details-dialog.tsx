@@ -24,6 +24,7 @@ import {
 } from "../batch-helpers";
 import { ResultsTable } from "./results-table";
 import { JobStatusBadge } from "./status-badges";
+import { WebhookSecret } from "./webhook-secret";
 
 interface JobDetailsDialogProps {
   /** The job to show (its latest polled copy), or null when the dialog is closed. */
@@ -146,6 +147,7 @@ function JobDetails({ job }: { job: BatchJob }) {
           Dropped rows had no address after mapping and were not valued or charged.
         </p>
       ) : null}
+      {job.webhookUrl && job.webhookSecret ? <WebhookSecret url={job.webhookUrl} secret={job.webhookSecret} /> : null}
 
       <section aria-labelledby="job-results-heading" className="space-y-3">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
