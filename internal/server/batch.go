@@ -27,6 +27,7 @@ import (
 	"valuator/internal/netguard"
 	"valuator/internal/store"
 	"valuator/internal/text"
+	"valuator/internal/usage"
 )
 
 // BatchQueue queues the valuation of a batch job inside the store's transaction (jobs.Queue).
@@ -611,18 +612,16 @@ func (s *Server) retryJob(w http.ResponseWriter, r *http.Request) {
 	s.answerJob(w, r, j, "", err, http.StatusOK)
 }
 
-// maxPage bounds the page parameter: far past the last page of any job (50,000 rows a page of 1 row is page
-// 50,000), and small enough that (page-1)*limit never overflows the database's offset.
-const maxPage = 1_000_000
-
 // pageParams reads page and limit (defaults 1 and def; page at most 1,000,000, limit at most 1000).
 func pageParams(r *http.Request, def int) (page, limit int, err error) {
 	var v apperr.Validation
 	page, limit = 1, def
 	if p := r.URL.Query().Get("page"); p != "" {
 		n, perr := strconv.Atoi(p)
-		v.Check(perr == nil && n >= 1 && n <= maxPage, "page", "page must be a whole number from 1 to 1,000,000")
-		page = min(max(n, 1), maxPage)
+		// The history's bound (usage.MaxPage) serves here too: far past the last page of any job, and small enough
+		// that (page-1)*limit never overflows the database's offset.
+		v.Check(perr == nil && n >= 1 && n <= usage.MaxPage, "page", "page must be a whole number from 1 to 1000000")
+		page = min(max(n, 1), usage.MaxPage)
 	}
 	if l := r.URL.Query().Get("limit"); l != "" {
 		n, lerr := strconv.Atoi(l)
