@@ -150,11 +150,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 
-	var sender mail.Sender = mail.Log{Logger: log}
-	if cfg.SMTP.Enabled() {
-		sender = mail.SMTP{Config: cfg.SMTP}
+	if mail.Undeliverable(cfg) {
+		// Said at start, where an operator looks, rather than discovered when a customer cannot reset a password.
+		log.Warn("emails cannot be delivered: VALUATOR_SMTP_HOST is not set, so password reset links and account " +
+			"notices are not sent; they are logged without their text. Set VALUATOR_SMTP_HOST and VALUATOR_SMTP_FROM.")
 	}
-	mailer := &mail.Async{Sender: sender, Logger: log}
+	mailer := &mail.Async{Sender: mail.ForConfig(cfg, log), Logger: log}
 
 	accounts := account.NewService(account.Deps{
 		Store:      db,

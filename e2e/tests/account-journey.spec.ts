@@ -33,6 +33,8 @@ test("a new user's whole account journey", async ({ page }) => {
     await page.getByLabel("Full Name").fill("Jordan Q. Appraiser");
     await page.getByLabel("Company").fill("Northwind Realty");
     await page.getByLabel("Email", { exact: true }).fill(newEmail);
+    // A new email needs the current password (the Security card's field is "Current Password").
+    await page.getByLabel("Current password", { exact: true }).fill(account.password);
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect(toastTitle(page, "Profile Updated")).toBeVisible();
     await expect(page.getByTestId("user-name")).toHaveText("Jordan Q. Appraiser");

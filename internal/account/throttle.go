@@ -5,11 +5,15 @@ import (
 	"time"
 )
 
-// Throttle slows down repeated failed sign-ins for one key (an email, or a client address). The first Free
-// failures cost nothing; after that each further attempt must wait twice as long as the one before (2 s, 4 s,
-// 8 s, ... up to Max) counted from the last failure. A key is forgotten after Window without a failure, or on a
-// successful sign-in. Exponential delay rather than a hard lockout keeps a guessing attack useless while a person
-// who mistyped can still get in, and an attacker cannot lock a victim out for long.
+// Throttle slows down repeated failed sign-ins for one key (an email at a client address, or a client address).
+// The first Free failures cost nothing; after that each further attempt must wait twice as long as the one before
+// (2 s, 4 s, 8 s, ... up to Max) counted from the last failure. A key is forgotten after Window without a failure,
+// or on a successful sign-in. Exponential delay rather than a hard lockout keeps a guessing attack useless while a
+// person who mistyped can still get in, and an attacker cannot lock a victim out for long.
+//
+// Sign-in uses Attempt, which checks the wait and counts the attempt in one locked step before the password is
+// verified: checking first and counting after the slow verification would let any number of parallel guesses
+// through while the first ones are still being verified.
 type Throttle struct {
 	Free   int
 	Max    time.Duration
@@ -37,6 +41,10 @@ func NewThrottle(free int, maxDelay, window time.Duration) *Throttle {
 func (t *Throttle) Wait(key string, now time.Time) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.wait(key, now)
+}
+
+func (t *Throttle) wait(key string, now time.Time) time.Duration {
 	f, ok := t.entries[key]
 	if !ok || now.Sub(f.last) >= t.Window {
 		return 0
@@ -45,6 +53,21 @@ func (t *Throttle) Wait(key string, now time.Time) time.Duration {
 	if wait := f.last.Add(delay).Sub(now); wait > 0 {
 		return wait
 	}
+	return 0
+}
+
+// Attempt is the throttle's one locked step for an attempt about to be checked: when key must still wait it
+// returns the wait and records nothing; otherwise it records the attempt as a failure at once and returns 0. The
+// caller takes the failure back when the attempt succeeds (Reset or Forgive) or was never checked (Forgive).
+// Because the check and the count happen under one lock, parallel attempts cannot all pass the check before any
+// of them is counted: at most Free+1 attempts of a key go through without waiting.
+func (t *Throttle) Attempt(key string, now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if wait := t.wait(key, now); wait > 0 {
+		return wait
+	}
+	t.fail(key, now)
 	return 0
 }
 
@@ -65,6 +88,10 @@ func (t *Throttle) delay(count int) time.Duration {
 func (t *Throttle) Fail(key string, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.fail(key, now)
+}
+
+func (t *Throttle) fail(key string, now time.Time) {
 	f, ok := t.entries[key]
 	if !ok || now.Sub(f.last) >= t.Window {
 		if len(t.entries) >= maxThrottleEntries {
@@ -75,6 +102,22 @@ func (t *Throttle) Fail(key string, now time.Time) {
 	}
 	f.count++
 	f.last = now
+}
+
+// Forgive takes back one failure recorded by Attempt: the attempt succeeded but the key is shared by other
+// people (a client address), or it was refused before its password was checked. The count of a key thus stays a
+// count of failures, while attempts still being checked count too.
+func (t *Throttle) Forgive(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f, ok := t.entries[key]
+	if !ok {
+		return
+	}
+	f.count--
+	if f.count <= 0 {
+		delete(t.entries, key)
+	}
 }
 
 // Reset forgets key (after a successful sign-in).

@@ -51,6 +51,9 @@ type NewUser struct {
 	CreatedAt     time.Time
 	// SignupCredits are granted by the first ledger row, in the same transaction as the user.
 	SignupCredits int64
+	// SignupNote, when set, is the description of that row, which is then written even for 0 credits so that the
+	// credit history says why nothing was granted (MsgNoSignupBonus).
+	SignupNote string
 }
 
 // ProfileUpdate is a validated profile change.

@@ -31,12 +31,38 @@ type Sender interface {
 }
 
 // Log writes messages to the log instead of sending them (development, or no SMTP configured).
-type Log struct{ Logger *slog.Logger }
+type Log struct {
+	Logger *slog.Logger
+	// Body logs the message's text too, so that a developer can follow a reset link from the terminal. Only in
+	// development: the text of a reset email is a live link to the account, and a production log is read by more
+	// people (and kept by more systems) than the account's owner.
+	Body bool
+}
 
-// Send logs the message, body included, so a developer can follow a reset link from the terminal.
+// Send logs the message: its text only when Body is set.
 func (l Log) Send(_ context.Context, m Message) error {
-	l.Logger.Info("email (not sent: SMTP is not configured)", "to", m.To, "subject", m.Subject, "body", m.Text)
+	if l.Body {
+		l.Logger.Info("email (not sent: SMTP is not configured)", "to", m.To, "subject", m.Subject, "body", m.Text)
+		return nil
+	}
+	l.Logger.Warn("email not sent: SMTP is not configured (set VALUATOR_SMTP_HOST); its text is not logged because it may hold a link to the account",
+		"to", m.To, "subject", m.Subject)
 	return nil
+}
+
+// ForConfig is the sender the configuration asks for: SMTP when VALUATOR_SMTP_HOST is set, otherwise the log,
+// with the messages' text only in development.
+func ForConfig(cfg config.Config, logger *slog.Logger) Sender {
+	if cfg.SMTP.Enabled() {
+		return SMTP{Config: cfg.SMTP}
+	}
+	return Log{Logger: logger, Body: cfg.Dev()}
+}
+
+// Undeliverable reports whether the configuration cannot deliver email at all: production without SMTP, where
+// password reset links and account notices reach nobody (the server warns about it at start).
+func Undeliverable(cfg config.Config) bool {
+	return !cfg.SMTP.Enabled() && !cfg.Dev()
 }
 
 // SMTP sends through a mail server, upgrading to TLS with STARTTLS when the server offers it (port 465 uses TLS

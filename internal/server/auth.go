@@ -18,6 +18,9 @@ var (
 	registerLimit = ratelimit.Per(50, time.Hour)
 	resetLimit    = ratelimit.Per(30, time.Hour)
 	contactLimit  = ratelimit.Per(10, 10*time.Minute)
+	// setPasswordLimit bounds new passwords set with a reset link: a person uses one link, maybe retrying a few
+	// times; a script trying tokens (each a store read) or new passwords (each an argon2id hash) is cut short.
+	setPasswordLimit = ratelimit.Per(30, time.Hour)
 )
 
 // limitForm rejects a form posted too often from one client address with 429 and Retry-After.

@@ -54,7 +54,7 @@ func TestRegister(t *testing.T) {
 func TestRegisterBadInput(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		a := newTestApp(t, url)
-		valid := map[string]any{"email": "jane@example.com", "password": "password1", "fullName": "Jane"}
+		valid := map[string]any{"email": "jane@example.com", "password": "correct-horse-1", "fullName": "Jane"}
 		with := func(k string, v any) map[string]any {
 			m := map[string]any{}
 			for kk, vv := range valid {
@@ -108,7 +108,7 @@ func TestRegisterBadInput(t *testing.T) {
 			t.Errorf("fields = %v (first %q), want all three with fullName first", e.Fields, e.Field)
 		}
 		// None of this created an account.
-		if r := a.login("jane@example.com", "password1"); r.status != http.StatusUnauthorized {
+		if r := a.login("jane@example.com", "correct-horse-1"); r.status != http.StatusUnauthorized {
 			t.Errorf("bad sign-ups created an account: login status %d", r.status)
 		}
 	})

@@ -73,6 +73,18 @@ func (m *mailbox) all() []mail.Message {
 	return append([]mail.Message(nil), m.msgs...)
 }
 
+// teeMailer sends every message through each of its senders.
+type teeMailer []mail.Sender
+
+func (t teeMailer) Send(ctx context.Context, msg mail.Message) error {
+	for _, s := range t {
+		if err := s.Send(ctx, msg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // contract validates requests and responses against api/openapi.yaml.
 type contract struct {
 	router routers.Router
@@ -127,6 +139,13 @@ type appOptions struct {
 	readWait time.Duration
 	// resolver replaces DNS for webhook hosts.
 	resolver Resolver
+	// env adds environment variables to the configuration (VALUATOR_TRUST_PROXY, say).
+	env map[string]string
+	// accounts changes the account service's dependencies (a counting password hasher, a small password gate).
+	accounts func(d *account.Deps)
+	// configMailer sends mail as the configuration says (as run.go does: the log without SMTP) besides recording
+	// it in the mailbox.
+	configMailer bool
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -150,6 +169,9 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		env["VALUATOR_SECRET"] = strings.Repeat("s", 40)
 		env["VALUATOR_BASE_URL"] = "https://valuator.example.com"
 	}
+	for k, v := range o.env {
+		env[k] = v
+	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -171,8 +193,16 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 			"favicon.svg":          {Data: []byte("<svg/>")},
 		}
 	}
-	accounts := account.NewService(account.Deps{Store: db, Mailer: box, Now: clk.Now, Logger: log, Dev: cfg.Dev(),
-		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL})
+	var mailer mail.Sender = box
+	if o.configMailer {
+		mailer = teeMailer{box, mail.ForConfig(cfg, log)}
+	}
+	accountDeps := account.Deps{Store: db, Mailer: mailer, Now: clk.Now, Logger: log, Dev: cfg.Dev(),
+		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL}
+	if o.accounts != nil {
+		o.accounts(&accountDeps)
+	}
+	accounts := account.NewService(accountDeps)
 	if o.market != nil {
 		o.market(t, db)
 	}

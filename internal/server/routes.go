@@ -27,7 +27,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/auth/user", s.requireUser(s.getProfile)},
 		{"POST", "/api/auth/change-password", s.requireUser(s.changePassword)},
 		{"POST", "/api/auth/request-password-reset", s.limitForm("reset", resetLimit, s.requestPasswordReset)},
-		{"POST", "/api/auth/reset-password", s.resetPassword},
+		{"POST", "/api/auth/reset-password", s.limitForm("set-password", setPasswordLimit, s.resetPassword)},
 
 		{"GET", "/api/user/profile", s.requireUser(s.getProfile)},
 		{"PUT", "/api/user/profile", s.requireUser(s.updateProfile)},

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -51,10 +53,14 @@ func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User,
 		if err != nil {
 			return fmt.Errorf("insert user: %w", err)
 		}
-		if nu.SignupCredits > 0 {
+		if nu.SignupCredits > 0 || nu.SignupNote != "" {
+			description := nu.SignupNote
+			if description == "" {
+				description = "Welcome bonus: free credits"
+			}
 			if _, err := postCredit(ctx, x, credit.Entry{
 				UserID: id, Amount: nu.SignupCredits, Kind: credit.KindSignupBonus,
-				Description: "Welcome bonus: free credits", Reference: fmt.Sprintf("signup:%d", id), CreatedAt: nu.CreatedAt,
+				Description: description, Reference: fmt.Sprintf("signup:%d", id), CreatedAt: nu.CreatedAt,
 			}, noFloor); err != nil {
 				return err
 			}
@@ -118,7 +124,8 @@ func (db *DB) UpdateNotifications(ctx context.Context, id int64, n account.Notif
 	return userByID(ctx, x, id)
 }
 
-// SetPassword replaces the password hash and revokes every other session, in one transaction.
+// SetPassword replaces the password hash, revokes every other session and every outstanding reset link, in one
+// transaction: a link sent before the change must not be able to undo it.
 func (db *DB) SetPassword(ctx context.Context, id int64, hash string, keepSessionID int64, at time.Time) error {
 	return db.tx(ctx, func(x q) error {
 		res, err := x.exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND closed_at IS NULL`,
@@ -126,8 +133,11 @@ func (db *DB) SetPassword(ctx context.Context, id int64, hash string, keepSessio
 		if err := expectOne(res, err); err != nil {
 			return err
 		}
-		_, err = x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL`,
-			x.t(at), id, keepSessionID)
+		if _, err := x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL`,
+			x.t(at), id, keepSessionID); err != nil {
+			return err
+		}
+		_, err = x.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, x.t(at), id)
 		return err
 	})
 }
@@ -178,6 +188,17 @@ func (db *DB) CreatePasswordReset(ctx context.Context, userID int64, tokenHash s
 	return err
 }
 
+// ResetTokenUser returns the open account of an unused, unexpired reset token. It only reads; ResetPassword
+// uses the token.
+func (db *DB) ResetTokenUser(ctx context.Context, tokenHash string, now time.Time) (account.User, error) {
+	x := db.q()
+	return scanUser(x.row(ctx, `SELECT u.id, u.email, u.full_name, u.company, u.plan, u.credits,
+			u.total_credits_earned, u.notify_email, u.notify_usage, u.notify_weekly, u.notify_marketing, u.created_at
+		FROM password_resets r JOIN users u ON u.id = r.user_id
+		WHERE r.token_hash = ? AND r.used_at IS NULL AND r.expires_at > ? AND u.closed_at IS NULL`,
+		tokenHash, x.t(now)))
+}
+
 // ResetPassword uses a reset token once and sets the password, in one transaction: the conditional UPDATE marks
 // the token used only if it is unused and unexpired, so two concurrent uses cannot both succeed.
 func (db *DB) ResetPassword(ctx context.Context, tokenHash, newHash string, now time.Time) (int64, error) {
@@ -209,17 +230,24 @@ func (db *DB) ResetPassword(ctx context.Context, tokenHash, newHash string, now 
 	return userID, err
 }
 
-// CloseUser closes an open account: the email is freed, sessions and reset links are revoked, and the remaining
-// balance is forfeited through the ledger (terms of service), all in one transaction.
+// CloseUser closes an open account: the email is freed (and remembered in closed_emails), sessions and reset
+// links are revoked, and the remaining balance is forfeited through the ledger (terms of service), all in one
+// transaction.
 func (db *DB) CloseUser(ctx context.Context, id int64, at time.Time) error {
 	return db.tx(ctx, func(x q) error {
 		var balance int64
-		err := x.row(ctx, `SELECT credits FROM users WHERE id = ? AND closed_at IS NULL`, id).Scan(&balance)
+		var emailKey string
+		err := x.row(ctx, `SELECT credits, email_key FROM users WHERE id = ? AND closed_at IS NULL`, id).Scan(&balance, &emailKey)
 		if errors.Is(err, sql.ErrNoRows) {
 			return account.ErrNotFound
 		}
 		if err != nil {
 			return err
+		}
+		// The same address may have been closed before (sign up, close, sign up again, close again).
+		if _, err := x.exec(ctx, `INSERT INTO closed_emails (email_hash, closed_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+			emailKeyHash(emailKey), x.t(at)); err != nil {
+			return fmt.Errorf("remember the closed email: %w", err)
 		}
 		if balance > 0 {
 			if _, err := postCredit(ctx, x, credit.Entry{UserID: id, Amount: -balance, Kind: credit.KindForfeit,
@@ -239,6 +267,19 @@ func (db *DB) CloseUser(ctx context.Context, id int64, at time.Time) error {
 		_, err = x.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, x.t(at), id)
 		return err
 	})
+}
+
+// EmailClosedBefore reports whether an account with this email key was closed.
+func (db *DB) EmailClosedBefore(ctx context.Context, emailKey string) (bool, error) {
+	var n int
+	err := db.q().row(ctx, `SELECT COUNT(*) FROM closed_emails WHERE email_hash = ?`, emailKeyHash(emailKey)).Scan(&n)
+	return n > 0, err
+}
+
+// emailKeyHash is how closed_emails keeps an address: the SHA-256 of its email key, hex.
+func emailKeyHash(emailKey string) string {
+	sum := sha256.Sum256([]byte(emailKey))
+	return hex.EncodeToString(sum[:])
 }
 
 // expectOne turns "no row changed" into account.ErrNotFound.

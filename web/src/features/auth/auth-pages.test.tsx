@@ -174,6 +174,36 @@ describe("RegisterPage", () => {
   });
 });
 
+describe("the server's password rules", () => {
+  // The common-password list is the server's; the forms show its reason as they show any server message.
+  const tooCommon = errorBody("This password is too common; choose one that is harder to guess", { field: "password" });
+
+  it("are shown on the registration form", async () => {
+    mockFetch({ "POST /api/auth/register": { status: 400, body: tooCommon } });
+    renderAuthRoutes("/register");
+    await userEvent.type(screen.getByLabelText("Full Name"), "Jane Doe");
+    await userEvent.type(screen.getByLabelText("Email"), "jane@example.com");
+    await userEvent.type(screen.getByLabelText("Password"), "baseball");
+    await userEvent.type(screen.getByLabelText("Confirm Password"), "baseball");
+    await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
+
+    expect(await screen.findByText("This password is too common; choose one that is harder to guess")).toBeInTheDocument();
+    expect(location()).toBe("/register");
+  });
+
+  it("are shown on the reset form", async () => {
+    mockFetch({ "POST /api/auth/reset-password": { status: 400, body: tooCommon } });
+    renderAuthRoutes("/reset-password?token=vr_abc");
+    await userEvent.type(screen.getByLabelText("New Password"), "baseball");
+    await userEvent.type(screen.getByLabelText("Confirm New Password"), "baseball");
+    await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));
+
+    expect(await screen.findByText("Password Reset Failed")).toBeInTheDocument();
+    expect(screen.getByText("This password is too common; choose one that is harder to guess")).toBeInTheDocument();
+    expect(location()).toBe("/reset-password?token=vr_abc");
+  });
+});
+
 describe("ForgotPasswordPage", () => {
   it("requires an email", async () => {
     const { fetchMock } = mockFetch({});

@@ -52,7 +52,12 @@ describe("Profile Information", () => {
   it("saves fullName, company and email, toasts and refreshes the user", async () => {
     const { requests, state } = await renderSettings({
       "PUT /api/user/profile": (req) => {
-        const body = req.body as { fullName: string; company: string; email: string };
+        const { currentPassword: _password, ...body } = req.body as {
+          fullName: string;
+          company: string;
+          email: string;
+          currentPassword?: string;
+        };
         state.profile = makeUser(body);
         return { body: state.profile };
       },
@@ -64,14 +69,76 @@ describe("Profile Information", () => {
     await userEvent.clear(screen.getByLabelText("Company"));
     await userEvent.clear(screen.getByLabelText("Email"));
     await userEvent.type(screen.getByLabelText("Email"), "jane.doe@example.com");
+    // A new email needs the current password.
+    await userEvent.type(screen.getByLabelText("Current password"), "correct-horse");
     await userEvent.click(screen.getByRole("button", { name: "Save Changes" }));
 
     expect(await screen.findByText("Profile Updated")).toBeInTheDocument();
     expect(screen.getByText("Your profile has been saved.")).toBeInTheDocument();
     const put = requests.find((r) => r.method === "PUT" && r.url === "/api/user/profile");
-    expect(put?.body).toEqual({ fullName: "Jane Q. Doe", company: "", email: "jane.doe@example.com" });
+    expect(put?.body).toEqual({
+      fullName: "Jane Q. Doe",
+      company: "",
+      email: "jane.doe@example.com",
+      currentPassword: "correct-horse",
+    });
     expect(put?.headers.Authorization).toBe("Bearer tok-1");
     await waitFor(() => expect(profileReads(requests)).toBe(readsBefore + 1));
+    // Saved: the new email is the account's, so the password field goes away (and its value with it).
+    expect(screen.queryByLabelText("Current password")).not.toBeInTheDocument();
+  });
+
+  it("asks for the current password only when the email changes", async () => {
+    const { requests } = await renderSettings({
+      "PUT /api/user/profile": (req) => ({ body: makeUser(req.body as Partial<User>) }),
+    });
+    expect(screen.queryByLabelText("Current password")).not.toBeInTheDocument();
+
+    // The same address in another case is not a change.
+    await userEvent.clear(screen.getByLabelText("Email"));
+    await userEvent.type(screen.getByLabelText("Email"), "Jane@Example.com");
+    expect(screen.queryByLabelText("Current password")).not.toBeInTheDocument();
+
+    await userEvent.clear(screen.getByLabelText("Email"));
+    await userEvent.type(screen.getByLabelText("Email"), "jane@work.example");
+    const password = screen.getByLabelText("Current password");
+    expect(password).toHaveAttribute("type", "password");
+    expect(password).toBeRequired();
+    await userEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    const message = await screen.findByText("Enter your current password to change your email");
+    expect(message).toHaveAttribute("id", "profile-currentPassword-error");
+    expect(password).toHaveAttribute("aria-invalid", "true");
+    expect(requests.some((r) => r.method === "PUT")).toBe(false);
+
+    // Back to the saved address: no password needed, and none is sent.
+    await userEvent.clear(screen.getByLabelText("Email"));
+    await userEvent.type(screen.getByLabelText("Email"), "jane@example.com");
+    expect(screen.queryByLabelText("Current password")).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+    expect(await screen.findByText("Profile Updated")).toBeInTheDocument();
+    const put = requests.find((r) => r.method === "PUT" && r.url === "/api/user/profile");
+    expect(put?.body).toEqual({ fullName: "Jane Doe", company: "Acme Realty", email: "jane@example.com" });
+  });
+
+  it("puts a wrong current password under its field", async () => {
+    await renderSettings({
+      "PUT /api/user/profile": {
+        status: 400,
+        body: errorBody("Current password is incorrect", { field: "currentPassword" }),
+      },
+    });
+    await userEvent.clear(screen.getByLabelText("Email"));
+    await userEvent.type(screen.getByLabelText("Email"), "jane@work.example");
+    await userEvent.type(screen.getByLabelText("Current password"), "not-my-password");
+    await userEvent.click(screen.getByRole("button", { name: "Save Changes" }));
+
+    const fieldError = (await screen.findAllByText("Current password is incorrect")).find(
+      (el) => el.id === "profile-currentPassword-error",
+    );
+    expect(fieldError).toBeDefined();
+    expect(screen.getByLabelText("Current password")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("Current password")).toHaveValue("not-my-password");
+    expect(screen.queryByText("Profile Updated")).not.toBeInTheDocument();
   });
 
   it("shows the server's message when the email is taken", async () => {
@@ -83,6 +150,7 @@ describe("Profile Information", () => {
     });
     await userEvent.clear(screen.getByLabelText("Email"));
     await userEvent.type(screen.getByLabelText("Email"), "taken@example.com");
+    await userEvent.type(screen.getByLabelText("Current password"), "correct-horse");
     await userEvent.click(screen.getByRole("button", { name: "Save Changes" }));
 
     const toastTitle = await screen.findByText("Error");

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
@@ -17,32 +18,65 @@ export const profileSchema = z.object({
   fullName: z.string().trim().min(2, "Full name must be at least 2 characters").max(200, "Full name is too long"),
   company: z.string().trim().max(200, "Company name is too long"),
   email: z.string().trim().pipe(z.email("Please enter a valid email address")),
+  currentPassword: z.string(),
 });
 type ProfileValues = z.infer<typeof profileSchema>;
 
+/** Whether the email typed differs from the saved one as the server compares them (trimmed, any case). */
+export function emailChanges(typed: string, saved: string): boolean {
+  return typed.trim().toLowerCase() !== saved.trim().toLowerCase();
+}
+
+/**
+ * The profile rules for an account whose saved email is `savedEmail`: a new email needs the current password (the
+ * server refuses it otherwise, so that a session alone cannot move the account to another address).
+ */
+export function profileSchemaFor(savedEmail: string) {
+  return profileSchema.superRefine((v, ctx) => {
+    if (emailChanges(v.email, savedEmail) && v.currentPassword === "") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["currentPassword"],
+        message: "Enter your current password to change your email",
+      });
+    }
+  });
+}
+
 export function ProfileCard({ user }: { user: User }) {
   const { refreshUser } = useAuth();
+  // The email the account has on the server: the one typed is compared with it to ask for the password.
+  const [savedEmail, setSavedEmail] = useState(user.email);
   const {
     register,
     handleSubmit,
     setError,
     reset,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm<ProfileValues>({
-    resolver: zodResolver(profileSchema),
+    resolver: zodResolver(profileSchemaFor(savedEmail)),
     mode: "onSubmit",
-    defaultValues: { fullName: user.fullName, company: user.company ?? "", email: user.email },
+    defaultValues: { fullName: user.fullName, company: user.company ?? "", email: user.email, currentPassword: "" },
   });
+  const needsPassword = emailChanges(watch("email") ?? "", savedEmail);
 
   const onSubmit = async (values: ProfileValues) => {
     try {
-      await updateProfile({ fullName: values.fullName, company: values.company, email: values.email });
-      reset(values);
+      const saved = await updateProfile({
+        fullName: values.fullName,
+        company: values.company,
+        email: values.email,
+        ...(needsPassword ? { currentPassword: values.currentPassword } : {}),
+      });
+      setSavedEmail(saved.email);
+      reset({ ...values, currentPassword: "" });
       toast({ title: "Profile Updated", description: "Your profile has been saved." });
       await refreshUser();
     } catch (err) {
-      // A 409 means the email belongs to another account; the server names the field.
-      applyServerFieldErrors(err, setError, ["fullName", "company", "email"]);
+      // A 409 means the email belongs to another account, a 400 on currentPassword a wrong password; the server
+      // names the field.
+      applyServerFieldErrors(err, setError, ["fullName", "company", "email", "currentPassword"]);
       toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Failed to update profile") });
     }
   };
@@ -79,6 +113,22 @@ export function ProfileCard({ user }: { user: User }) {
               {...register("email")}
             />
           </Field>
+          {needsPassword ? (
+            <Field
+              id="profile-currentPassword"
+              label="Current password"
+              hint="Needed to change the email you sign in with. We will tell your current address."
+              error={errors.currentPassword?.message}
+            >
+              <Input
+                type="password"
+                autoComplete="current-password"
+                required
+                {...fieldA11y("profile-currentPassword", errors.currentPassword?.message)}
+                {...register("currentPassword")}
+              />
+            </Field>
+          ) : null}
           <Button type="submit" disabled={isSubmitting}>
             {isSubmitting ? "Saving..." : "Save Changes"}
           </Button>
