@@ -497,7 +497,8 @@ func TestNewPasswordRules(t *testing.T) {
 				{"only spaces", "          ", f.noun + " must not be only spaces"},
 				{"the email", "JaneDoe99@Example.com", f.noun + " must not be your email address"},
 				{"the email's local part", "JANEDOE99", f.noun + " must not be your email address"},
-				{"NUL", "correct\x00horse", f.noun + " must not contain NUL characters"},
+				// The check at the edge (decodeJSON) names the field as the API does.
+				{"NUL", "correct\x00horse", f.field + " must not contain NUL characters"},
 			} {
 				t.Run(f.name+"/"+tt.name, func(t *testing.T) {
 					r := f.send(tt.password)
@@ -534,6 +535,8 @@ func TestAccountTextRules(t *testing.T) {
 		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
 		const control = "must not contain control characters or line breaks"
 		const bidi = "must not contain text-direction control characters"
+		// NUL is refused at the edge (decodeJSON), for every body, naming the field as the API does.
+		const nul = "must not contain NUL characters"
 		register := func(email, name string) req {
 			return req{method: "POST", path: "/api/auth/register",
 				body: map[string]string{"email": email, "password": "correct-horse", "fullName": name}}
@@ -548,18 +551,18 @@ func TestAccountTextRules(t *testing.T) {
 		}{
 			{"register name with a line break", register("new@example.com", "Jane\nDoe"), "fullName", "Full name " + control},
 			{"register name with a bidi override", register("new@example.com", "Jane \u202eeoD"), "fullName", "Full name " + bidi},
-			{"register name with NUL", register("new@example.com", "Jane\x00Doe"), "fullName", "Full name must not contain NUL characters"},
-			{"register email with NUL", register("new\x00@example.com", "Jane Doe"), "email", account.MsgEmailInvalid},
+			{"register name with NUL", register("new@example.com", "Jane\x00Doe"), "fullName", "fullName " + nul},
+			{"register email with NUL", register("new\x00@example.com", "Jane Doe"), "email", "email " + nul},
 			{"register email with a control character", register("new\x07@example.com", "Jane Doe"), "email", account.MsgEmailInvalid},
 			{"login email with NUL", req{method: "POST", path: "/api/auth/login",
-				body: map[string]string{"email": "jane\x00@example.com", "password": "correct-horse"}}, "email", account.MsgEmailInvalid},
+				body: map[string]string{"email": "jane\x00@example.com", "password": "correct-horse"}}, "email", "email " + nul},
 			{"reset request email with NUL", req{method: "POST", path: "/api/auth/request-password-reset",
-				body: map[string]string{"email": "jane\x00@example.com"}}, "email", account.MsgEmailInvalid},
+				body: map[string]string{"email": "jane\x00@example.com"}}, "email", "email " + nul},
 			{"profile name with a tab", profile(map[string]any{"fullName": "Jane\tDoe", "email": "jane@example.com"}), "fullName", "Full name " + control},
 			{"profile name with an isolate", profile(map[string]any{"fullName": "Jane \u2066Doe", "email": "jane@example.com"}), "fullName", "Full name " + bidi},
-			{"profile company with NUL", profile(map[string]any{"fullName": "Jane Doe", "company": "Acme\x00", "email": "jane@example.com"}), "company", "Company must not contain NUL characters"},
+			{"profile company with NUL", profile(map[string]any{"fullName": "Jane Doe", "company": "Acme\x00", "email": "jane@example.com"}), "company", "company " + nul},
 			{"profile company with a line break", profile(map[string]any{"fullName": "Jane Doe", "company": "Acme\u2028Realty", "email": "jane@example.com"}), "company", "Company " + control},
-			{"profile email with NUL", profile(map[string]any{"fullName": "Jane Doe", "email": "jane\x00@example.com"}), "email", account.MsgProfileEmail},
+			{"profile email with NUL", profile(map[string]any{"fullName": "Jane Doe", "email": "jane\x00@example.com"}), "email", "email " + nul},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				tt.rq.badRequest = true
