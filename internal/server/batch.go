@@ -129,7 +129,7 @@ func (s *Server) previewBatchFile(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	tbl, err := batch.ReadFile(up.fileName, up.data)
+	tbl, err := batch.ReadFile(up.fileName, up.data, u.Plan)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -204,7 +204,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		tbl, err := batch.ReadFile(name, data)
+		tbl, err := batch.ReadFile(name, data, u.Plan)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -250,7 +250,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 // createFromUpload reads an uploaded file, takes the mapping given or detects one, and creates the job.
 func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner jobOwner, up upload, idemKey string,
 	status int, public bool) {
-	tbl, err := batch.ReadFile(up.fileName, up.data)
+	tbl, err := batch.ReadFile(up.fileName, up.data, owner.plan)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
