@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"valuator/internal/apperr"
 	"valuator/internal/text"
@@ -410,3 +411,37 @@ func TestUnescapeXstring(t *testing.T) {
 		}
 	}
 }
+
+// A cell that is one key is its shared string, not a copy; a cell of keys and other text (a number format that
+// adds text around the string) is built, and counted against maxTextBytes before it is built.
+func TestStringTableResolve(t *testing.T) {
+	long := strings.Repeat("a", 24<<20)
+	st := &stringTable{s: []string{"1 Main St", long}}
+	key := func(i int) string { return keyOpen + fmt.Sprint(i) + keyClose }
+	for in, want := range map[string]string{
+		"plain":                           "plain",
+		key(0):                            "1 Main St",
+		"Unit " + key(0) + "!":            "Unit 1 Main St!",
+		key(0) + key(0):                   "1 Main St1 Main St",
+		keyOpen + "x" + keyClose + key(0): keyOpen + "x" + keyClose + "1 Main St",
+		key(7):                            key(7),
+		keyOpen + "0":                     keyOpen + "0",
+	} {
+		if got, err := st.resolve(in); err != nil || got != want {
+			t.Errorf("resolve(%q) = %q, %v, want %q", in, got, err, want)
+		}
+	}
+	if got, _ := st.resolve(key(1)); unsafeData(got) != unsafeData(long) {
+		t.Error("a cell of one key is a copy of its string")
+	}
+	var err error
+	for range 3 {
+		if _, err = st.resolve(" " + key(1)); err != nil {
+			break
+		}
+	}
+	wantFileError(t, err, apperr.KindTooLarge, "file_too_large", "File Too Large", "expands to more than 64 MB")
+}
+
+// unsafeData is the address of a string's bytes, to tell a shared string from a copy.
+func unsafeData(s string) *byte { return unsafe.StringData(s) }

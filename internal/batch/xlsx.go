@@ -127,8 +127,8 @@ func readXLSX(data []byte, plan string) (t *Table, err error) {
 	var firstErr error
 	budget := 4 * maxCells // cells looked at, shared by the sheets tried (see builder.cellLimit)
 	for _, name := range append(visible, hidden...) {
-		b, err := readSheet(f, name, budget, sst, plan)
-		if err != nil && b != nil && b.sawCells > 0 {
+		b, final, err := readSheet(f, name, budget, sst, plan)
+		if err != nil && (final || b != nil && b.sawCells > 0) {
 			return nil, err // a sheet with data past the limits, or damaged in the middle
 		}
 		if err != nil {
@@ -149,35 +149,38 @@ func readXLSX(data []byte, plan string) (t *Table, err error) {
 	return nil, errEmpty(msgEmptyExcel)
 }
 
-// readSheet reads one sheet into a builder. It stops at the first record past the limits.
-func readSheet(f *excelize.File, sheet string, budget int, sst *stringTable, plan string) (*builder, error) {
+// readSheet reads one sheet into a builder. It stops at the first record past the limits; final reports an
+// error of this package's limits, which no other sheet can make right (an error of excelize may mean only that
+// this sheet is not a worksheet).
+func readSheet(f *excelize.File, sheet string, budget int, sst *stringTable, plan string) (b *builder, final bool,
+	err error) {
 	rows, err := f.Rows(sheet)
 	if err != nil {
-		return nil, xlsxError(err)
+		return nil, false, xlsxError(err)
 	}
 	defer rows.Close()
-	b := newBuilder(msgEmptyExcel, plan)
+	b = newBuilder(msgEmptyExcel, plan)
 	b.cellLimit = budget
 	for line := 1; rows.Next(); line++ {
 		cells, err := rows.Columns()
 		if err != nil {
-			return b, xlsxError(err)
+			return b, false, xlsxError(err)
 		}
 		for i, c := range cells {
 			v, err := sst.resolve(c)
 			if err != nil {
-				return b, err
+				return b, true, err
 			}
 			cells[i] = wholeNumber(v)
 		}
 		if err := b.add(line, cells); err != nil {
-			return b, err
+			return b, true, err
 		}
 	}
 	if err := rows.Error(); err != nil {
-		return b, xlsxError(err)
+		return b, false, xlsxError(err)
 	}
-	return b, nil
+	return b, false, nil
 }
 
 var decimalZeros = regexp.MustCompile(`^-?[0-9]+\.0+$`)
