@@ -24,7 +24,7 @@ func BenchmarkReadCSV50k(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		tbl, err := ReadFile("big.csv", data)
+		tbl, err := ReadFile("big.csv", data, "enterprise")
 		if err != nil || len(tbl.Rows) != 50000 {
 			b.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func BenchmarkReadCSV50k(b *testing.B) {
 }
 
 func BenchmarkDetectApply50k(b *testing.B) {
-	tbl, err := ReadFile("big.csv", csv50k())
+	tbl, err := ReadFile("big.csv", csv50k(), "enterprise")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func BenchmarkDetectApply50k(b *testing.B) {
 func TestReadCSV50kIsFast(t *testing.T) {
 	data := csv50k()
 	start := time.Now()
-	tbl, err := ReadFile("big.csv", data)
+	tbl, err := ReadFile("big.csv", data, "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func BenchmarkWriteXLSX50k(b *testing.B) {
 
 // Apply with a full-address column only: the address parser reads every row.
 func BenchmarkApplyFullAddress50k(b *testing.B) {
-	tbl, err := ReadFile("big.csv", csv50k())
+	tbl, err := ReadFile("big.csv", csv50k(), "enterprise")
 	if err != nil {
 		b.Fatal(err)
 	}

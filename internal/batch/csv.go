@@ -15,7 +15,7 @@ const maxFieldBytes = 64 << 10
 // readCSV reads delimited text: RFC 4180 quoting (quoted separators and line breaks, doubled quotes), any of
 // CRLF, LF and CR line ends, a separator detected from the first lines (see detectSeparator), and the text
 // encodings that spreadsheet programs write (see decodeText).
-func readCSV(data []byte, emptyMsg string) (*Table, error) {
+func readCSV(data []byte, emptyMsg, plan string) (*Table, error) {
 	text, err := decodeText(data)
 	if err != nil {
 		return nil, err
@@ -28,7 +28,7 @@ func readCSV(data []byte, emptyMsg string) (*Table, error) {
 			"and save it as .xlsx or .csv.")
 	}
 	r := &csvReader{s: text, line: 1, sep: detectSeparator(text)}
-	b := newBuilder(emptyMsg)
+	b := newBuilder(emptyMsg, plan)
 	var rec []string
 	for {
 		line, ok, err := r.next(&rec)
@@ -52,6 +52,10 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // files saved by Excel on Windows (a superset of Latin-1 for printable text), one byte at a time, so a file that
 // mixes both (two exports pasted together) keeps its UTF-8 characters. Binary data is refused: NUL bytes, or
 // more than 1% control characters in the first 64 KB.
+//
+// A conversion can make the text up to three times the file's size (a byte 0x80 is "€", three bytes of UTF-8),
+// so its size is computed first, the text is built in one allocation of that size, and text of more than
+// maxDecodedBytes is refused before it is built.
 func decodeText(data []byte) (string, error) {
 	switch {
 	case bytes.HasPrefix(data, utf8BOM):
@@ -67,8 +71,15 @@ func decodeText(data []byte) (string, error) {
 	if utf8.Valid(data) {
 		return string(data), nil
 	}
-	return decodeWindows1252(data), nil
+	return decodeWindows1252(data)
 }
+
+// maxDecodedBytes bounds the UTF-8 text a CSV file converts to. A text file within the upload limit that
+// converts to more than twice maxTextBytes holds mostly characters outside ASCII, which no address file does;
+// its cells would pass maxTextBytes anyway.
+const maxDecodedBytes = 2 * maxTextBytes
+
+func errDecodedTooLarge() error { return errTooMuchText("file") }
 
 func looksBinary(data []byte) bool {
 	if bytes.IndexByte(data, 0) >= 0 {
@@ -84,16 +95,47 @@ func looksBinary(data []byte) bool {
 	return ctrl*100 > len(sample)
 }
 
+// decodeUTF16 converts UTF-16 text to UTF-8 (a surrogate half alone becomes U+FFFD). Text with NUL is refused
+// as binary.
 func decodeUTF16(data []byte, order binary.ByteOrder) (string, error) {
-	u := make([]uint16, len(data)/2)
-	for i := range u {
-		u[i] = order.Uint16(data[2*i:])
+	n := len(data) / 2
+	unit := func(i int) uint16 { return order.Uint16(data[2*i:]) }
+	size := 0
+	for i := 0; i < n; i++ {
+		switch u := unit(i); {
+		case u == 0:
+			return "", errParse(msgNotText)
+		case utf16.IsSurrogate(rune(u)) && i+1 < n && utf16.DecodeRune(rune(u), rune(unit(i+1))) != utf8.RuneError:
+			size += 4
+			i++
+		default:
+			r := rune(u)
+			if utf16.IsSurrogate(r) {
+				r = utf8.RuneError // a surrogate half alone
+			}
+			size += utf8.RuneLen(r)
+		}
 	}
-	s := string(utf16.Decode(u))
-	if strings.IndexByte(s, 0) >= 0 {
-		return "", errParse(msgNotText)
+	if size > maxDecodedBytes {
+		return "", errDecodedTooLarge()
 	}
-	return s, nil
+	var b strings.Builder
+	b.Grow(size)
+	for i := 0; i < n; i++ {
+		r := rune(unit(i))
+		if utf16.IsSurrogate(r) {
+			if i+1 < n {
+				if d := utf16.DecodeRune(r, rune(unit(i+1))); d != utf8.RuneError {
+					b.WriteRune(d)
+					i++
+					continue
+				}
+			}
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), nil
 }
 
 // windows1252 maps the bytes 0x80 to 0x9F, where Windows-1252 differs from Latin-1. The five bytes it leaves
@@ -105,25 +147,40 @@ var windows1252 = [32]rune{
 	'\u02DC', '\u2122', '\u0161', '\u203A', '\u0153', '\u009D', '\u017E', '\u0178',
 }
 
-func decodeWindows1252(data []byte) string {
+// latin1Rune is the character of a byte that is not part of a UTF-8 character.
+func latin1Rune(c byte) rune {
+	if c >= 0x80 && c <= 0x9F {
+		return windows1252[c-0x80]
+	}
+	return rune(c) // Latin-1
+}
+
+func decodeWindows1252(data []byte) (string, error) {
+	size := 0
+	for rest := data; len(rest) > 0; {
+		r, n := utf8.DecodeRune(rest)
+		if r == utf8.RuneError && n <= 1 {
+			size += utf8.RuneLen(latin1Rune(rest[0]))
+			n = 1
+		} else {
+			size += n
+		}
+		rest = rest[n:]
+	}
+	if size > maxDecodedBytes {
+		return "", errDecodedTooLarge()
+	}
 	var b strings.Builder
-	b.Grow(len(data) + len(data)/8)
+	b.Grow(size)
 	for len(data) > 0 {
-		r, size := utf8.DecodeRune(data)
-		if r == utf8.RuneError && size <= 1 {
-			c := data[0]
-			switch {
-			case c >= 0x80 && c <= 0x9F:
-				r = windows1252[c-0x80]
-			default:
-				r = rune(c) // Latin-1
-			}
-			size = 1
+		r, n := utf8.DecodeRune(data)
+		if r == utf8.RuneError && n <= 1 {
+			r, n = latin1Rune(data[0]), 1
 		}
 		b.WriteRune(r)
-		data = data[size:]
+		data = data[n:]
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // isMarkup reports an HTML page or XML file, which some web applications save with an .xls name.

@@ -58,11 +58,15 @@ func errParse(message string) error {
 
 func errParsef(format string, args ...any) error { return errParse(fmt.Sprintf(format, args...)) }
 
-// errTooManyRows stops reading a file with more data rows than any plan takes in one upload.
-func errTooManyRows() error {
-	return fileError(apperr.KindInvalid, "batch_too_large", titleTooMany, fmt.Sprintf(
-		"This file has more than %s rows; one upload can hold at most %s properties. Split the file.",
-		thousands(maxDataRows), thousands(PlanLimit("enterprise"))))
+// errPlanRows stops reading a file with more data rows than plan allows in one upload. It says what CheckSize
+// says, except that the file was not read to the end, so its exact count is not known.
+func errPlanRows(plan string) error {
+	limit := PlanLimit(plan)
+	msg := fmt.Sprintf("Your %s plan allows up to %s properties per upload; this file has more than %s rows. %s",
+		planName(plan), thousands(limit), thousands(limit), sizeAdvice(limit))
+	e := fileError(apperr.KindInvalid, "batch_too_large", titleTooMany, msg)
+	e.Extra["limit"] = limit
+	return e
 }
 
 // Plans and their rows per upload. The spec states 10,000 on the upload screen and 1,000 on a promo banner
@@ -93,16 +97,21 @@ func CheckSize(rows int, plan string) error {
 	if rows <= limit {
 		return nil
 	}
-	advice := "Split the file or upgrade your plan."
-	if limit >= PlanLimit("enterprise") {
-		advice = "Split the file."
-	}
 	msg := fmt.Sprintf("Your %s plan allows up to %s properties per upload; this file has %s. %s",
-		planName(plan), thousands(limit), thousands(rows), advice)
+		planName(plan), thousands(limit), thousands(rows), sizeAdvice(limit))
 	e := fileError(apperr.KindInvalid, "batch_too_large", titleTooMany, msg)
 	e.Extra["limit"] = limit
 	e.Extra["rows"] = rows
 	return e
+}
+
+// sizeAdvice tells a person over a plan's limit what to do: split the file, or upgrade unless the plan is
+// already the largest.
+func sizeAdvice(limit int) string {
+	if limit >= PlanLimit("enterprise") {
+		return "Split the file."
+	}
+	return "Split the file or upgrade your plan."
 }
 
 // thousands writes n with comma separators: 50000 is "50,000".

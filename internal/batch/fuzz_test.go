@@ -5,7 +5,11 @@ import (
 	"testing"
 
 	"valuator/internal/apperr"
+	"valuator/internal/text"
 )
+
+// isControlButTabOrLF reports the C0 control characters a cell must not keep (see cleanCell).
+func isControlButTabOrLF(r rune) bool { return r < ' ' && r != '\t' && r != '\n' }
 
 // checkTable checks the invariants of every Table ReadFile returns.
 func checkTable(t *testing.T, tbl *Table) {
@@ -16,12 +20,13 @@ func checkTable(t *testing.T, tbl *Table) {
 	seen := map[string]bool{}
 	for _, h := range tbl.Headers {
 		k := strings.ToLower(h)
-		if h == "" || seen[k] || strings.TrimFunc(h, isSpace) != h || strings.ContainsAny(h, "\r\n") {
+		if h == "" || seen[k] || strings.TrimFunc(h, isSpace) != h || !text.Storable(h) ||
+			strings.ContainsFunc(h, func(r rune) bool { return r < ' ' }) {
 			t.Fatalf("bad or repeated header %q in %q", h, tbl.Headers)
 		}
 		seen[k] = true
 	}
-	if len(tbl.Rows) == 0 || len(tbl.Rows) > maxDataRows || len(tbl.Line) != len(tbl.Rows) {
+	if len(tbl.Rows) == 0 || len(tbl.Rows) > PlanLimit("enterprise") || len(tbl.Line) != len(tbl.Rows) {
 		t.Fatalf("%d rows, %d lines", len(tbl.Rows), len(tbl.Line))
 	}
 	for i, r := range tbl.Rows {
@@ -30,7 +35,8 @@ func checkTable(t *testing.T, tbl *Table) {
 		}
 		blank := true
 		for _, c := range r {
-			if c != strings.TrimFunc(c, isSpace) || strings.Contains(c, "\r") {
+			if c != strings.TrimFunc(c, isSpace) || strings.Contains(c, "\r") || !text.Storable(c) ||
+				strings.ContainsFunc(c, isControlButTabOrLF) {
 				t.Fatalf("cell %q not clean", c)
 			}
 			blank = blank && c == ""
@@ -100,7 +106,7 @@ func FuzzReadCSV(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tbl, err := ReadFile("fuzz.csv", data)
+		tbl, err := ReadFile("fuzz.csv", data, "enterprise")
 		if err != nil {
 			if e, ok := apperr.As(err); !ok || e.Field != "file" || e.Message == "" || e.Extra["title"] == nil {
 				t.Fatalf("error %v is not a file error", err)
@@ -149,17 +155,21 @@ func FuzzDetect(f *testing.F) {
 	})
 }
 
-// FuzzReadXLS mutates the .xls fixtures and a small .xlsx: whatever the bytes, a file error or a sound table.
+// FuzzReadXLS mutates .xls workbooks (the fixtures and small ones built here) and a small .xlsx: whatever the
+// bytes, a file error or a sound table.
 func FuzzReadXLS(f *testing.F) {
 	f.Add(readFixture(f, "extrame-table.xls"), false)
 	f.Add(readFixture(f, "addresses.xls"), false)
 	f.Add(xlsxOf(f, [][]any{{"Address", "Zip"}, {"1 Main St", 62704}}), true)
+	// Small workbooks (a compound file of one sector-padded stream), which the mutations reach into faster.
+	f.Add(rowsXLS(3), false)
+	f.Add(sstXLS(24, 2, 2), false)
 	f.Fuzz(func(t *testing.T, data []byte, x bool) {
 		name := "fuzz.xls"
 		if x {
 			name = "fuzz.xlsx"
 		}
-		tbl, err := ReadFile(name, data)
+		tbl, err := ReadFile(name, data, "enterprise")
 		if err != nil {
 			if e, ok := apperr.As(err); !ok || e.Field != "file" || e.Message == "" {
 				t.Fatalf("error %v is not a file error", err)
@@ -167,5 +177,48 @@ func FuzzReadXLS(f *testing.F) {
 			return
 		}
 		checkTable(t, tbl)
+	})
+}
+
+// FuzzReadXLSX builds a workbook from the XML of its sheet data, its shared strings and its styles, so that
+// the mutations reach the XML rather than break the zip's checksums: whatever they hold, a file error or a
+// sound table.
+func FuzzReadXLSX(f *testing.F) {
+	f.Add(`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>`+
+		`<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" s="1"><v>2134</v></c></row>`,
+		`<si><t>Address</t></si><si><t>Zip</t></si><si><t xml:space="preserve"> 1 Main St_x000D_
+Apt 2 </t></si>`,
+		`<numFmts count="1"><numFmt numFmtId="164" formatCode="00000"/></numFmts>`+
+			`<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="164" applyNumberFormat="1"/></cellXfs>`)
+	f.Add(`<row r="1"><c r="A1" t="inlineStr"><is><t>Full Address</t></is></c></row>`+
+		`<row r="3"><c r="A3" t="s" s="1"><v>0</v></c></row><row r="4"><c r="XFD4"/></row>`,
+		`<si><r><t>7006 Maple Rd, </t></r><r><rPr><b/></rPr><t>Seattle, WA 98103</t></r><rPh><t>x</t></rPh></si>`,
+		`<numFmts count="1"><numFmt numFmtId="164" formatCode="&quot;Unit &quot;@"/></numFmts>`+
+			`<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="164" applyNumberFormat="1"/></cellXfs>`)
+	f.Add(`<row><c><v>98103.0</v></c><c t="b"><v>1</v></c><c t="e"><v>#N/A</v></c><c t="str"><v>x</v></c></row>`+
+		`<row><c s="1"><v>44362.5</v></c><c t="d"><v>2021-06-15T12:00:00</v></c><c t="inlineStr"><is><t>_x0000_a</t></is></c></row>`,
+		``, `<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="22"/></cellXfs>`)
+	f.Add(`<row r="1"><c r="A1" t="inlineStr"><is><t><![CDATA[Address]]></t></is></c><c r="B1" t="s"><v>0</v></c></row>`+
+		`<row r="2"><c r="A2" t="inlineStr"><is><t>1 Main St</t></is></c><c r="B2" t="s"><v>0</v></c></row>`,
+		`<si><t>`+"\uFFFE"+`0`+"\uFFFF"+`</t></si>`, `<numFmts><numFmt numFmtId="164" formatCode=";;;@@"/></numFmts>`)
+	f.Fuzz(func(t *testing.T, sheet, sst, styles string) {
+		parts := minimalXLSX(sheet)
+		if sst != "" {
+			parts["xl/sharedStrings.xml"] = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+				sst + `</sst>`
+		}
+		if styles != "" {
+			parts["xl/styles.xml"] = `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+				styles + `</styleSheet>`
+		}
+		tbl, err := ReadFile("fuzz.xlsx", zipOf(t, parts), "enterprise")
+		if err != nil {
+			if e, ok := apperr.As(err); !ok || e.Field != "file" || e.Message == "" || e.Extra["title"] == nil {
+				t.Fatalf("error %v is not a file error", err)
+			}
+			return
+		}
+		checkTable(t, tbl)
+		checkDetect(t, tbl)
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"valuator/internal/apperr"
 )
 
 // MaxFileBytes is the largest upload read (the spec's 50MB).
@@ -14,14 +16,19 @@ const MaxFileBytes = 50 << 20
 // Limits that bound the work and memory spent on one file, whatever it holds. A file within them takes memory in
 // proportion to its size; past them it is refused with a message that says what to change.
 const (
-	// maxDataRows stops reading well past the largest plan's limit (50,000), so that a file a little over it
-	// still gets the exact count from CheckSize, while a file of a million rows is not read to the end.
-	maxDataRows = 60000
 	// maxColumns bounds the width of a row. Trailing empty cells past it are ignored (spreadsheets export
 	// thousands of them), a value past it is an error.
 	maxColumns = 500
 	// maxCells bounds rows times columns kept in memory (the Table pads every row to the header's width).
 	maxCells = 12_000_000
+	// maxTextBytes bounds the text of the cells a Table keeps, counted cell by cell as they are read: a
+	// workbook's shared string (or an .xls SST entry) counts once for every cell that shows it, because every
+	// kept cell can be copied later (by cleanCell, Apply, the database, the JSON of a preview). A file can
+	// expand far past its own size that way: a 30 KB workbook whose cells all point at one 64 KB string is
+	// gigabytes of text. 64 MB is more than any CSV within the 50 MB upload limit can hold, and more than twice
+	// a legitimate 50,000-row sheet of 15 columns at ~40 bytes a cell (30 MB); past it the reading stops, so
+	// the text a read keeps never passes 64 MB.
+	maxTextBytes = 64 << 20
 	// maxHeaderLen bounds a column name, which travels as a JSON key in the mapping.
 	maxHeaderLen = 200
 )
@@ -48,9 +55,11 @@ const (
 
 // ReadFile reads an uploaded .csv, .xlsx or .xls file into a Table. The extension (in any case) must be one of
 // those three; the content decides how the file is read, so that a workbook renamed to .csv, an .xlsx renamed to
-// .xls, or the tab-separated text some programs save as .xls are all read. Every error is an *apperr.Error
-// (see fileError) with a message for the person who uploaded the file.
-func ReadFile(fileName string, data []byte) (*Table, error) {
+// .xls, or the tab-separated text some programs save as .xls are all read. Reading stops as soon as the file has
+// more data rows than the plan allows in one upload (PlanLimit), with the same "Too Many Properties" error
+// CheckSize gives, so that a file of a million rows costs no more than one just over the limit. Every error is
+// an *apperr.Error (see fileError) with a message for the person who uploaded the file.
+func ReadFile(fileName string, data []byte, plan string) (*Table, error) {
 	ext := extension(fileName)
 	if ext != ".csv" && ext != ".xlsx" && ext != ".xls" {
 		return nil, errInvalidType()
@@ -64,11 +73,11 @@ func ReadFile(fileName string, data []byte) (*Table, error) {
 	}
 	switch sniff(data) {
 	case formatXLSX:
-		return readXLSX(data)
+		return readXLSX(data, plan)
 	case formatXLS:
-		return readXLS(data)
+		return readXLS(data, plan)
 	}
-	return readCSV(data, emptyMsg)
+	return readCSV(data, emptyMsg, plan)
 }
 
 // extension is the lower-case extension of a file name as a browser or a client sends it; old browsers send the
@@ -110,15 +119,27 @@ type builder struct {
 	haveHdr  bool
 	emptyMsg string
 	block    []string // cells handed out to rows; one allocation for many rows
-	// sawCells counts the cells of every record, the empty ones too, and reading stops past cellLimit. A
-	// spreadsheet can pad each row to thousands of empty cells (a blank cell in column XFD), or hold a million
-	// blank rows, neither of which the row and column limits see.
+	// sawCells counts the cells of every record, the empty and the dropped ones too (they cost the reader CPU),
+	// and reading stops past cellLimit. A spreadsheet can pad each row to thousands of empty cells (a blank cell
+	// in column XFD), or hold a million blank rows, neither of which the row and column limits see.
 	sawCells  int
 	cellLimit int
+	// textBytes counts the bytes of the cells kept (the memory a Table takes), and reading stops past
+	// maxTextBytes (see there).
+	textBytes int
+	// plan and rowLimit are the upload's plan and the data rows it allows; one more is an error.
+	plan     string
+	rowLimit int
+	// noun names the file in messages: "file" (CSV) or "workbook".
+	noun string
 }
 
-func newBuilder(emptyMsg string) *builder {
-	return &builder{emptyMsg: emptyMsg, cellLimit: 4 * maxCells}
+func newBuilder(emptyMsg, plan string) *builder {
+	noun := "workbook"
+	if emptyMsg == msgEmptyCSV {
+		noun = "file"
+	}
+	return &builder{emptyMsg: emptyMsg, cellLimit: 4 * maxCells, plan: plan, rowLimit: PlanLimit(plan), noun: noun}
 }
 
 // add takes one record of the file and its line (or row) number. rec may be reused by the caller afterwards.
@@ -150,8 +171,8 @@ func (b *builder) add(line int, rec []string) error {
 		b.t.BlankRows++ // values only past the last column, which are cut off
 		return nil
 	}
-	if len(b.t.Rows) >= maxDataRows {
-		return errTooManyRows()
+	if len(b.t.Rows) >= b.rowLimit {
+		return errPlanRows(b.plan)
 	}
 	if (len(b.t.Rows)+1)*b.width > maxCells {
 		return errTooMuchData()
@@ -160,10 +181,14 @@ func (b *builder) add(line int, rec []string) error {
 		b.block = make([]string, b.width*min(1024, max(16, len(b.t.Rows))))
 	}
 	row := b.block[:b.width:b.width]
-	b.block = b.block[b.width:]
 	for i := range min(len(rec), b.width) {
-		row[i] = cleanCell(rec[i])
+		c := cleanCell(rec[i])
+		if b.textBytes += len(c); b.textBytes > maxTextBytes {
+			return errTooMuchText(b.noun)
+		}
+		row[i] = c
 	}
+	b.block = b.block[b.width:]
 	b.t.Rows = append(b.t.Rows, row)
 	b.t.Line = append(b.t.Line, line)
 	return nil
@@ -224,34 +249,97 @@ func errTooMuchData() error {
 		"need (only the address columns are used) or split the file.", thousands(maxCells))
 }
 
+// errTooMuchText refuses a file whose cells hold more than maxTextBytes of text once read; noun is "file" or
+// "workbook".
+func errTooMuchText(noun string) error {
+	why := ""
+	if noun == "workbook" {
+		why = " (a text shown in many cells counts once for each cell)"
+	}
+	return fileError(apperr.KindTooLarge, "file_too_large", titleTooLarge, fmt.Sprintf(
+		"This %s expands to more than %d MB of text once read%s. Remove the columns you don't need (only the "+
+			"address columns are used), or split the file.", noun, maxTextBytes>>20, why))
+}
+
 // isSpace is unicode.IsSpace plus the invisible characters that spreadsheets and web pages leave in cells: the
 // zero-width space and joiners, and a byte order mark.
 func isSpace(r rune) bool {
 	return unicode.IsSpace(r) || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\ufeff'
 }
 
+// isBlankRune reports the characters a blank cell may hold: white space (isSpace) and the C0 control
+// characters, which cleanCell drops.
+func isBlankRune(r rune) bool { return r < ' ' || isSpace(r) }
+
+// isBlank reports whether s is empty once cleaned (cleanCell).
 func isBlank(s string) bool {
 	if s != "" && s[0] > ' ' && s[0] < utf8.RuneSelf {
 		return false // the common case, decided by the first byte
 	}
 	for _, r := range s {
-		if !isSpace(r) {
+		if !isBlankRune(r) {
 			return false
 		}
 	}
 	return true
 }
 
-// cleanCell trims a cell and writes its line breaks as "\n" (Excel's Alt+Enter is "\n", old Macs wrote "\r").
+// cleanCell makes a cell storable and tidy: trimmed, its line breaks written as "\n" (Excel's Alt+Enter is
+// "\n", old Macs wrote "\r", FileMaker exports "\v"), the other C0 control characters dropped, and bytes that are
+// not UTF-8 replaced by U+FFFD.
+//
+// NUL and the other control characters are dropped rather than the file refused: PostgreSQL refuses NUL in
+// text, and none of them can be seen or typed in a spreadsheet, so they are left by other programs (an .xlsx
+// writer encodes NUL as _x0000_, fixed-width exports pad with it) and carry no meaning. Refusing a file of
+// 50,000 addresses for an invisible character in a notes column would send a person hunting for something
+// they cannot find.
 func cleanCell(s string) string {
-	if s == "" || plainEnds(s) && strings.IndexByte(s, '\r') < 0 {
+	if s == "" || plainEnds(s) && plainText(s) {
 		return s // the common case: nothing to trim or rewrite
 	}
-	s = strings.TrimFunc(s, isSpace)
-	if strings.IndexByte(s, '\r') >= 0 {
-		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	if !plainText(s) {
+		s = rewriteControls(s)
 	}
-	return s
+	return strings.TrimFunc(s, isSpace)
+}
+
+// plainText reports whether s is valid UTF-8 without C0 control characters other than tab and line feed. The
+// bytes of a multi-byte UTF-8 character are all 0x80 or more, so a control character is always one byte.
+func plainText(s string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' && c != '\t' && c != '\n' {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	return ascii || utf8.ValidString(s)
+}
+
+// rewriteControls writes "\r\n", "\r" and "\v" as "\n", drops the other C0 control characters except tab, and
+// replaces bytes that are not UTF-8 with U+FFFD.
+func rewriteControls(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\r':
+			b.WriteByte('\n')
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+		case c == '\v':
+			b.WriteByte('\n')
+		case c < ' ' && c != '\t' && c != '\n':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // plainEnds reports whether s starts and ends with a printable ASCII character other than a space.
@@ -260,9 +348,13 @@ func plainEnds(s string) bool {
 	return first > ' ' && first < 0x7F && last > ' ' && last < 0x7F
 }
 
-// headerName is a column name on one line: trimmed, every run of white space one space, at most maxHeaderLen
-// bytes (cut at a character boundary).
+// headerName is a column name on one line: trimmed, every run of white space one space, without control
+// characters or bytes that are not UTF-8 (see cleanCell), at most maxHeaderLen bytes (cut at a character
+// boundary).
 func headerName(s string) string {
+	if !plainText(s) {
+		s = rewriteControls(s)
+	}
 	s = strings.Join(strings.FieldsFunc(s, isSpace), " ")
 	if len(s) > maxHeaderLen {
 		s = s[:maxHeaderLen]

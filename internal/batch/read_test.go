@@ -74,14 +74,14 @@ func TestReadFileErrors(t *testing.T) {
 		{"unclosed quote", "q.csv", []byte("Address,City\n1 Main St,Springfield\n\"2 Oak Ave,Springfield\n"), apperr.KindInvalid, "parse_error", "Parse Error", "Line 3: a quoted value is not closed"},
 		{"html saved as xls", "export.xls", []byte("\n<html><body><table><tr><td>Address</td></tr></table></body></html>"), apperr.KindInvalid, "parse_error", "Parse Error", "web page"},
 		{"xml spreadsheet", "export.xls", []byte(`<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"/>`), apperr.KindInvalid, "parse_error", "Parse Error", "web page or XML file"},
-		{"too many rows", "many.csv", rows(maxDataRows + 1), apperr.KindInvalid, "batch_too_large", "Too Many Properties", "more than 60,000 rows"},
+		{"too many rows", "many.csv", rows(PlanLimit("enterprise") + 1), apperr.KindInvalid, "batch_too_large", "Too Many Properties", "more than 50,000 rows"},
 		{"too many columns", "wide.csv", []byte(strings.Repeat("a,", maxColumns) + "a\n1\n"), apperr.KindInvalid, "parse_error", "Parse Error", "Line 1 has more than 500 columns"},
 		{"not a workbook zip", "x.xlsx", zipOf(t, map[string]string{"word/document.xml": "<w/>"}), apperr.KindInvalid, "parse_error", "Parse Error", "zip archive, not an Excel workbook"},
 		{"not an OLE workbook", "x.xls", oleMagic, apperr.KindInvalid, "parse_error", "Parse Error", "could not be read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tbl, err := ReadFile(tt.file, tt.data)
+			tbl, err := ReadFile(tt.file, tt.data, "enterprise")
 			if err == nil {
 				t.Fatalf("ReadFile = %+v, want an error", tbl)
 			}
@@ -93,15 +93,15 @@ func TestReadFileErrors(t *testing.T) {
 func TestReadFileRowLimitIsExact(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("Address\n")
-	for range maxDataRows {
+	for range PlanLimit("enterprise") {
 		b.WriteString("1 Main St\n")
 	}
-	tbl, err := ReadFile("ok.csv", []byte(b.String()))
+	tbl, err := ReadFile("ok.csv", []byte(b.String()), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tbl.Rows) != maxDataRows {
-		t.Errorf("rows = %d, want %d", len(tbl.Rows), maxDataRows)
+	if len(tbl.Rows) != PlanLimit("enterprise") {
+		t.Errorf("rows = %d, want %d", len(tbl.Rows), PlanLimit("enterprise"))
 	}
 }
 
@@ -166,7 +166,7 @@ func TestReadCSVDialects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tbl, err := ReadFile("upload.csv", []byte(tt.in))
+			tbl, err := ReadFile("upload.csv", []byte(tt.in), "enterprise")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +199,7 @@ func utf16With(s string, order binary.AppendByteOrder, bom []byte) string {
 
 func TestReadFileSniffsContent(t *testing.T) {
 	// Tab-separated text saved as .xls, as some web applications export it.
-	tbl, err := ReadFile("export.xls", []byte("Address\tCity\n1 Main St\tSpringfield\n"))
+	tbl, err := ReadFile("export.xls", []byte("Address\tCity\n1 Main St\tSpringfield\n"), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestReadFileSniffsContent(t *testing.T) {
 		t.Errorf("city = %q", got)
 	}
 	// A workbook renamed to .csv.
-	tbl, err = ReadFile("renamed.csv", xlsxOf(t, [][]any{{"Address", "Zip"}, {"1 Main St", 62704}}))
+	tbl, err = ReadFile("renamed.csv", xlsxOf(t, [][]any{{"Address", "Zip"}, {"1 Main St", 62704}}), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestReadCSVHugeSingleLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
-			n := allocated(func() { _, err = ReadFile("line.csv", tt.data) })
+			n := allocated(func() { _, err = ReadFile("line.csv", tt.data, "enterprise") })
 			wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", tt.msg)
 			if n > 3*size {
 				t.Errorf("allocated %d MB reading a %d MB line", n>>20, size>>20)
@@ -249,18 +249,18 @@ func TestReadCSVHugeSingleLine(t *testing.T) {
 		})
 	}
 	// Only separators: trailing empty cells past the column limit are ignored, and the file is empty.
-	_, err := ReadFile("commas.csv", bytes.Repeat([]byte(","), size))
+	_, err := ReadFile("commas.csv", bytes.Repeat([]byte(","), size), "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "empty_file", "Empty File", "CSV file is empty")
 }
 
 func TestBuilderCellLimit(t *testing.T) {
-	b := newBuilder(msgEmptyCSV)
+	b := newBuilder(msgEmptyCSV, "enterprise")
 	rec := make([]string, maxColumns)
 	for i := range rec {
 		rec[i] = "x"
 	}
 	var err error
-	for line := 1; err == nil && line <= maxDataRows; line++ {
+	for line := 1; err == nil && line <= PlanLimit("enterprise"); line++ {
 		err = b.add(line, rec)
 	}
 	wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", "too much data")

@@ -47,7 +47,7 @@ func TestStoredTableRoundTrip(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		fmt.Fprintf(&b, "%d %s Ave N,Seattle,WA,981%02d,%d\n", 1000+i*7, []string{"Maple", "Oak", "Pine"}[i%3], i%40, 400000+i*13)
 	}
-	tbl, err := ReadFile("homes.csv", []byte(b.String()))
+	tbl, err := ReadFile("homes.csv", []byte(b.String()), "professional")
 	if err != nil {
 		t.Fatal(err)
 	}

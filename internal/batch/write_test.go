@@ -130,7 +130,7 @@ func TestWriteXLSX(t *testing.T) {
 	// Our own reader reads the results file back.
 	buf.Reset()
 	_ = WriteXLSX(&buf, Slice(sampleResults))
-	tbl, err := ReadFile("results.xlsx", buf.Bytes())
+	tbl, err := ReadFile("results.xlsx", buf.Bytes(), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestResultJSON(t *testing.T) {
 
 // The template reads back, maps itself and gives its five addresses.
 func TestExampleCSV(t *testing.T) {
-	tbl, err := ReadFile("valuator-batch-example.csv", ExampleCSV())
+	tbl, err := ReadFile("valuator-batch-example.csv", ExampleCSV(), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}

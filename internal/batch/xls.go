@@ -52,7 +52,7 @@ const xlsMaxSheets = 256
 // readXLS reads the first visible worksheet that holds data (else the first hidden one). Numbers are written
 // plainly ("98103", "2.5"; no thousands separators or currency signs), except that a zero-padded format such as
 // Excel's ZIP Code format (00000) keeps its leading zeros and a date format gives YYYY-MM-DD.
-func readXLS(data []byte) (t *Table, err error) {
+func readXLS(data []byte, plan string) (t *Table, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			t, err = nil, errParse(msgBadXLS)
@@ -75,13 +75,16 @@ func readXLS(data []byte) (t *Table, err error) {
 		}
 	}
 	budget := 4 * maxCells // records looked at, shared by the sheets tried (see builder.cellLimit)
+	text := maxTextBytes   // text put in the grids, shared likewise (see grid)
 	for _, sh := range append(visible, hidden...) {
-		b := newBuilder(msgEmptyExcel)
+		b := newBuilder(msgEmptyExcel, plan)
 		b.cellLimit = budget
-		if err := wb.readSheet(stream, sh, b); err != nil {
+		g := &grid{textLimit: text}
+		if err := wb.readSheet(stream, sh, b, g); err != nil {
 			return nil, err
 		}
 		budget -= b.sawCells
+		text -= g.text
 		if !b.empty() {
 			return b.finish()
 		}
@@ -393,10 +396,15 @@ func (r *segReader) unicodeString(lenBytes int) (string, bool) {
 	return string(utf16.Decode(chars)), true
 }
 
-// grid holds a sheet's cells by row and column as they are read (cells may come in any order).
+// grid holds a sheet's cells by row and column as they are read (cells may come in any order), before they go
+// to the builder in order. BIFF8 has at most 65,536 rows of 256 columns, which bounds its slots; the text it
+// holds is counted cell by cell, a shared string once for every cell that shows it, and refused past
+// textLimit: the builder would keep (and cleanCell may copy) each of them. The plan's row limit applies when
+// the rows go to the builder, in order: cells may come in any order, so the whole sheet is read first.
 type grid struct {
-	rows [][]string
-	used int // rows with a cell
+	rows      [][]string
+	text      int
+	textLimit int
 }
 
 // set stores a cell. BIFF8 has 256 columns; a column past that is a damaged record and is ignored.
@@ -404,15 +412,13 @@ func (g *grid) set(row, col int, v string) error {
 	if col >= 256 {
 		return nil
 	}
+	if g.text += len(v); g.text > g.textLimit {
+		return errTooMuchText("workbook")
+	}
 	for len(g.rows) <= row {
 		g.rows = append(g.rows, nil)
 	}
 	r := g.rows[row]
-	if r == nil {
-		if g.used++; g.used > maxDataRows+1 {
-			return errTooManyRows()
-		}
-	}
 	for len(r) <= col {
 		r = append(r, "")
 	}
@@ -421,13 +427,12 @@ func (g *grid) set(row, col int, v string) error {
 	return nil
 }
 
-// readSheet reads the cells of one worksheet substream into b.
-func (wb *biffBook) readSheet(s []byte, sh biffSheet, b *builder) error {
+// readSheet reads the cells of one worksheet substream into g, then b.
+func (wb *biffBook) readSheet(s []byte, sh biffSheet, b *builder, g *grid) error {
 	id, _, pos, ok := record(s, sh.offset)
 	if !ok || id != recBOF {
 		return errParse(msgBadXLS)
 	}
-	var g grid
 	depth := 0                 // embedded substreams (a chart on the sheet) have their own BOF and EOF
 	pendRow, pendCol := -1, -1 // a FORMULA whose string result follows in a STRING record
 	for done := false; !done; {

@@ -24,7 +24,7 @@ func readFixture(t testing.TB, name string) []byte {
 
 func TestReadXLSFixtures(t *testing.T) {
 	// Made with SheetJS (testdata/README.md): an empty first sheet, then the addresses.
-	tbl, err := ReadFile("addresses.xls", readFixture(t, "addresses.xls"))
+	tbl, err := ReadFile("addresses.xls", readFixture(t, "addresses.xls"), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReadXLSFixtures(t *testing.T) {
 	}
 
 	// Saved by Excel for Mac.
-	tbl, err = ReadFile("Table.XLS", readFixture(t, "extrame-table.xls"))
+	tbl, err = ReadFile("Table.XLS", readFixture(t, "extrame-table.xls"), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestReadXLSDamaged(t *testing.T) {
 		check := func(what string, data []byte) {
 			t.Helper()
 			var err error
-			n := allocated(func() { _, err = ReadFile("d.xls", data) })
+			n := allocated(func() { _, err = ReadFile("d.xls", data, "enterprise") })
 			if err != nil {
 				if e, ok := apperr.As(err); !ok || e.Field != "file" {
 					t.Errorf("%s %s: %v", name, what, err)
@@ -112,7 +112,7 @@ func TestReadXLSHugeStringCount(t *testing.T) {
 	binary.LittleEndian.PutUint32(data[i+8:], 0x7FFFFFFF)
 	var tbl *Table
 	var err error
-	n := allocated(func() { tbl, err = ReadFile("bomb.xls", data) })
+	n := allocated(func() { tbl, err = ReadFile("bomb.xls", data, "enterprise") })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,18 +133,18 @@ func TestReadXLSRefused(t *testing.T) {
 	}
 	// The workbook globals' BOF record: version 0x0600 (BIFF8), then 0x0005 (globals).
 	biff5 := patch([]byte{0x09, 0x08, 0x10, 0x00, 0x00, 0x06, 0x05, 0x00}, []byte{0x09, 0x08, 0x10, 0x00, 0x00, 0x05})
-	_, err := ReadFile("old.xls", biff5)
+	_, err := ReadFile("old.xls", biff5, "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", "old Excel 5.0/95 format")
 
 	// A FILEPASS record in the globals: the workbook is encrypted. (The CODEPAGE record becomes one.)
 	encrypted := patch([]byte{0x42, 0x00, 0x02, 0x00}, []byte{0x2F, 0x00})
-	_, err = ReadFile("locked.xls", encrypted)
+	_, err = ReadFile("locked.xls", encrypted, "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", "protected with a password")
 
 	// A compound file whose header counts more sectors than the file has.
 	bad := readFixture(t, "extrame-table.xls")
 	binary.LittleEndian.PutUint32(bad[44:], 1<<30) // FAT sectors
-	_, err = ReadFile("bad.xls", bad)
+	_, err = ReadFile("bad.xls", bad, "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", "could not be read")
 }
 
@@ -259,8 +259,8 @@ func TestReadBIFFRecords(t *testing.T) {
 	if want := []string{"Address", "Springfield", "Española", "Zip"}; !reflect.DeepEqual(wb.sst, want) {
 		t.Fatalf("sst = %q, want %q", wb.sst, want)
 	}
-	b := newBuilder(msgEmptyExcel)
-	if err := wb.readSheet(w.b, wb.sheets[0], b); err != nil {
+	b := newBuilder(msgEmptyExcel, "enterprise")
+	if err := wb.readSheet(w.b, wb.sheets[0], b, &grid{textLimit: maxTextBytes}); err != nil {
 		t.Fatal(err)
 	}
 	tbl, err := b.finish()

@@ -107,7 +107,7 @@ func TestReadXLSX(t *testing.T) {
 	var buf bytes.Buffer
 	must(f.Write(&buf))
 
-	tbl, err := ReadFile("book.XLSX", buf.Bytes())
+	tbl, err := ReadFile("book.XLSX", buf.Bytes(), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestReadXLSXOnlyHiddenSheetHasData(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	_ = f.Write(&buf)
-	tbl, err := ReadFile("b.xlsx", buf.Bytes())
+	tbl, err := ReadFile("b.xlsx", buf.Bytes(), "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,9 +151,9 @@ func TestReadXLSXOnlyHiddenSheetHasData(t *testing.T) {
 }
 
 func TestReadXLSXEmptyWorkbook(t *testing.T) {
-	_, err := ReadFile("e.xlsx", xlsxOf(t, nil))
+	_, err := ReadFile("e.xlsx", xlsxOf(t, nil), "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "empty_file", "Empty File", "Excel file is empty")
-	_, err = ReadFile("h.xlsx", xlsxOf(t, [][]any{{"Address", "City"}}))
+	_, err = ReadFile("h.xlsx", xlsxOf(t, [][]any{{"Address", "City"}}), "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "no_data_rows", "Empty File", "The uploaded file contains no data rows")
 }
 
@@ -161,7 +161,7 @@ func TestReadXLSXEmptyWorkbook(t *testing.T) {
 func TestReadXLSXStoredDecimalZeros(t *testing.T) {
 	data := zipOf(t, minimalXLSX(`<row r="1"><c r="A1" t="inlineStr"><is><t>Zip</t></is></c></row>`+
 		`<row r="2"><c r="A2"><v>98103.0</v></c></row><row r="3"><c r="A3"><v>-5.000</v></c></row>`))
-	tbl, err := ReadFile("z.xlsx", data)
+	tbl, err := ReadFile("z.xlsx", data, "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestReadXLSXTooWide(t *testing.T) {
 	// A value past the column limit is an error; blank cells there are not.
 	data := zipOf(t, minimalXLSX(`<row r="1"><c r="A1" t="inlineStr"><is><t>Address</t></is></c><c r="XFD1" s="0"/></row>`+
 		`<row r="2"><c r="A2" t="inlineStr"><is><t>1 Main St</t></is></c></row>`))
-	tbl, err := ReadFile("w.xlsx", data)
+	tbl, err := ReadFile("w.xlsx", data, "enterprise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,14 +183,14 @@ func TestReadXLSXTooWide(t *testing.T) {
 	}
 	data = zipOf(t, minimalXLSX(`<row r="1"><c r="A1" t="inlineStr"><is><t>Address</t></is></c>`+
 		`<c r="ZZ1" t="inlineStr"><is><t>far</t></is></c></row>`))
-	_, err = ReadFile("w.xlsx", data)
+	_, err = ReadFile("w.xlsx", data, "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", "Line 1 has more than 500 columns")
 }
 
 func TestReadXLSXDamaged(t *testing.T) {
 	good := xlsxOf(t, [][]any{{"Address", "City"}, {"1 Main St", "Springfield"}, {"2 Oak Ave", "Salem"}})
 	for _, n := range []int{0, 4, 30, len(good) / 3, len(good) / 2, len(good) - 30, len(good) - 1} {
-		_, err := ReadFile("t.xlsx", good[:n])
+		_, err := ReadFile("t.xlsx", good[:n], "enterprise")
 		if err == nil {
 			t.Errorf("truncated to %d bytes: no error", n)
 			continue
@@ -204,7 +204,7 @@ func TestReadXLSXDamaged(t *testing.T) {
 	for _, sheet := range []string{`<row r="1"><c r="A1" t="s"><v>7</v></c></row>`, // no shared strings
 		`<row r="1"><c r="A1" t="inlineStr"><is><t>Address</t></is></c></row><row r="2"><c r="A2"`,
 		`<row r="1"><c r="!!" t="inlineStr"><is><t>Address</t></is></c></row>`} {
-		tbl, err := ReadFile("bad.xlsx", zipOf(t, minimalXLSX(sheet)))
+		tbl, err := ReadFile("bad.xlsx", zipOf(t, minimalXLSX(sheet)), "enterprise")
 		if err == nil {
 			t.Logf("sheet %q read as %+v", sheet, tbl) // excelize is lenient with some damage; not crashing is the point
 			continue
@@ -277,7 +277,7 @@ func TestReadXLSXZipBomb(t *testing.T) {
 				data: small, crc: crc32.ChecksumIEEE([]byte(sheet))})
 		}
 		var err error
-		n := allocated(func() { _, err = ReadFile("bomb.xlsx", zipRaw(t, parts, raw...)) })
+		n := allocated(func() { _, err = ReadFile("bomb.xlsx", zipRaw(t, parts, raw...), "enterprise") })
 		wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", "too large to read once unzipped")
 		if n > 8<<20 {
 			t.Errorf("%s of %d bytes: allocated %d MB", tt.name, tt.size, n>>20)
@@ -289,7 +289,7 @@ func TestReadXLSXZipBomb(t *testing.T) {
 	bomb := deflate(t, bytes.Repeat([]byte("<row/>"), 1<<20), 8) // 48 MB of XML
 	data := zipRaw(t, parts, rawEntry{name: "xl/worksheets/sheet1.xml", declaredSize: 1024, data: bomb})
 	var err error
-	n := allocated(func() { _, err = ReadFile("bomb.xlsx", data) })
+	n := allocated(func() { _, err = ReadFile("bomb.xlsx", data, "enterprise") })
 	t.Logf("bomb: %d KB of zip, %d KB allocated reading it", len(data)>>10, n>>10)
 	if _, ok := apperr.As(err); !ok {
 		t.Errorf("bomb: error = %v, want a file error", err)
@@ -308,7 +308,7 @@ func TestReadXLSXPasswordProtected(t *testing.T) {
 	if err := f.Write(&buf, excelize.Options{Password: "secret"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadFile("locked.xlsx", buf.Bytes())
+	_, err := ReadFile("locked.xlsx", buf.Bytes(), "enterprise")
 	wantFileError(t, err, apperr.KindInvalid, "parse_error", "Parse Error", "protected with a password")
 }
 
@@ -332,7 +332,7 @@ func TestReadXLSXLimitsStopAtTheFirstSheet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 1; i <= maxDataRows+2; i++ {
+	for i := 1; i <= PlanLimit("enterprise")+2; i++ {
 		cell, _ := excelize.CoordinatesToCellName(1, i)
 		if err := sw.SetRow(cell, []any{"1 Main St"}); err != nil {
 			t.Fatal(err)
@@ -350,6 +350,6 @@ func TestReadXLSXLimitsStopAtTheFirstSheet(t *testing.T) {
 	if err := f.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadFile("big.xlsx", buf.Bytes())
-	wantFileError(t, err, apperr.KindInvalid, "batch_too_large", "Too Many Properties", "more than 60,000 rows")
+	_, err = ReadFile("big.xlsx", buf.Bytes(), "enterprise")
+	wantFileError(t, err, apperr.KindInvalid, "batch_too_large", "Too Many Properties", "more than 50,000 rows")
 }

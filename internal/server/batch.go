@@ -175,10 +175,11 @@ type uploadedSheet struct {
 	table *batch.Table
 }
 
-// readSheet takes a read slot, then reads the multipart body and the spreadsheet in it, and gives the slot back.
-// The slot is taken before the body is read, so that waiting uploads hold no file in memory. keep, when not nil,
-// runs while the slot is held, on the table (the preview compresses it there).
-func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, keep func(*batch.Table) error) (uploadedSheet, error) {
+// readSheet takes a read slot, then reads the multipart body and the spreadsheet in it (at most the rows of the
+// caller's plan), and gives the slot back. The slot is taken before the body is read, so that waiting uploads hold
+// no file in memory. keep, when not nil, runs while the slot is held, on the table (the preview compresses it
+// there).
+func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, plan string, keep func(*batch.Table) error) (uploadedSheet, error) {
 	if !isMultipart(r) {
 		return uploadedSheet{}, errNotMultipart
 	}
@@ -192,7 +193,7 @@ func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, keep func(*ba
 		return uploadedSheet{}, err
 	}
 	sh := uploadedSheet{upload: up, sha: sha(up.data)}
-	tbl, err := batch.ReadFile(up.fileName, up.data)
+	tbl, err := batch.ReadFile(up.fileName, up.data, plan)
 	sh.data = nil // the table is all that is needed from here on
 	if err != nil {
 		return sh, err
@@ -208,7 +209,7 @@ func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, keep func(*ba
 func (s *Server) previewBatchFile(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context()).user
 	var stored []byte
-	sh, err := s.readSheet(w, r, func(t *batch.Table) (err error) {
+	sh, err := s.readSheet(w, r, u.Plan, func(t *batch.Table) (err error) {
 		stored, err = batch.EncodeTable(t)
 		return err
 	})
@@ -272,7 +273,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context()).user
 	owner := jobOwner{userID: u.ID, plan: u.Plan}
 	if isMultipart(r) {
-		sh, err := s.readSheet(w, r, nil)
+		sh, err := s.readSheet(w, r, owner.plan, nil)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -816,7 +817,7 @@ func (s *Server) publicBatchUpload(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apperr.Invalid("Idempotency-Key", "Idempotency-Key "+pr))
 		return
 	}
-	sh, err := s.readSheet(w, r, nil)
+	sh, err := s.readSheet(w, r, owner.plan, nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
