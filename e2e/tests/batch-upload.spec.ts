@@ -541,30 +541,29 @@ test("the file checks: wrong type, too large, empty, header only, over the plan'
     await expect(page.getByTestId("mapping-screen")).toHaveCount(0);
   });
 
-  await test.step("101 rows on the Free plan: the mapping screen warns and Confirm stays disabled", async () => {
+  await test.step("101 rows on the Free plan: the server stops reading at the plan's limit, 'Too Many Properties'", async () => {
     const rows: string[][] = [["Full Address"]];
     for (let i = 0; i < 101; i++) rows.push([`${100 + i} Biscayne Blvd, Miami, FL 33132`]);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/jobs/preview");
     await input.setInputFiles(csvFile("too-many.csv", rows));
-    await expect(page.getByTestId("mapping-row-count")).toHaveText("101 properties");
-    await expect(typeSelect(page, "Full Address")).toHaveText("Full Address");
-    await expect(page.getByTestId("plan-limit-warning")).toContainText(
-      "This file has 101 properties, more than the 100 your plan allows per upload. Split the file or upgrade your plan.",
+    expect((await answered).status()).toBe(400);
+    await expect(toastTitle(page, "Too Many Properties")).toBeVisible();
+    await expect(toasts(page)).toContainText(
+      "Your Free plan allows up to 100 properties per upload; this file has more than 100 rows. Split the file or upgrade your plan.",
     );
-    await expect(page.getByTestId("plan-limit-warning").getByRole("link", { name: "See plans" })).toHaveAttribute(
-      "href",
-      "/billing",
-    );
-    await expect(page.getByRole("button", { name: "Confirm Mapping & Process" })).toBeDisabled();
+    await expect(page.getByTestId("mapping-screen")).toHaveCount(0);
   });
 
   await test.step("Back to Upload returns to the drop zone without creating a job", async () => {
+    await input.setInputFiles(csvFile("one.csv", [["Full Address"], ["7006 Maple Rd, Seattle, WA 98103"]]));
+    await expect(page.getByTestId("mapping-row-count")).toHaveText("1 property");
     await page.getByRole("button", { name: "Back to Upload" }).click();
     await expect(page.getByTestId("mapping-screen")).toHaveCount(0);
     await expect(page.getByTestId("drop-zone")).toBeFocused();
     await expect(page.getByTestId("jobs-empty")).toBeVisible();
     expect(await listJobs(request, session.token)).toEqual([]);
     // The same file can be chosen again at once.
-    await input.setInputFiles(csvFile("too-many.csv", [["Full Address"], ["7006 Maple Rd, Seattle, WA 98103"]]));
+    await input.setInputFiles(csvFile("one.csv", [["Full Address"], ["7006 Maple Rd, Seattle, WA 98103"]]));
     await expect(page.getByTestId("mapping-row-count")).toHaveText("1 property");
     await expect(page.getByRole("button", { name: "Confirm Mapping & Process" })).toBeEnabled();
   });
