@@ -55,14 +55,21 @@ func newPasswordProblem(noun, password, email string) string {
 	if IsCommonPassword(password) {
 		return MsgPasswordCommon
 	}
-	if email != "" {
-		// The address, or its part before the @, is the first guess of anyone who knows the address.
-		pw := strings.ToLower(strings.TrimSpace(password))
-		key := EmailKey(email)
-		local, _, _ := strings.Cut(key, "@")
-		if pw == key || pw == local {
-			return noun + " must not be your email address"
-		}
+	return passwordIsEmailProblem(noun, password, email)
+}
+
+// passwordIsEmailProblem is the one rule of newPasswordProblem that needs the account: the address, or its part
+// before the @, is the first guess of anyone who knows the address. "" when email is "" (not known yet). Change
+// and reset check it once they have read the account; their forms checked the others already.
+func passwordIsEmailProblem(noun, password, email string) string {
+	if email == "" {
+		return ""
+	}
+	pw := strings.ToLower(strings.TrimSpace(password))
+	key := EmailKey(email)
+	local, _, _ := strings.Cut(key, "@")
+	if pw == key || pw == local {
+		return noun + " must not be your email address"
 	}
 	return ""
 }

@@ -482,7 +482,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, sessionID int64, i
 	if err != nil {
 		return err
 	}
-	if p := newPasswordProblem("New password", in.NewPassword, cred.User.Email); p != "" {
+	if p := passwordIsEmailProblem("New password", in.NewPassword, cred.User.Email); p != "" {
 		return apperr.Invalid("newPassword", p)
 	}
 	if err := s.checkPassword(ctx, cred, "currentPassword", in.CurrentPassword, MsgCurrentIncorrect); err != nil {
@@ -602,7 +602,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetPasswordInput) erro
 	} else if err != nil {
 		return apperr.Internal(err)
 	}
-	if p := newPasswordProblem("Password", in.Password, u.Email); p != "" {
+	if p := passwordIsEmailProblem("Password", in.Password, u.Email); p != "" {
 		return apperr.Invalid("password", p)
 	}
 	hash, err := s.hashPassword(ctx, in.Password)

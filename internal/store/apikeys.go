@@ -35,16 +35,13 @@ var ErrNoKey = errors.New("no such API key")
 var ErrTooManyKeys = errors.New("too many API keys")
 
 // CreateAPIKey stores a key, unless the user already has maxKeys live keys (ErrTooManyKeys). The count and the
-// insert are one transaction, with the user's row locked on PostgreSQL (SQLite's write lock, taken at BEGIN,
-// already serialises them), so that parallel requests cannot pass the limit together.
+// insert are one transaction after lockUser, so that parallel requests cannot pass the limit together.
 func (db *DB) CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string,
 	rateLimit, maxKeys int, at time.Time) (APIKeyRow, error) {
 	k := APIKeyRow{UserID: userID, Name: name, Sealed: sealed, Preview: preview, RateLimit: rateLimit, CreatedAt: at}
 	err := db.tx(ctx, func(x q) error {
-		if x.d == Postgres {
-			if _, err := x.exec(ctx, `SELECT id FROM users WHERE id = ? FOR UPDATE`, userID); err != nil {
-				return err
-			}
+		if _, err := lockUser(ctx, x, userID); err != nil {
+			return err
 		}
 		var n int
 		if err := x.row(ctx, `SELECT count(*) FROM api_keys WHERE user_id = ? AND deleted_at IS NULL`, userID).
