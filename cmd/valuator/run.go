@@ -16,6 +16,7 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
+	"valuator/internal/billing"
 	"valuator/internal/config"
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
@@ -187,8 +188,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	bill, err := newBilling(cfg, db, log)
+	if err != nil {
+		return err
+	}
 	// Batch jobs run in this process too; `valuator worker` processes add capacity.
-	queue, err := newQueue(cfg, db, vals, log)
+	queue, err := newQueue(cfg, db, vals, bill, mailer, log)
 	if err != nil {
 		return err
 	}
@@ -239,6 +244,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Queue:       queue,
 		// One gate for the whole process: every route that reads an uploaded spreadsheet takes a slot.
 		SpreadsheetReads: gate.New(server.DefaultSpreadsheetReads()),
+		Billing:          bill,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -288,9 +294,29 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 }
 
 // newQueue makes the job queue with its workers. Webhooks may reach private addresses only in development.
-func newQueue(cfg config.Config, db *store.DB, vals *valuation.Service, log *slog.Logger) (*jobs.Queue, error) {
+func newQueue(cfg config.Config, db *store.DB, vals *valuation.Service, bill *billing.Service, mailer mail.Sender,
+	log *slog.Logger) (*jobs.Queue, error) {
 	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: true,
-		Webhooks: jobs.WebhookClient(cfg.Dev())})
+		Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill, Mailer: mailer})
+}
+
+// newBilling makes the billing service with the payments provider the configuration asks for: Stripe when its
+// key is set, the local test mode when enabled (the default in development), otherwise none (payments are off
+// and the app says so).
+func newBilling(cfg config.Config, db *store.DB, log *slog.Logger) (*billing.Service, error) {
+	svc := &billing.Service{Store: db, Log: log.With("component", "billing")}
+	switch {
+	case cfg.Stripe.Enabled():
+		return nil, errors.New("VALUATOR_STRIPE_SECRET_KEY: Stripe is not wired yet")
+	case cfg.BillingTestMode:
+		svc.Provider = billing.Local{}
+		if !cfg.Dev() {
+			log.Warn("billing test mode is on in production (VALUATOR_BILLING_TEST_MODE=true): plans are granted for test cards and no money moves")
+		}
+	default:
+		log.Warn("payments are off: set VALUATOR_STRIPE_SECRET_KEY, VALUATOR_STRIPE_PUBLISHABLE_KEY and VALUATOR_STRIPE_WEBHOOK_SECRET to take payments with Stripe")
+	}
+	return svc, nil
 }
 
 // runWorker runs batch jobs until the context ends: the engine loads first (rows are valued in this process).
@@ -310,7 +336,13 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("loading the valuation engine: %w", err)
 	}
 	go vals.Watch(ctx, time.Minute)
-	queue, err := newQueue(cfg, db, vals, log)
+	bill, err := newBilling(cfg, db, log)
+	if err != nil {
+		return err
+	}
+	mailer := &mail.Async{Sender: mail.ForConfig(cfg, log), Logger: log}
+	defer mailer.Close(context.Background())
+	queue, err := newQueue(cfg, db, vals, bill, mailer, log)
 	if err != nil {
 		return err
 	}

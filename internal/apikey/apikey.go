@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 	"valuator/internal/text"
 )
 
@@ -188,17 +189,8 @@ func (in CreateInput) Validate() (string, int, error) {
 	return name, limit, v.Err()
 }
 
-// PlanCap is the most requests a minute a plan allows any key (DESIGN.md section 5); 0 means uncapped.
-func PlanCap(plan string) int {
-	switch plan {
-	case "professional":
-		return 120
-	case "enterprise":
-		return 0
-	default: // free, basic
-		return 60
-	}
-}
+// PlanCap is the most requests a minute a plan allows any key (billing.Plan.RateCap); 0 means uncapped.
+func PlanCap(plan string) int { return billing.Get(plan).RateCap }
 
 // AccountBudget is the most requests a minute all of an account's keys together may make: the plan's cap, so
 // that creating more keys does not buy more requests; 0 (Enterprise) means no account-wide budget.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 )
 
 // Titles of the file errors, as the Batch Upload screen shows them (working-screens spec, section 5, "Batch
@@ -69,26 +70,13 @@ func errPlanRows(plan string) error {
 	return e
 }
 
-// Plans and their rows per upload. The spec states 10,000 on the upload screen and 1,000 on a promo banner
-// (section 9 notes the conflict); the limit follows the plan instead, so both statements are true of some plan.
-var planLimits = map[string]int{"free": 100, "basic": 1000, "professional": 10000, "enterprise": 50000}
-
-// PlanLimit is the number of properties one upload may hold on plan; an unknown or empty plan is the free tier.
-func PlanLimit(plan string) int {
-	if n, ok := planLimits[strings.ToLower(strings.TrimSpace(plan))]; ok {
-		return n
-	}
-	return planLimits["free"]
-}
+// PlanLimit is the number of properties one upload may hold on plan (billing.Plan.BatchRows); an unknown or
+// empty plan is the free tier. The spec states 10,000 on the upload screen and 1,000 on a promo banner (section 9
+// notes the conflict); the limit follows the plan instead, so both statements are true of some plan.
+func PlanLimit(plan string) int { return billing.Get(plan).BatchRows }
 
 // planName is plan as a person reads it: "Free", "Professional".
-func planName(plan string) string {
-	p := strings.ToLower(strings.TrimSpace(plan))
-	if _, ok := planLimits[p]; !ok {
-		p = "free"
-	}
-	return strings.ToUpper(p[:1]) + p[1:]
-}
+func planName(plan string) string { return billing.Get(plan).Name }
 
 // CheckSize reports whether rows properties fit in one upload on plan. The error tells how many the plan allows
 // and how many the file has, and offers an upgrade unless the plan is already the largest.
@@ -108,7 +96,7 @@ func CheckSize(rows int, plan string) error {
 // sizeAdvice tells a person over a plan's limit what to do: split the file, or upgrade unless the plan is
 // already the largest.
 func sizeAdvice(limit int) string {
-	if limit >= PlanLimit("enterprise") {
+	if limit >= PlanLimit(billing.Enterprise) {
 		return "Split the file."
 	}
 	return "Split the file or upgrade your plan."

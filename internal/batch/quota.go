@@ -2,12 +2,12 @@ package batch
 
 import (
 	"fmt"
-	"strings"
 
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 )
 
-// storageQuotas are the bytes of batch data one user may keep on the server at once, by plan (DESIGN.md section 5,
+// Storage quotas (billing.Plan.StorageBytes) are the bytes of batch data one user may keep on the server at once, by plan (DESIGN.md section 5,
 // "Abuse limits"): the stored table of each preview not yet made into a job, plus the stored inputs of each job
 // whose rows are not yet purged (24 hours after it finishes). Results are not counted: they are ours, written by
 // the valuation, and bounded by the inputs.
@@ -19,20 +19,8 @@ import (
 // each quota below holds over 200 of the plan's largest jobs at once (Free over 1,000), pending or finished within
 // the last day. What it stops is the scripted upload of previews that are never confirmed: without it five 49 MB
 // previews kept 257 MB for a day.
-var storageQuotas = map[string]int64{
-	"free":         10 << 20,
-	"basic":        50 << 20,
-	"professional": 250 << 20,
-	"enterprise":   1 << 30,
-}
-
 // StorageQuota is the bytes of batch data a user on plan may keep; an unknown or empty plan is the free tier.
-func StorageQuota(plan string) int64 {
-	if n, ok := storageQuotas[strings.ToLower(strings.TrimSpace(plan))]; ok {
-		return n
-	}
-	return storageQuotas["free"]
-}
+func StorageQuota(plan string) int64 { return billing.Get(plan).StorageBytes }
 
 // ErrStorageQuota says that keeping size more bytes would take a user on plan past the plan's quota, with used
 // bytes kept already: a 413 that says how much is in use and how to free it.
@@ -51,7 +39,7 @@ func ErrStorageQuota(used, size int64, plan string) error {
 }
 
 func upgradeAdvice(plan string) string {
-	if StorageQuota(plan) >= StorageQuota("enterprise") {
+	if billing.Get(plan).Largest() {
 		return ""
 	}
 	return " or upgrade your plan"

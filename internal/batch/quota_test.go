@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 )
 
 func TestStorageQuota(t *testing.T) {
@@ -24,9 +25,9 @@ func TestStorageQuota(t *testing.T) {
 		}
 	}
 	// Each plan's quota holds at least 200 of its largest jobs (about 90 bytes of input a property).
-	for plan := range planLimits {
-		if jobs := StorageQuota(plan) / int64(90*PlanLimit(plan)); jobs < 200 {
-			t.Errorf("%s: the quota holds %d of the plan's largest jobs, want at least 200", plan, jobs)
+	for _, p := range billing.Plans() {
+		if jobs := StorageQuota(p.ID) / int64(90*PlanLimit(p.ID)); jobs < 200 {
+			t.Errorf("%s: the quota holds %d of the plan's largest jobs, want at least 200", p.ID, jobs)
 		}
 	}
 }

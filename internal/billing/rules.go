@@ -154,10 +154,18 @@ func Dollars(cents int64) string {
 	if cents < 0 {
 		sign, cents = "-", -cents
 	}
-	whole := cents / 100
-	s := fmt.Sprintf("%d", whole)
+	return fmt.Sprintf("%s$%s.%02d", sign, Thousands(cents/100), cents%100)
+}
+
+// Thousands writes n with comma separators: 12345 is "12,345".
+func Thousands(n int64) string {
+	s := fmt.Sprintf("%d", n)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}
-	return fmt.Sprintf("%s$%s.%02d", sign, s, cents%100)
+	return sign + s
 }

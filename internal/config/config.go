@@ -59,7 +59,25 @@ type Config struct {
 	// Demo seeds an empty development database with the demo account and market (VALUATOR_DEMO, default true;
 	// never in production).
 	Demo bool
+	// Stripe takes payments through Stripe when its secret key is set.
+	Stripe Stripe
+	// BillingTestMode turns on the local test-mode payments (Stripe's test cards, no money moves). It is on in
+	// development without Stripe, and off in production unless VALUATOR_BILLING_TEST_MODE=true says otherwise.
+	BillingTestMode bool
 }
+
+// Stripe holds the Stripe settings (VALUATOR_STRIPE_*). With no SecretKey, payments use the local test mode in
+// development and are off in production.
+type Stripe struct {
+	SecretKey      string // VALUATOR_STRIPE_SECRET_KEY
+	PublishableKey string // VALUATOR_STRIPE_PUBLISHABLE_KEY
+	WebhookSecret  string // VALUATOR_STRIPE_WEBHOOK_SECRET
+	// APIBase points the client at another API server (stripe-mock in tests); empty is Stripe.
+	APIBase string // VALUATOR_STRIPE_API_BASE
+}
+
+// Enabled reports whether payments go through Stripe.
+func (s Stripe) Enabled() bool { return s.SecretKey != "" }
 
 // MinSecretLength is the shortest accepted server secret: 32 bytes of entropy written as text.
 const MinSecretLength = 32
@@ -179,6 +197,33 @@ func Load(getenv func(string) string) (Config, error) {
 	boolVar("VALUATOR_DEMO", "true", &c.Demo)
 	if c.Mode == Production {
 		c.Demo = false
+	}
+
+	c.Stripe = Stripe{SecretKey: getenv("VALUATOR_STRIPE_SECRET_KEY"), PublishableKey: get("VALUATOR_STRIPE_PUBLISHABLE_KEY", ""),
+		WebhookSecret: getenv("VALUATOR_STRIPE_WEBHOOK_SECRET"), APIBase: get("VALUATOR_STRIPE_API_BASE", "")}
+	if c.Stripe.Enabled() {
+		// The secret values are not repeated in the messages.
+		if !strings.HasPrefix(c.Stripe.SecretKey, "sk_") && !strings.HasPrefix(c.Stripe.SecretKey, "rk_") {
+			bad("VALUATOR_STRIPE_SECRET_KEY", "must be a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_ key)")
+		}
+		if !strings.HasPrefix(c.Stripe.PublishableKey, "pk_") {
+			bad("VALUATOR_STRIPE_PUBLISHABLE_KEY", "must be set with VALUATOR_STRIPE_SECRET_KEY, a key that starts with pk_")
+		}
+		if !strings.HasPrefix(c.Stripe.WebhookSecret, "whsec_") {
+			bad("VALUATOR_STRIPE_WEBHOOK_SECRET", "must be set with VALUATOR_STRIPE_SECRET_KEY, the endpoint's signing secret (whsec_...)")
+		}
+	} else if c.Stripe.PublishableKey != "" || c.Stripe.WebhookSecret != "" {
+		bad("VALUATOR_STRIPE_SECRET_KEY", "is required when the other VALUATOR_STRIPE_ variables are set")
+	}
+	if c.Stripe.APIBase != "" {
+		if u, err := url.Parse(c.Stripe.APIBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("VALUATOR_STRIPE_API_BASE", "must be an absolute http(s) URL, got %q", c.Stripe.APIBase)
+		}
+	}
+	c.BillingTestMode = c.Mode == Development && !c.Stripe.Enabled()
+	boolVar("VALUATOR_BILLING_TEST_MODE", strconv.FormatBool(c.BillingTestMode), &c.BillingTestMode)
+	if c.BillingTestMode && c.Stripe.Enabled() {
+		bad("VALUATOR_BILLING_TEST_MODE", "cannot be true when Stripe is configured (VALUATOR_STRIPE_SECRET_KEY): choose one way to take payments")
 	}
 
 	return c, errors.Join(errs...)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 )
 
 // SignupBonus is what every new account receives as its first ledger row (DESIGN.md section 5).
@@ -26,6 +27,14 @@ const (
 	KindSignupBonus = "signup_bonus"
 	KindForfeit     = "forfeit"
 	KindValuation   = "property_valuation"
+	// Billing (internal/billing): a period's plan credits, the prorated credits of an upgrade, unused carried
+	// credits expiring, overage billed (which brings a negative balance back to zero) and a refund taking back
+	// what a refunded payment bought.
+	KindPlanCredits   = "plan_credits"
+	KindProration     = "proration_credits"
+	KindExpiry        = "credit_expiry"
+	KindOverageBilled = "overage_billed"
+	KindRefund        = "refund"
 )
 
 // Entry is one ledger row: a signed amount and the balance after it.
@@ -43,14 +52,9 @@ type Entry struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// OverageRateCents is the price of a credit beyond a paid plan's credits: $0.03 (DESIGN.md section 5). The Free
-// plan has no overage.
-func OverageRateCents(plan string) int64 {
-	if plan == "" || plan == "free" {
-		return 0
-	}
-	return 3
-}
+// OverageRateCents is the price of a credit beyond a paid plan's credits (billing.Plan.OverageCents: $0.03); the
+// Free plan has none.
+func OverageRateCents(plan string) int64 { return billing.Get(plan).OverageCents }
 
 // NoFloor is the floor of a paid plan without an overage limit: the balance may fall without bound (the
 // overage is billed).
@@ -59,26 +63,29 @@ const NoFloor = math.MinInt64
 // Floor is the lowest balance a charge may leave: 0 on the Free plan; on a paid plan, minus the credits the user's
 // overage limit buys (overage accrues at the plan's rate up to that limit), or no floor without a limit.
 func Floor(plan string, overageLimitCents *int64) int64 {
-	rate := OverageRateCents(plan)
-	switch {
-	case rate == 0:
-		return 0
-	case overageLimitCents == nil:
-		return NoFloor
-	default:
-		return -(*overageLimitCents / rate)
+	if f, ok := billing.OverageFloor(billing.Get(plan), overageLimitCents); ok {
+		return f
 	}
+	return NoFloor
 }
 
 // Insufficient is the 402 answer when a balance cannot pay for a service: it says the balance, the price and the
-// plan's overage terms (the Free plan has none; paid plans bill overage per credit up to the user's limit).
+// plan's overage terms. The Free plan has none; on a paid plan the balance is already below zero by the overage
+// used, and the 402 says how much of the overage limit that is and how to raise it.
 func Insufficient(balance, cost int64, plan string, overageLimitCents *int64) *apperr.Error {
+	p := billing.Get(plan)
 	unit := "credits"
 	if cost == 1 {
 		unit = "credit"
 	}
-	return &apperr.Error{Kind: apperr.KindPaymentRequired, Code: "insufficient_credits",
-		Message: fmt.Sprintf("Insufficient credits: this costs %d %s and your balance is %d. Upgrade your plan or buy credits on the Billing page.", cost, unit, balance),
-		Extra: map[string]any{"balance": balance, "creditsRequired": cost, "plan": plan,
-			"overageRateCents": OverageRateCents(plan), "overageLimitCents": overageLimitCents}}
+	overage := billing.OverageCredits(balance)
+	msg := fmt.Sprintf("Insufficient credits: this costs %d %s and your balance is %d. Upgrade your plan or buy credits on the Billing page.", cost, unit, balance)
+	if p.OverageCents > 0 && overageLimitCents != nil {
+		msg = fmt.Sprintf("Overage limit reached: this costs %d %s, and %d overage credits (%s) of your %s limit are used this period. Raise or remove the limit on the Billing page.",
+			cost, unit, overage, billing.Dollars(billing.OverageCharge(p, overage)), billing.Dollars(*overageLimitCents))
+	}
+	return &apperr.Error{Kind: apperr.KindPaymentRequired, Code: "insufficient_credits", Message: msg,
+		Extra: map[string]any{"balance": balance, "creditsRequired": cost, "plan": p.ID,
+			"overageRateCents": p.OverageCents, "overageLimitCents": overageLimitCents,
+			"overageCredits": overage, "overageChargeCents": billing.OverageCharge(p, overage)}}
 }

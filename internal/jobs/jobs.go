@@ -18,6 +18,8 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"valuator/internal/billing"
+	"valuator/internal/mail"
 	"valuator/internal/store"
 	"valuator/internal/valuation"
 )
@@ -47,6 +49,10 @@ type Config struct {
 	PollInterval time.Duration
 	// Webhooks sends webhooks (nil: a client with a 10 s timeout that refuses private addresses).
 	Webhooks *http.Client
+	// Billing closes billing periods in a periodic job (nil: no such job; `serve` and `worker` always set it).
+	Billing *billing.Service
+	// Mailer sends balance alerts in a periodic job (nil: no such job; `serve` and `worker` always set it).
+	Mailer mail.Sender
 }
 
 // Queue is the job queue.
@@ -94,6 +100,8 @@ func New(cfg Config) (*Queue, error) {
 		river.AddWorker(workers, &batchWorker{q: q})
 		river.AddWorker(workers, &webhookWorker{q: q})
 		river.AddWorker(workers, &cleanupWorker{q: q})
+		river.AddWorker(workers, &periodWorker{q: q})
+		river.AddWorker(workers, &alertWorker{q: q})
 		rc.Workers = workers
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: 2},
@@ -103,6 +111,16 @@ func New(cfg Config) (*Queue, error) {
 			river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 				func() (river.JobArgs, *river.InsertOpts) { return cleanupArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
+		}
+		if cfg.Billing != nil {
+			rc.PeriodicJobs = append(rc.PeriodicJobs, river.NewPeriodicJob(river.PeriodicInterval(PeriodInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return periodArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}))
+		}
+		if cfg.Mailer != nil {
+			rc.PeriodicJobs = append(rc.PeriodicJobs, river.NewPeriodicJob(river.PeriodicInterval(AlertInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return alertArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}))
 		}
 	}
 	client, err := river.NewClient(cfg.Store.QueueDriver(), rc)

@@ -22,6 +22,7 @@ import (
 	"valuator/api"
 	"valuator/internal/account"
 	"valuator/internal/apikey"
+	"valuator/internal/billing"
 	"valuator/internal/avm"
 	"valuator/internal/config"
 	"valuator/internal/gate"
@@ -98,7 +99,11 @@ var (
 
 func loadContract(t *testing.T) *contract {
 	t.Helper()
-	contractOnce.Do(func() { contractDoc, contractErr = api.Load(context.Background()) })
+	contractOnce.Do(func() {
+		// Receipts are HTML: checked as the text they are.
+		openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.RegisteredBodyDecoder("text/plain"))
+		contractDoc, contractErr = api.Load(context.Background())
+	})
 	if contractErr != nil {
 		t.Fatalf("load contract: %v", contractErr)
 	}
@@ -120,6 +125,7 @@ type testApp struct {
 	logs     *bytes.Buffer
 	touches  *apikey.Touches
 	queue    *jobs.Queue
+	billing  *billing.Service
 }
 
 type appOptions struct {
@@ -146,6 +152,8 @@ type appOptions struct {
 	// configMailer sends mail as the configuration says (as run.go does: the log without SMTP) besides recording
 	// it in the mailbox.
 	configMailer bool
+	// billing changes the billing service (another payments provider).
+	billing func(*billing.Service)
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -228,14 +236,18 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	if err != nil {
 		t.Fatal(err)
 	}
+	bill := &billing.Service{Store: db, Provider: billing.Local{}, Log: log, Now: clk.Now}
+	if o.billing != nil {
+		o.billing(bill)
+	}
 	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
 		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
-		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver})
+		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,
-		touches: touches, queue: queue}
+		touches: touches, queue: queue, billing: bill}
 	if !o.holdJobs {
 		a.startJobs()
 	}

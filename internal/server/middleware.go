@@ -145,17 +145,28 @@ func newRequestID(now time.Time) string {
 }
 
 // contentSecurityPolicy allows only this origin: the app, its styles (inline style attributes are used by the UI
-// primitives and charts), data: images and fonts, and calls back to this server. No external origin is needed.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; " +
-	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+// primitives and charts), data: images and fonts, and calls back to this server. When Stripe takes the payments,
+// Stripe.js and its card frames are admitted too (the origins Stripe documents for its CSP); otherwise no external
+// origin is needed, and none is allowed.
+func contentSecurityPolicy(stripe bool) string {
+	script, frame, connect := "'self'", "'none'", "'self'"
+	if stripe {
+		script += " https://js.stripe.com https://*.js.stripe.com"
+		frame = "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com"
+		connect += " https://api.stripe.com"
+	}
+	return "default-src 'self'; script-src " + script + "; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:; font-src 'self' data:; connect-src " + connect + "; frame-src " + frame + "; " +
+		"worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}
 
 // secure sets the security headers on every response.
 func (s *Server) secure(next http.Handler) http.Handler {
 	hsts := strings.HasPrefix(s.cfg.BaseURL, "https://")
+	csp := contentSecurityPolicy(s.cfg.Stripe.Enabled())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")

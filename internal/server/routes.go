@@ -62,6 +62,23 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/batch/status/{jobId}", s.requireAPIKey(s.publicBatchStatus)},
 		{"GET", "/api/batch/download/{jobId}", s.requireAPIKey(s.publicBatchDownload)},
 
+		// Billing (working-screens Billing & Credits; DESIGN.md section 5).
+		{"GET", "/api/billing/config", s.requireUser(s.billingConfig)},
+		{"GET", "/api/billing/subscription", s.requireUser(s.getSubscription)},
+		{"GET", "/api/billing/metered-usage", s.requireUser(s.meteredUsage)},
+		{"GET", "/api/billing/credits/history", s.requireUser(s.creditHistory)},
+		{"GET", "/api/billing/payments", s.requireUser(s.listPayments)},
+		{"GET", "/api/billing/payments/{id}/receipt", s.requireUser(s.paymentReceipt)},
+		{"GET", "/api/billing/proration", s.requireUser(s.prorationPreview)},
+		{"POST", "/api/billing/subscribe", s.requireUser(s.subscribe)},
+		{"POST", "/api/billing/change-plan", s.requireUser(s.changePlan)},
+		{"POST", "/api/billing/cancel", s.requireUser(s.cancelSubscription)},
+		{"POST", "/api/billing/webhook", s.stripeWebhook},
+		{"POST", "/api/billing/test-mode/payment-methods", s.requireUser(s.createTestPaymentMethod)},
+		{"POST", "/api/billing/test-mode/confirm", s.requireUser(s.confirmTestPayment)},
+		{"GET", "/api/user/overage-limit", s.requireUser(s.getOverageLimit)},
+		{"PUT", "/api/user/overage-limit", s.requireUser(s.setOverageLimit)},
+
 		// Contact form (no sign-in needed).
 		{"POST", "/api/contact", s.limitForm("contact", contactLimit, s.sendContact)},
 	}

@@ -16,8 +16,10 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 	"valuator/internal/config"
 	"valuator/internal/contact"
+	"valuator/internal/credit"
 	"valuator/internal/gate"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
@@ -39,6 +41,10 @@ type Store interface {
 	DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Time) error
 	KeyOwner(ctx context.Context, hash string) (store.KeyOwner, error)
 	CreditTerms(ctx context.Context, userID int64) (balance int64, plan string, overageLimitCents *int64, err error)
+	SetOverageLimit(ctx context.Context, userID int64, cents *int64, at time.Time) error
+	CreditHistory(ctx context.Context, userID, before int64, limit int) ([]credit.Entry, bool, error)
+	Payments(ctx context.Context, userID, before int64, limit int) ([]billing.PaymentRecord, bool, error)
+	Payment(ctx context.Context, userID, id int64) (billing.PaymentRecord, error)
 
 	SaveBatchFile(ctx context.Context, userID int64, name, sha string, content []byte, at time.Time) (int64, error)
 	BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error)
@@ -82,6 +88,8 @@ type Deps struct {
 	// Resolver looks up the addresses of a webhook URL's host when a job is created (optional;
 	// net.DefaultResolver). Only production checks them.
 	Resolver Resolver
+	// Billing runs plans and payments (its Provider nil: payments are not configured).
+	Billing *billing.Service
 }
 
 // Resolver looks up a host's addresses (net.Resolver).
@@ -117,6 +125,7 @@ type Server struct {
 	reads       *gate.Gate
 	readWait    time.Duration
 	resolver    Resolver
+	billing     *billing.Service
 }
 
 // New returns the product's HTTP handler.
@@ -151,6 +160,7 @@ func New(d Deps) http.Handler {
 		reads:       d.SpreadsheetReads,
 		readWait:    d.SpreadsheetWait,
 		resolver:    d.Resolver,
+		billing:     d.Billing,
 	}
 	s.routes()
 	return s.observe(s.secure(http.HandlerFunc(s.dispatch)))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"valuator/internal/account"
+	"valuator/internal/billing"
 	"valuator/internal/contact"
 	"valuator/internal/credit"
 )
@@ -41,12 +42,15 @@ func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User,
 	var u account.User
 	err := db.tx(ctx, func(x q) error {
 		var id int64
+		// The first billing period starts at sign-up; the sign-up grant is its Free plan credits.
+		period := billing.PeriodAt(nu.CreatedAt, nu.CreatedAt)
 		err := x.row(ctx, `INSERT INTO users (email, email_key, password_hash, full_name, notify_email, notify_usage,
-				notify_weekly, notify_marketing, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+				notify_weekly, notify_marketing, created_at, updated_at, period_anchor, period_start, period_end)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			nu.Email, nu.EmailKey, nu.PasswordHash, nu.FullName,
 			nu.Notifications.EmailNotifications, nu.Notifications.UsageAlerts, nu.Notifications.WeeklyReports,
-			nu.Notifications.MarketingEmails, x.t(nu.CreatedAt), x.t(nu.CreatedAt)).Scan(&id)
+			nu.Notifications.MarketingEmails, x.t(nu.CreatedAt), x.t(nu.CreatedAt), x.t(period.Start),
+			x.t(period.Start), x.t(period.End)).Scan(&id)
 		if isUniqueViolation(err) {
 			return account.ErrEmailTaken
 		}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"valuator/internal/billing"
 	"valuator/internal/credit"
 )
 
@@ -24,8 +25,10 @@ var errBelowFloor = errors.New("balance would fall below its floor")
 // nothing (errBelowFloor).
 func postCredit(ctx context.Context, x q, e credit.Entry, floor int64) (credit.Entry, error) {
 	earned := max(e.Amount, 0)
+	var period dbTime
 	err := x.row(ctx, `UPDATE users SET credits = credits + ?, total_credits_earned = total_credits_earned + ?
-		WHERE id = ? AND credits + ? >= ? RETURNING credits`, e.Amount, earned, e.UserID, e.Amount, floor).Scan(&e.BalanceAfter)
+		WHERE id = ? AND credits + ? >= ? RETURNING credits, period_start`, e.Amount, earned, e.UserID, e.Amount, floor).
+		Scan(&e.BalanceAfter, &period)
 	if errors.Is(err, sql.ErrNoRows) {
 		var exists int
 		if err := x.row(ctx, `SELECT 1 FROM users WHERE id = ?`, e.UserID).Scan(&exists); err != nil {
@@ -41,6 +44,15 @@ func postCredit(ctx context.Context, x q, e credit.Entry, floor int64) (credit.E
 		e.UserID, e.Amount, e.BalanceAfter, e.Kind, e.Description, e.Reference, x.t(e.CreatedAt)).Scan(&e.ID)
 	if err != nil {
 		return credit.Entry{}, fmt.Errorf("insert ledger row: %w", err)
+	}
+	// A debit that crosses an alert threshold queues its email in this transaction, once per kind and period
+	// (billing_alerts is unique on them); the alert job sends it if the user's settings ask for it.
+	for _, kind := range billing.CrossedAlerts(e.BalanceAfter-e.Amount, e.BalanceAfter, floor) {
+		if _, err := x.exec(ctx, `INSERT INTO billing_alerts (user_id, kind, period_key, balance, created_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, e.UserID, kind, fmt.Sprint(period.Time.Unix()),
+			e.BalanceAfter, x.t(e.CreatedAt)); err != nil {
+			return credit.Entry{}, fmt.Errorf("queue alert: %w", err)
+		}
 	}
 	return e, nil
 }

@@ -1,0 +1,87 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"valuator/internal/billing"
+	"valuator/internal/mail"
+	"valuator/internal/store"
+)
+
+// The billing jobs are River periodic jobs: River runs a periodic job only on its elected leader, so one instance
+// runs them however many serve, and each is idempotent besides (a period is closed under its account's row lock
+// only while its end is still due; an alert is marked sent once), so an overlap or a retry changes nothing twice.
+
+// PeriodInterval is how often due billing periods are closed. A period closes within this much of its end.
+const PeriodInterval = 5 * time.Minute
+
+// AlertInterval is how often queued balance alerts are mailed.
+const AlertInterval = time.Minute
+
+type periodArgs struct{}
+
+func (periodArgs) Kind() string { return "billing_periods" }
+
+type periodWorker struct {
+	river.WorkerDefaults[periodArgs]
+	q *Queue
+}
+
+// Work closes every billing period that has ended (Service.RollDue).
+func (w *periodWorker) Work(ctx context.Context, _ *river.Job[periodArgs]) error {
+	n, err := w.q.cfg.Billing.RollDue(ctx)
+	if n > 0 {
+		w.q.cfg.Logger.Info("closed billing periods", "accounts", n)
+	}
+	return err
+}
+
+type alertArgs struct{}
+
+func (alertArgs) Kind() string { return "billing_alerts" }
+
+type alertWorker struct {
+	river.WorkerDefaults[alertArgs]
+	q *Queue
+}
+
+// Work mails the queued alerts.
+func (w *alertWorker) Work(ctx context.Context, _ *river.Job[alertArgs]) error {
+	_, err := SendAlerts(ctx, w.q.cfg.Store, w.q.cfg.Mailer, w.q.cfg.BaseURL, w.q.cfg.Now())
+	return err
+}
+
+// SendAlerts mails every queued balance alert whose user's settings ask for it (email notifications and usage
+// alerts on) and marks each one dealt with: "sent", "off" (not wanted) or the delivery error. It returns how many
+// were sent.
+func SendAlerts(ctx context.Context, st *store.DB, sender mail.Sender, baseURL string, now time.Time) (int, error) {
+	sent := 0
+	for {
+		alerts, err := st.PendingAlerts(ctx, 100)
+		if err != nil || len(alerts) == 0 {
+			return sent, err
+		}
+		for _, a := range alerts {
+			outcome := "off"
+			if a.Wanted {
+				subject, text := billing.AlertMail(a.Kind, a.FullName, a.Balance, billing.Get(a.Plan), a.OverageLimitCents, baseURL)
+				outcome = "sent"
+				if err := sender.Send(ctx, mail.Message{To: a.Email, Subject: subject, Text: text}); err != nil {
+					outcome = fmt.Sprintf("failed: %v", err)
+				} else {
+					sent++
+				}
+			}
+			if err := st.MarkAlert(ctx, a.ID, outcome, now); err != nil {
+				return sent, err
+			}
+		}
+		if len(alerts) < 100 {
+			return sent, nil
+		}
+	}
+}
