@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"valuator/internal/billing"
+	"valuator/internal/jobs"
 	"valuator/internal/testdb"
 )
 
@@ -373,6 +374,43 @@ func TestConcurrentOverageNeverPassesTheLimit(t *testing.T) {
 		a.do(req{method: "GET", path: "/api/billing/metered-usage", token: token}).json(t, &usage)
 		if usage.OverageCredits != 10 || usage.EstimatedOverageChargeCents != 30 {
 			t.Errorf("overage %d credits, %d cents; want 10 and 30", usage.OverageCredits, usage.EstimatedOverageChargeCents)
+		}
+	})
+}
+
+// TestLowBalanceAlertsHonourSettings: a charge that takes the balance under 50 queues one alert for the period;
+// the alert job mails it to a user with usage alerts on and not to one who turned them off.
+func TestLowBalanceAlertsHonourSettings(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL, withSeattle)
+		on, _ := a.register("on@example.com", "correct-horse", "Alert On")
+		off, _ := a.register("off@example.com", "correct-horse", "Alert Off")
+		expectStatus(t, a.do(req{method: "PUT", path: "/api/user/notifications", token: off,
+			body: map[string]bool{"emailNotifications": true, "usageAlerts": false, "weeklyReports": false, "marketingEmails": false}}), http.StatusOK)
+		for _, token := range []string{on, off} {
+			k := a.createKey(token, "Main", 1000)
+			for range 52 { // 100 → 48: crosses 50 once
+				expectStatus(t, a.public(k.Value, fortieth), http.StatusOK)
+			}
+		}
+		sent := func() []string {
+			var to []string
+			for _, m := range a.mail.all() {
+				if strings.Contains(m.Subject, "credits left") {
+					to = append(to, m.To)
+				}
+			}
+			return to
+		}
+		before := len(sent())
+		for i := 0; i < 2; i++ {
+			if _, err := jobs.SendAlerts(context.Background(), a.db, a.mail, "http://valuator.test", a.clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := sent()[before:]
+		if len(got) != 1 || got[0] != "on@example.com" {
+			t.Errorf("low-balance emails to %v, want one to on@example.com", got)
 		}
 	})
 }
