@@ -17,6 +17,7 @@ import (
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/billing"
+	"valuator/internal/billing/stripepay"
 	"valuator/internal/config"
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
@@ -307,7 +308,12 @@ func newBilling(cfg config.Config, db *store.DB, log *slog.Logger) (*billing.Ser
 	svc := &billing.Service{Store: db, Log: log.With("component", "billing")}
 	switch {
 	case cfg.Stripe.Enabled():
-		return nil, errors.New("VALUATOR_STRIPE_SECRET_KEY: Stripe is not wired yet")
+		p, err := stripepay.New(stripepay.Config{SecretKey: cfg.Stripe.SecretKey, PublishableKey: cfg.Stripe.PublishableKey,
+			WebhookSecret: cfg.Stripe.WebhookSecret, APIBase: cfg.Stripe.APIBase, Logger: log.With("component", "stripe")})
+		if err != nil {
+			return nil, err
+		}
+		svc.Provider = p
 	case cfg.BillingTestMode:
 		svc.Provider = billing.Local{}
 		if !cfg.Dev() {
