@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stripe/stripe-go/v85/webhook"
@@ -120,4 +121,20 @@ func TestStripeCallsAndWebhooks(t *testing.T) {
 			t.Errorf("credits after a foreign event: %d", b)
 		}
 	})
+}
+
+// TestCSPAdmitsStripeOnlyWhenConfigured: Stripe.js and its frames are allowed by the Content-Security-Policy only on
+// a server that takes payments with Stripe (the test mode needs no external origin; see the security headers test).
+func TestCSPAdmitsStripeOnlyWhenConfigured(t *testing.T) {
+	a := newTestApp(t, testdb.SQLiteURL(t), func(o *appOptions) {
+		o.env = map[string]string{"VALUATOR_STRIPE_SECRET_KEY": "sk_test_x", "VALUATOR_STRIPE_PUBLISHABLE_KEY": "pk_test_x",
+			"VALUATOR_STRIPE_WEBHOOK_SECRET": "whsec_x"}
+	})
+	csp := a.do(req{method: "GET", path: "/", noContract: true}).header.Get("Content-Security-Policy")
+	for _, want := range []string{"script-src 'self' https://js.stripe.com", "frame-src https://js.stripe.com",
+		"connect-src 'self' https://api.stripe.com", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
 }
