@@ -1,14 +1,16 @@
-import { render, screen, within } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router";
+import { makeUser, mockFetch, renderWithProviders } from "@/test/utils";
 import { PricingPage } from "./pricing-page";
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** Pricing for a visitor who is not signed in (no stored session, so no call is made). */
 function renderPricing() {
-  return render(
-    <MemoryRouter>
-      <PricingPage />
-    </MemoryRouter>,
-  );
+  return renderWithProviders(<PricingPage />, { route: "/pricing" });
 }
 
 describe("PricingPage", () => {
@@ -95,6 +97,30 @@ describe("PricingPage", () => {
     expect(overage).toMatch(/overage limit/);
     expect((await open("How is the confidence score calibrated?")).textContent).toMatch(
       /share of estimates like this one that land within 10% of the sale price/,
+    );
+  });
+
+  it("sends a signed-out visitor to create an account from every plan", () => {
+    renderPricing();
+    for (const name of ["Basic", "Professional", "Enterprise"]) {
+      const card = screen.getByRole("article", { name });
+      expect(within(card).getByRole("link", { name: `Choose ${name}` })).toHaveAttribute("href", "/register");
+    }
+  });
+
+  it("sends a signed-in user to that plan's payment on the Billing screen", async () => {
+    localStorage.setItem("token", "tok-1");
+    mockFetch({ "GET /api/user/profile": { body: makeUser() } });
+    renderPricing();
+    const basic = within(screen.getByRole("article", { name: "Basic" })).getByRole("link", { name: "Choose Basic" });
+    await waitFor(() => expect(basic).toHaveAttribute("href", "/billing?plan=basic"));
+    expect(within(screen.getByRole("article", { name: "Professional" })).getByRole("link", { name: "Choose Professional" })).toHaveAttribute(
+      "href",
+      "/billing?plan=professional",
+    );
+    expect(within(screen.getByRole("article", { name: "Enterprise" })).getByRole("link", { name: "Choose Enterprise" })).toHaveAttribute(
+      "href",
+      "/billing?plan=enterprise",
     );
   });
 });

@@ -6,6 +6,7 @@ import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "@/
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "@/components/ui/card";
+import { useAuth } from "@/lib/auth";
 import { cn } from "@/lib/utils";
 import {
   ALL_PLANS,
@@ -40,7 +41,15 @@ function planFeatures(plan: Plan): string[] {
   return features;
 }
 
-function PlanCard({ plan }: { plan: Plan }) {
+/**
+ * Where a plan's button leads: a signed-in visitor straight to that plan's payment on the Billing screen, anyone
+ * else to create an account first.
+ */
+function planHref(planId: Plan["id"], signedIn: boolean): string {
+  return signedIn ? `/billing?plan=${planId}` : "/register";
+}
+
+function PlanCard({ plan, signedIn }: { plan: Plan; signedIn: boolean }) {
   const headingId = `plan-${plan.id}`;
   return (
     <article aria-labelledby={headingId} className="h-full">
@@ -76,7 +85,7 @@ function PlanCard({ plan }: { plan: Plan }) {
         </CardContent>
         <CardFooter>
           <Button asChild className="w-full" variant={plan.popular ? "default" : "outline"}>
-            <Link to="/register">Choose {plan.name}</Link>
+            <Link to={planHref(plan.id, signedIn)}>Choose {plan.name}</Link>
           </Button>
         </CardFooter>
       </Card>
@@ -254,6 +263,8 @@ const FAQ: ReadonlyArray<{ q: string; a: React.ReactNode }> = [
 ];
 
 export function PricingPage() {
+  const { user } = useAuth();
+  const signedIn = user !== null;
   return (
     <PublicLayout>
       <div className="mx-auto max-w-6xl space-y-20 px-4 py-12 sm:px-6">
@@ -284,7 +295,7 @@ export function PricingPage() {
           <ul className="grid gap-8 pt-4 lg:grid-cols-3">
             {PAID_PLANS.map((plan) => (
               <li key={plan.id}>
-                <PlanCard plan={plan} />
+                <PlanCard plan={plan} signedIn={signedIn} />
               </li>
             ))}
           </ul>

@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { Route, Routes } from "react-router";
+import { dismissToasts, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
+import { BillingPage } from "./billing-page";
+import {
+  FREE_SUB,
+  FREE_USAGE,
+  creditPage,
+  makeConfig,
+  makePlanChange,
+  makeSubscription,
+  makeUsage,
+  paymentsPage,
+} from "./test-fixtures";
+
+// Stripe mode with Stripe.js and its React bindings stood in: the tests pin which Stripe calls the screen makes, in
+// what order with the server's, and what it shows for Stripe's answers. (The real Stripe.js is a script from
+// js.stripe.com, which a unit test must not load.)
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const stripe = vi.hoisted(() => ({
+  loadStripe: vi.fn(),
+  createPaymentMethod: vi.fn(),
+  confirmCardPayment: vi.fn(),
+  cardElement: { id: "card-element" } as object | null,
+}));
+
+vi.mock("@stripe/stripe-js/pure", () => ({ loadStripe: stripe.loadStripe }));
+
+vi.mock("@stripe/react-stripe-js", () => {
+  const fakeStripe = {
+    createPaymentMethod: stripe.createPaymentMethod,
+    confirmCardPayment: stripe.confirmCardPayment,
+  };
+  return {
+    Elements: ({ children }: { children: ReactNode }) => children,
+    CardElement: () => <div data-testid="stripe-card-element" />,
+    useStripe: () => fakeStripe,
+    useElements: () => ({ getElement: () => stripe.cardElement }),
+  };
+});
+
+beforeEach(() => {
+  stripe.cardElement = { id: "card-element" };
+  stripe.loadStripe.mockResolvedValue({});
+  stripe.createPaymentMethod.mockResolvedValue({ paymentMethod: { id: "pm_stripe_1" } });
+  stripe.confirmCardPayment.mockResolvedValue({ paymentIntent: { status: "succeeded" } });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+  dismissToasts();
+});
+
+async function renderStripeBilling(routes: Record<string, FakeRoute>, { paid = false } = {}) {
+  localStorage.setItem("token", "tok-1");
+  const server = mockFetch({
+    "GET /api/user/profile": { body: makeUser({ plan: paid ? "basic" : "free" }) },
+    "GET /api/billing/config": { body: makeConfig({ mode: "stripe", publishableKey: "pk_test_123" }) },
+    "GET /api/billing/subscription": { body: paid ? makeSubscription({ provider: "stripe" }) : FREE_SUB },
+    "GET /api/billing/metered-usage": { body: paid ? makeUsage() : FREE_USAGE },
+    "GET /api/user/overage-limit": { body: { overageLimit: null } },
+    "GET /api/billing/credits/history?limit=10": { body: creditPage([], null) },
+    "GET /api/billing/payments?limit=10": { body: paymentsPage([]) },
+    ...routes,
+  });
+  const user = userEvent.setup();
+  renderWithProviders(
+    <Routes>
+      <Route path="/billing" element={<BillingPage />} />
+    </Routes>,
+    { route: "/billing" },
+  );
+  await screen.findByTestId("plan-basic");
+  return { ...server, user };
+}
+
+const planButton = (id: string) => within(screen.getByTestId(`plan-${id}`)).getByRole("button");
+
+describe("Stripe mode", () => {
+  it("subscribes: createPaymentMethod, then subscribe, then confirmCardPayment with the client secret", async () => {
+    const { requests, user } = await renderStripeBilling({
+      "POST /api/billing/subscribe": { body: { clientSecret: "pi_9_secret_x", paymentId: 9, amountCents: 3000, planType: "basic" } },
+    });
+    await user.click(planButton("basic"));
+    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
+    expect(await within(dialog).findByTestId("stripe-card-element")).toBeInTheDocument();
+    expect(within(dialog).queryByText("Test mode")).not.toBeInTheDocument();
+    expect(stripe.loadStripe).toHaveBeenCalledWith("pk_test_123");
+
+    await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
+    expect(await screen.findByText("Subscription Created")).toBeInTheDocument();
+
+    expect(stripe.createPaymentMethod).toHaveBeenCalledWith({ type: "card", card: { id: "card-element" } });
+    const subscribe = requests.filter((r) => r.method === "POST");
+    expect(subscribe.map((r) => [r.url, r.body])).toEqual([
+      ["/api/billing/subscribe", { planType: "basic", paymentMethodId: "pm_stripe_1" }],
+    ]);
+    expect(stripe.confirmCardPayment).toHaveBeenCalledWith("pi_9_secret_x");
+    expect(stripe.createPaymentMethod.mock.invocationCallOrder[0]).toBeLessThan(stripe.confirmCardPayment.mock.invocationCallOrder[0]!);
+  });
+
+  it("shows Stripe's message when the payment is refused", async () => {
+    stripe.confirmCardPayment.mockResolvedValue({ error: { message: "Your card has insufficient funds." } });
+    const { user } = await renderStripeBilling({
+      "POST /api/billing/subscribe": { body: { clientSecret: "pi_9_secret_x", paymentId: 9, amountCents: 3000, planType: "basic" } },
+    });
+    await user.click(planButton("basic"));
+    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
+    await within(dialog).findByTestId("stripe-card-element");
+    await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
+    expect(await screen.findByText("Subscription Failed")).toBeInTheDocument();
+    expect(screen.getByText("Your card has insufficient funds.")).toBeInTheDocument();
+  });
+
+  it("upgrades with confirmCardPayment(clientSecret, {payment_method: {card}})", async () => {
+    const { requests, user } = await renderStripeBilling(
+      {
+        "GET /api/billing/proration?planType=professional": { body: makePlanChange({ clientSecret: null }) },
+        "POST /api/billing/change-plan": { body: makePlanChange({ clientSecret: "pi_up_secret" }) },
+      },
+      { paid: true },
+    );
+    await user.click(planButton("professional"));
+    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Professional" });
+    await within(dialog).findByTestId("proration-charge");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
+    await within(pay).findByTestId("stripe-card-element");
+    await user.click(within(pay).getByRole("button", { name: "Pay $63.33" }));
+
+    expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
+    expect(stripe.confirmCardPayment).toHaveBeenCalledWith("pi_up_secret", { payment_method: { card: { id: "card-element" } } });
+    expect(stripe.createPaymentMethod).not.toHaveBeenCalled();
+    expect(requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual(["/api/billing/change-plan"]);
+  });
+
+  it("toasts 'Card element not found' and sends nothing when the card field is missing", async () => {
+    stripe.cardElement = null;
+    const { requests, user } = await renderStripeBilling({});
+    await user.click(planButton("basic"));
+    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
+    await within(dialog).findByTestId("stripe-card-element");
+    await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
+    expect(await screen.findByText("Card element not found")).toBeInTheDocument();
+    await waitFor(() => expect(requests.filter((r) => r.method === "POST")).toEqual([]));
+    expect(stripe.createPaymentMethod).not.toHaveBeenCalled();
+  });
+});
