@@ -54,7 +54,7 @@ export function makeSubscription(overrides: Partial<Subscription> = {}): Subscri
     currentPeriodEnd: PERIOD_END,
     cancelAtPeriodEnd: false,
     pendingPlanType: null,
-    paymentMethod: { id: "pm_saved", brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 },
+    paymentMethod: { brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 },
     provider: "test",
     ...overrides,
   };
