@@ -347,7 +347,13 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	mailer := &mail.Async{Sender: mail.ForConfig(cfg, log), Logger: log}
-	defer mailer.Close(context.Background())
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := mailer.Close(closeCtx); err != nil {
+			log.Error("alert emails still queued at shutdown", "err", err)
+		}
+	}()
 	queue, err := newQueue(cfg, db, vals, bill, mailer, log)
 	if err != nil {
 		return err

@@ -3,6 +3,8 @@ package credit
 import (
 	"math"
 	"testing"
+
+	"valuator/internal/billing"
 )
 
 func TestFloor(t *testing.T) {
@@ -33,5 +35,12 @@ func TestInsufficientCarriesTheTerms(t *testing.T) {
 	}
 	if free := Insufficient(2, 5, "free", nil); free.Extra["overageRateCents"] != int64(0) {
 		t.Errorf("free plan overage rate = %v", free.Extra["overageRateCents"])
+	}
+}
+
+// The sign-up grant is the Free plan's credits for the first period (the period job grants the next ones).
+func TestSignupBonusIsTheFreePlansCredits(t *testing.T) {
+	if got, want := int64(SignupBonus), billing.Get(billing.Free).Credits; got != want {
+		t.Errorf("SignupBonus = %d, the Free plan grants %d a period", got, want)
 	}
 }
