@@ -406,19 +406,36 @@ func (s *Service) ConfirmTestPayment(ctx context.Context, userID int64, clientSe
 	if err != nil {
 		return err
 	}
-	if pay.Status != PaymentPending {
-		if pay.Status == PaymentSucceeded {
-			return nil // confirming twice is harmless, as on Stripe
-		}
+	switch pay.Status {
+	case PaymentSucceeded:
+		return nil // confirming twice is harmless, as on Stripe
+	case PaymentPending, PaymentFailed:
+		// A declined payment may be confirmed again with another card, as a Stripe PaymentIntent can.
+	default:
 		return apperr.Conflict("payment_not_pending", "clientSecret", "This payment was already "+pay.Status+".")
+	}
+	if pay.Kind == KindSubscription {
+		// Two sign-ups started at once (two tabs): the first one paid wins, the other is not charged.
+		st, err := s.Store.BillingState(ctx, userID, s.now())
+		if err != nil {
+			return err
+		}
+		if st.Active() {
+			msg := fmt.Sprintf("You already subscribe to the %s plan; this second subscription was not charged.", Get(st.Plan).Name)
+			if err := s.Store.FailPayment(ctx, pay.ID, msg, s.now()); err != nil {
+				return err
+			}
+			return apperr.Conflict("already_subscribed", "clientSecret", msg)
+		}
 	}
 	return s.settleTestPayment(ctx, pay, card)
 }
 
 // settleTestPayment turns a test card's outcome into the event Stripe would send for the payment.
 func (s *Service) settleTestPayment(ctx context.Context, pay PaymentRecord, card CheckedCard) error {
-	ev := Event{ID: fmt.Sprintf("evt_test_payment_%d", pay.ID), PaymentRef: pay.Ref, AmountCents: pay.AmountCents,
-		Created: s.now()}
+	// Each confirmation is its own event, as each attempt on Stripe is; a payment already paid is not paid again
+	// (store.ApplyEvent acts only on a pending or declined payment).
+	ev := Event{ID: "evt_test_" + randomID(), PaymentRef: pay.Ref, AmountCents: pay.AmountCents, Created: s.now()}
 	if card.Outcome == OutcomeSucceed {
 		ev.Type = EventPaymentSucceeded
 		return s.HandleEvent(ctx, ev)

@@ -139,6 +139,7 @@ func TestBillingLifecycleInTestMode(t *testing.T) {
 		r.json(t, &sub)
 		r = a.pay(token, sub.ClientSecret, declined)
 		expectStatus(t, r, http.StatusPaymentRequired)
+		firstSecret := sub.ClientSecret
 		if e := r.errBody(t); e.Error != "Your card was declined." || e.Code != "card_declined" {
 			t.Errorf("decline: %+v", e)
 		}
@@ -167,6 +168,12 @@ func TestBillingLifecycleInTestMode(t *testing.T) {
 		r = a.do(req{method: "POST", path: "/api/billing/subscribe", token: token,
 			body: map[string]string{"planType": "professional", "paymentMethodId": good}})
 		expectStatus(t, r, http.StatusConflict)
+		// The declined attempt's secret, paid now with a good card after the subscription started: not charged.
+		r = a.pay(token, firstSecret, good)
+		expectStatus(t, r, http.StatusConflict)
+		if c := checkLedger(t, a, token); c[len(c)-1].Balance != 1100 {
+			t.Errorf("a second subscription's payment changed the balance: %+v", c[len(c)-1])
+		}
 
 		// Overage: spend the balance, then two credits of overage under a $0.06 limit, then 402.
 		spendAll(t, a, u.ID)

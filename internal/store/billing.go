@@ -570,7 +570,7 @@ func paymentFailedEvent(ctx context.Context, x q, provider string, ev billing.Ev
 	if errors.Is(err, billing.ErrNotFound) {
 		return nil
 	}
-	if err != nil || p.Status != billing.PaymentPending {
+	if err != nil || (p.Status != billing.PaymentPending && p.Status != billing.PaymentFailed) {
 		return err
 	}
 	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = ?, updated_at = ? WHERE id = ?`,
