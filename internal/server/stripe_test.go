@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stripe/stripe-go/v85/webhook"
 
@@ -114,13 +115,53 @@ func TestStripeCallsAndWebhooks(t *testing.T) {
 		if s := a.subscription(token); !s.CancelAtPeriodEnd {
 			t.Errorf("after cancel: %+v", s)
 		}
+		// The period ends; Stripe bills the renewal itself and its invoice.paid closes our period (the 100 free
+		// credits carried into it expire unused; the plan's 1,000 carry over once) and grants the next period's
+		// 1,000, once however often it is delivered. The cancellation is undone first, so the plan renews.
+		if err := a.db.ScheduleChange(context.Background(), mustUserID(t, a, token), "", false, a.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		st, err := a.db.BillingState(context.Background(), mustUserID(t, a, token), a.clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.clock.Advance(st.Period.End.Sub(a.clock.Now()) + time.Minute)
+		var auth struct{ Token string }
+		a.login("jane@example.com", "correct-horse").json(t, &auth)
+		token = auth.Token
+		before := balance()
+		invoice := fmt.Sprintf(`{"id":"in_renewal_1","object":"invoice","billing_reason":"subscription_cycle","amount_paid":3000,
+			"period_end":%d,"parent":{"type":"subscription_details","subscription_details":{"subscription":%q}}}`,
+			st.Period.End.Unix(), st.Sub.SubscriptionRef)
+		for i := 0; i < 2; i++ {
+			expectStatus(t, a.stripeEvent(testWebhookSecret, "evt_renewal_1", "invoice.paid", invoice), http.StatusOK)
+		}
+		expectStatus(t, a.stripeEvent(testWebhookSecret, "evt_renewal_1b", "invoice.paid", invoice), http.StatusOK)
+		if got := balance(); before != 1100 || got != 1100-100+1000 {
+			t.Errorf("after the renewal's invoice.paid (three deliveries, two event ids): %d → %d, want 1100 → 2000", before, got)
+		}
+		// A refund takes back what the first payment bought.
+		before = balance()
+		expectStatus(t, a.stripeEvent(testWebhookSecret, "evt_refund_1", "charge.refunded",
+			`{"id":"ch_1","object":"charge","payment_intent":"pi_valuator_1","amount_refunded":3000}`), http.StatusOK)
+		if got := balance(); got != before-1000 {
+			t.Errorf("after the refund: %d, want %d - 1000", got, before)
+		}
 		// An event that is not ours (another integration's PaymentIntent) is received and ignored.
+		before = balance()
 		expectStatus(t, a.stripeEvent(testWebhookSecret, "evt_3", "payment_intent.succeeded",
 			`{"id":"pi_someone_else","object":"payment_intent","amount_received":999}`), http.StatusOK)
-		if b := balance(); b != 1100 {
-			t.Errorf("credits after a foreign event: %d", b)
+		if b := balance(); b != before {
+			t.Errorf("credits after a foreign event: %d, want %d", b, before)
 		}
 	})
+}
+
+func mustUserID(t *testing.T, a *testApp, token string) int64 {
+	t.Helper()
+	var me struct{ ID int64 }
+	a.do(req{method: "GET", path: "/api/user/profile", token: token}).json(t, &me)
+	return me.ID
 }
 
 // TestCSPAdmitsStripeOnlyWhenConfigured: Stripe.js and its frames are allowed by the Content-Security-Policy only on
