@@ -2,6 +2,7 @@ package whitepages
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -112,17 +113,17 @@ func (a *ageRange) UnmarshalJSON(b []byte) error {
 }
 
 // decode maps a 200 answer to a Result: the first person is the provider's best match.
-func (p *Provider) decode(body []byte) (person.Result, error) {
+func (p *Provider) decode(ctx context.Context, body []byte) (person.Result, error) {
 	var a answer
 	if err := json.Unmarshal(body, &a); err != nil {
-		p.log.Error("whitepages answer is not the expected JSON", "err", err, "bytes", len(body))
+		p.log.ErrorContext(ctx, "whitepages answer is not the expected JSON", "err", err, "bytes", len(body))
 		// The decoder's message quotes at most a type name or an offset, never the body, but the body is not
 		// ours to show, so the cause is only the decoder's error.
 		return person.Result{}, unavailable("The person data provider sent an answer we could not read", err)
 	}
 	if e := bytes.TrimSpace(a.Error); len(e) > 0 && !bytes.Equal(e, []byte("null")) {
 		// A 200 carrying an error object; its text is the provider's and is not passed on.
-		p.log.Error("whitepages answered with an error object", "bytes", len(e))
+		p.log.ErrorContext(ctx, "whitepages answered with an error object", "bytes", len(e))
 		return person.Result{}, unavailable("The person data provider could not answer this request",
 			fmt.Errorf("error object in a 200 answer"))
 	}

@@ -141,12 +141,14 @@ func (p *Provider) Find(ctx context.Context, q person.Query) (person.Result, err
 	for attempt := 0; attempt <= p.maxRetries; attempt++ {
 		if attempt > 0 {
 			if err := p.wait(ctx, backoff(attempt)); err != nil {
-				return person.Result{}, unavailable("The person data provider did not answer in time", err)
+				// The caller gave up (cancelled or out of time) while we waited to retry.
+				return person.Result{}, unavailable("The person data provider is unavailable; try again later",
+					errors.Join(err, lastErr))
 			}
 		}
 		body, err := p.attempt(ctx, u)
 		if err == nil {
-			return p.decode(body)
+			return p.decode(ctx, body)
 		}
 		var r retryable
 		if !errors.As(err, &r) {

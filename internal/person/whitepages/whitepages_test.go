@@ -494,3 +494,19 @@ func assertKind(t *testing.T, err error, k apperr.Kind) *apperr.Error {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// The default sleep must end as soon as the caller's context does, not after the backoff.
+func TestFindDefaultSleepStopsOnCancel(t *testing.T) {
+	f := newFake(t, status(500), status(500), status(500))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	p, _, _ := newProvider(t, f, func(c *Config) { c.Sleep = nil; c.MaxRetries = 5 })
+	_, err := p.Find(ctx, testQuery)
+	assertKind(t, err, apperr.KindUnavailable)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want it to wrap context.DeadlineExceeded", err)
+	}
+	if n := len(f.requests()); n != 1 {
+		t.Errorf("requests = %d, want 1 (the 200 ms backoff outlasts the 20 ms context)", n)
+	}
+}
