@@ -10,8 +10,10 @@ import (
 // Fictional names for demo residents. They are common enough to look real and are paired at random, so no
 // combination is meant to be anyone.
 var (
-	demoFirst = []string{"Avery", "Jordan", "Morgan", "Riley", "Casey", "Taylor", "Quinn", "Harper", "Rowan",
-		"Emerson", "Skyler", "Parker", "Reese", "Dakota", "Hayden", "Sawyer"}
+	// Given names with common nicknames (Robert/Bob, Elizabeth/Liz, ...), so the demo shows nickname matching;
+	// the gender follows the list a name is drawn from.
+	demoFemale = []string{"Elizabeth", "Katherine", "Margaret", "Jennifer", "Patricia", "Victoria", "Samantha", "Susan"}
+	demoMale   = []string{"Robert", "William", "Jonathan", "Theodore", "Benjamin", "Nicholas", "Michael", "Christopher"}
 	demoLast = []string{"Ashdown", "Brightwater", "Calloway", "Dunmore", "Ellery", "Fairbank", "Glenhaven",
 		"Holloway", "Ivers", "Juniper", "Kestrel", "Larkspur", "Merriweather", "Northcott", "Oakridge", "Pembrook"}
 	demoRelations = []string{"spouse", "partner", "sibling", "parent", "child", "roommate"}
@@ -31,23 +33,28 @@ func DemoResidents(addrs []Address, seed int64) []Candidate {
 		fmt.Fprintf(h, "%s|%s|%s|%s|%s", p.street, p.unit, p.city, p.state, p.zip)
 		rng := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
 
-		first, last := demoFirst[rng.IntN(len(demoFirst))], demoLast[rng.IntN(len(demoLast))]
+		gender, names := "female", demoFemale
+		if rng.IntN(2) == 1 {
+			gender, names = "male", demoMale
+		}
+		first, last := names[rng.IntN(len(names))], demoLast[rng.IntN(len(demoLast))]
 		// Area codes are drawn from real ones so the number looks right; 555-01xx makes it unreachable.
 		area := []string{"212", "312", "415", "512", "617", "916", "206", "303"}[rng.IntN(8)]
 		c := Candidate{FirstName: first, LastName: last}
 		c.Name = first + " " + last
 		c.AlternateNames = []string{}
 		c.AgeRange = demoAges[rng.IntN(len(demoAges))]
-		c.Gender = []string{"female", "male"}[rng.IntN(2)]
+		c.Gender = gender
 		c.CurrentAddresses = []Address{a}
 		c.HistoricalAddrs = []Address{}
 		c.Phones = []Phone{{PhoneNumber: fmt.Sprintf("%s55501%02d", area, rng.IntN(100)),
 			LineType: demoLineTypes[rng.IntN(len(demoLineTypes))]}}
 		c.Emails = []string{strings.ToLower(first+"."+last) + "@example.com"}
 		rel := demoRelations[rng.IntN(len(demoRelations))]
-		af := demoFirst[rng.IntN(len(demoFirst))]
+		others := append(append([]string(nil), demoFemale...), demoMale...)
+		af := others[rng.IntN(len(others))]
 		if af == first {
-			af = demoFirst[(rng.IntN(len(demoFirst)-1)+1+indexOf(demoFirst, first))%len(demoFirst)]
+			af = others[(rng.IntN(len(others)-1)+1+indexOf(others, first))%len(others)]
 		}
 		al := last
 		if rel == "roommate" || rel == "partner" {
