@@ -240,7 +240,7 @@ describe("a search", () => {
     expect(current.getByRole("heading", { name: "Current Address" })).toBeInTheDocument();
     expect(current.getByText("2114 Bigelow Ave N")).toBeInTheDocument();
     expect(current.getByText("Seattle, WA 98109")).toBeInTheDocument();
-    expect(current.getByTestId("lat-long")).toHaveTextContent("Latitude 47.63890, longitude -122.35010");
+    expect(current.getByTestId("lat-long")).toHaveTextContent("Latitude, longitude: 47.63890, -122.35010");
     // The matched address is the current one: not repeated.
     expect(current.queryByTestId("found-at")).not.toBeInTheDocument();
 

@@ -62,8 +62,7 @@ function AddressBlock({ address }: { address: PersonAddress }) {
       <p>{localityLine(address)}</p>
       {address.lat_long ? (
         <p data-testid="lat-long" className="text-xs text-muted-foreground">
-          Latitude {address.lat_long.latitude.toFixed(5)}, longitude {address.lat_long.longitude.toFixed(5)}
-          <span className="sr-only"> ({formatLatLong(address.lat_long.latitude, address.lat_long.longitude)})</span>
+          Latitude, longitude: {formatLatLong(address.lat_long.latitude, address.lat_long.longitude)}
         </p>
       ) : null}
     </div>
