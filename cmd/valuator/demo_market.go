@@ -6,9 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"valuator/internal/demo"
+	"valuator/internal/person"
+	"valuator/internal/property"
 	"valuator/internal/store"
 )
 
@@ -91,4 +94,41 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	fmt.Fprintf(stdout, "demo market imported: %d homes, %d sales, %d rents (the server retrains on its next check)\n",
 		st.PropertiesCreated, st.SalesAdded, st.RentalsAdded)
 	return nil
+}
+
+// seedDemoPeople fills an empty people directory in development with the demo market's residents: one fictional
+// person per demo home (names from a short list, 555-01xx phone numbers, example.com emails), marked as demo data.
+func seedDemoPeople(ctx context.Context, db *store.DB, stdout io.Writer) error {
+	n, err := db.CountPeople(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	var addrs []person.Address
+	seen := map[string]bool{}
+	for _, r := range demo.GenerateN(1, time.Now(), demo.DefaultHomes).Records() {
+		h := r.Home
+		line1 := demoStreet(h)
+		key := line1 + "|" + h.ZIP
+		if h.Street == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		addrs = append(addrs, person.Address{StreetLine1: line1, City: h.City, StateCode: h.State, PostalCode: h.ZIP,
+			LatLong: &person.LatLong{Latitude: h.Lat, Longitude: h.Lon}})
+	}
+	stored, _, err := db.ImportPeople(ctx, demo.Source, person.DemoResidents(addrs, 1), time.Now())
+	if err != nil {
+		return fmt.Errorf("demo people: %w", err)
+	}
+	fmt.Fprintf(stdout, "Development mode: generated %d fictional residents of the demo homes for person lookup\n", stored)
+	return nil
+}
+
+// demoStreet is a demo home's street line as a person record writes it: "7006 Maple Rd", "1679 15th Ave Apt 1A".
+func demoStreet(h property.Home) string {
+	s := h.Street
+	if h.Unit != "" {
+		s += " " + strings.TrimSpace(h.UnitType+" "+h.Unit)
+	}
+	return s
 }

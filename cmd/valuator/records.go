@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"valuator/internal/avm"
+	"valuator/internal/person"
 	"valuator/internal/property"
 	"valuator/internal/store"
 	"valuator/internal/valuation"
@@ -34,6 +35,13 @@ func (m mapFlag) Set(v string) error {
 }
 
 const importUsage = `Usage: valuator import sales FILE --format kingcounty|sacramento|csv [--source NAME] [--map field=Column,...]
+       valuator import people FILE --format csv [--map field=Column,...]
+
+People: loads a directory of people for person lookup (the local provider). Columns are found by their headers;
+--map names them: fields are ` + "first_name, middle_name, last_name (or name), street_line_1, street_line_2, city, state, zip, phone, line_type, email, age_range, gender, latitude, longitude, associated." + `
+People who opted out are skipped. Importing the same person again replaces their record.
+
+Sales:
 
 Loads property records and sales (and rents, for CSVs with a rent column) into the database, then trains the
 valuation engine on the whole market. Bad rows are reported with their line numbers and skipped. Importing the
@@ -42,9 +50,12 @@ fields are ` + "id, address, street, unit, city, state, zip, lat, lon, type, bed
 `
 
 func runImport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) >= 2 && args[0] == "people" {
+		return runImportPeople(ctx, args[1], args[2:], getenv, stdout, stderr)
+	}
 	if len(args) < 2 || args[0] != "sales" {
 		fmt.Fprint(stderr, importUsage)
-		return errors.New("import needs: sales FILE")
+		return errors.New("import needs: sales FILE or people FILE")
 	}
 	file := args[1]
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
@@ -139,6 +150,53 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	fmt.Fprintf(stdout, "valuation engine ready in %.1fs\n", time.Since(started).Seconds())
+	return nil
+}
+
+// runImportPeople loads a CSV of people into the local directory, listing bad rows by line.
+func runImportPeople(ctx context.Context, file string, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("import people", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "csv", "csv")
+	mapping := mapFlag{}
+	fs.Var(mapping, "map", "field=Column pairs")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *format != "csv" {
+		return errors.New("--format must be csv for people")
+	}
+	cfg, _, err := loadConfig("import", nil, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	people, bad, err := person.ParseCSV(f, mapping)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	for i, e := range bad {
+		if i == 50 {
+			fmt.Fprintf(stderr, "(%d further bad rows are counted, not listed)\n", len(bad)-50)
+			break
+		}
+		fmt.Fprintf(stderr, "skipped %v\n", e)
+	}
+	db, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	stored, optedOut, err := db.ImportPeople(ctx, "directory", people, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %d people from %s; %d rows skipped as bad, %d people skipped because they opted out\n",
+		stored, file, len(bad), optedOut)
 	return nil
 }
 

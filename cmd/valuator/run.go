@@ -18,6 +18,8 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/billing"
 	"valuator/internal/billing/stripepay"
+	"valuator/internal/person"
+	"valuator/internal/person/whitepages"
 	"valuator/internal/config"
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
@@ -174,6 +176,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		if err := seedDemoMarket(ctx, db, stdout); err != nil {
 			return err
 		}
+		if err := seedDemoPeople(ctx, db, stdout); err != nil {
+			return err
+		}
 	}
 	// The engine loads (or trains) in the background: the server answers at once, /readyz says when lookups can
 	// be served, and the market is reloaded whenever records change.
@@ -190,6 +195,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	bill, err := newBilling(cfg, db, log)
+	if err != nil {
+		return err
+	}
+	people, err := newPeople(cfg, db, log)
 	if err != nil {
 		return err
 	}
@@ -246,6 +255,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		// One gate for the whole process: every route that reads an uploaded spreadsheet takes a slot.
 		SpreadsheetReads: gate.New(server.DefaultSpreadsheetReads()),
 		Billing:          bill,
+		People:           people,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -299,6 +309,15 @@ func newQueue(cfg config.Config, db *store.DB, vals *valuation.Service, bill *bi
 	log *slog.Logger) (*jobs.Queue, error) {
 	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: true,
 		Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill, Mailer: mailer})
+}
+
+// newPeople is the person-lookup provider: Whitepages when its key is set, otherwise the local directory.
+func newPeople(cfg config.Config, db *store.DB, log *slog.Logger) (person.Provider, error) {
+	if cfg.WhitepagesAPIKey == "" {
+		return person.Directory{Store: db}, nil
+	}
+	return whitepages.New(whitepages.Config{APIKey: cfg.WhitepagesAPIKey, BaseURL: cfg.WhitepagesBaseURL,
+		Logger: log.With("component", "whitepages")})
 }
 
 // newBilling makes the billing service with the payments provider the configuration asks for: Stripe when its

@@ -212,3 +212,37 @@ func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
 		t.Errorf("second seed: %v %q", err, out.String())
 	}
 }
+
+// TestImportPeopleListsBadRows: `valuator import people` stores the good rows, lists each bad one by its line, and
+// a second import of the same file replaces rather than duplicates.
+func TestImportPeopleListsBadRows(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "people.csv")
+	csvText := "first_name,last_name,street_line_1,city,state,zip,phone\n" +
+		"Robert,Smith,123 Main St,Seattle,WA,98103,206-555-0101\n" +
+		"Jane,,9 Oak Ave,Seattle,WA,98103,\n" +
+		"Ann,Lee,5 Elm St,Seattle,ZZ,98103,\n" +
+		"Liz,Ortiz,77 Pine St,Seattle,WA,98101,2065550102\n"
+	if err := os.WriteFile(file, []byte(csvText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := envFrom(map[string]string{"VALUATOR_DATABASE_URL": "sqlite://" + filepath.Join(dir, "v.db"), "VALUATOR_DATA_DIR": dir})
+	for i := 0; i < 2; i++ {
+		var out, errs bytes.Buffer
+		if err := run(context.Background(), []string{"import", "people", file, "--format", "csv"}, env, &out, &errs); err != nil {
+			t.Fatalf("import: %v\n%s", err, errs.String())
+		}
+		if !strings.Contains(out.String(), "imported 2 people") || !strings.Contains(errs.String(), "line 3") ||
+			!strings.Contains(errs.String(), "line 4") {
+			t.Errorf("out %q, errs %q", out.String(), errs.String())
+		}
+	}
+	db, err := store.Open(context.Background(), "sqlite://"+filepath.Join(dir, "v.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, err := db.CountPeople(context.Background()); err != nil || n != 2 {
+		t.Errorf("people after two imports: %d, %v; want 2", n, err)
+	}
+}

@@ -61,6 +61,10 @@ type Config struct {
 	Demo bool
 	// Stripe takes payments through Stripe when its secret key is set.
 	Stripe Stripe
+	// WhitepagesAPIKey (VALUATOR_WHITEPAGES_API_KEY), when set, finds people through Whitepages instead of the
+	// local directory; WhitepagesBaseURL (VALUATOR_WHITEPAGES_BASE_URL) points it elsewhere (tests, a proxy).
+	WhitepagesAPIKey  string
+	WhitepagesBaseURL string
 	// BillingTestMode turns on the local test-mode payments (Stripe's test cards, no money moves). It is on in
 	// development without Stripe, and off in production unless VALUATOR_BILLING_TEST_MODE=true says otherwise.
 	BillingTestMode bool
@@ -218,6 +222,13 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Stripe.APIBase != "" {
 		if u, err := url.Parse(c.Stripe.APIBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("VALUATOR_STRIPE_API_BASE", "must be an absolute http(s) URL, got %q", c.Stripe.APIBase)
+		}
+	}
+	c.WhitepagesAPIKey = getenv("VALUATOR_WHITEPAGES_API_KEY")
+	c.WhitepagesBaseURL = get("VALUATOR_WHITEPAGES_BASE_URL", "")
+	if c.WhitepagesBaseURL != "" {
+		if u, err := url.Parse(c.WhitepagesBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("VALUATOR_WHITEPAGES_BASE_URL", "must be an absolute http(s) URL, got %q", c.WhitepagesBaseURL)
 		}
 	}
 	c.BillingTestMode = c.Mode == Development && !c.Stripe.Enabled()

@@ -28,6 +28,7 @@ import (
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
+	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
@@ -243,7 +244,8 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
 		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
-		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill})
+		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
+		People: person.Directory{Store: db}})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

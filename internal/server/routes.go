@@ -38,8 +38,14 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/property/lookup", s.requireUser(s.lookupProperty)},
 		{"POST", "/api/properties/download-report", s.requireUser(s.downloadReport)},
 
+		// Person lookup (working-screens Person Lookup), its audit log and the public opt-out.
+		{"POST", "/api/find-person", s.requireUser(s.findPerson)},
+		{"GET", "/api/person/audit", s.requireUser(s.personAuditLog)},
+		{"POST", "/api/person/opt-out", s.limitForm("opt-out", contactLimit, s.personOptOut)},
+
 		// The public API (x-api-key) and its keys.
 		{"GET", "/api/v1/property/valuation", noHead(s.requireAPIKey(s.publicValuation))},
+		{"GET", "/api/v1/person", noHead(s.requireAPIKey(s.publicPerson))},
 		{"GET", "/api/api-keys", s.requireUser(s.listAPIKeys)},
 		{"POST", "/api/api-keys", s.requireUser(s.createAPIKey)},
 		{"DELETE", "/api/api-keys/{id}", s.requireUser(s.deleteAPIKey)},

@@ -21,6 +21,7 @@ import (
 	"valuator/internal/contact"
 	"valuator/internal/credit"
 	"valuator/internal/gate"
+	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/usage"
@@ -45,6 +46,10 @@ type Store interface {
 	CreditHistory(ctx context.Context, userID, before int64, limit int) ([]credit.Entry, bool, error)
 	Payments(ctx context.Context, userID, before int64, limit int) ([]billing.PaymentRecord, bool, error)
 	Payment(ctx context.Context, userID, id int64) (billing.PaymentRecord, error)
+	MeterPersonLookup(ctx context.Context, rec usage.Record, cost int64, description string, a store.PersonAudit) (int64, error)
+	RecordPersonLookup(ctx context.Context, rec usage.Record, a store.PersonAudit) error
+	PersonAudits(ctx context.Context, userID, before int64, limit int) ([]store.PersonAudit, bool, error)
+	OptOut(ctx context.Context, who person.Query, at time.Time) (int, error)
 
 	SaveBatchFile(ctx context.Context, userID int64, name, sha string, content []byte, at time.Time) (int64, error)
 	BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error)
@@ -90,6 +95,8 @@ type Deps struct {
 	Resolver Resolver
 	// Billing runs plans and payments (its Provider nil: payments are not configured).
 	Billing *billing.Service
+	// People finds people (the local directory, or Whitepages).
+	People person.Provider
 }
 
 // Resolver looks up a host's addresses (net.Resolver).
@@ -126,6 +133,7 @@ type Server struct {
 	readWait    time.Duration
 	resolver    Resolver
 	billing     *billing.Service
+	people      person.Provider
 }
 
 // New returns the product's HTTP handler.
@@ -161,6 +169,7 @@ func New(d Deps) http.Handler {
 		readWait:    d.SpreadsheetWait,
 		resolver:    d.Resolver,
 		billing:     d.Billing,
+		people:      d.People,
 	}
 	s.routes()
 	return s.observe(s.secure(http.HandlerFunc(s.dispatch)))

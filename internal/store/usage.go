@@ -18,41 +18,47 @@ import (
 func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error) {
 	var balance int64
 	err := db.tx(ctx, func(x q) error {
-		var plan string
-		var limit *int64
-		var closed dbTime
-		if err := x.row(ctx, `SELECT plan, overage_limit_cents, closed_at FROM users WHERE id = ?`, rec.UserID).
-			Scan(&plan, &limit, &closed); err != nil {
-			return err
-		}
-		if closed.Valid {
-			return fmt.Errorf("meter: account %d is closed", rec.UserID)
-		}
-		// The usage record comes first so that the ledger row can name it: a ledger reference is made by the
-		// server and unique, never the caller's X-Request-Id (which a client chooses and may repeat). A refused
-		// debit rolls the record back with the rest of the transaction.
-		rec.CreditsUsed = cost
-		usageID, err := insertUsage(ctx, x, rec)
-		if err != nil {
-			return err
-		}
-		e, err := postCredit(ctx, x, credit.Entry{UserID: rec.UserID, Amount: -cost, Kind: rec.Service,
-			Description: description, Reference: fmt.Sprintf("usage:%d", usageID), CreatedAt: rec.CreatedAt},
-			credit.Floor(plan, limit))
-		if errors.Is(err, errBelowFloor) {
-			ins := &ErrInsufficientCredits{Plan: plan, OverageLimitCents: limit}
-			if err := x.row(ctx, `SELECT credits FROM users WHERE id = ?`, rec.UserID).Scan(&ins.Balance); err != nil {
-				return err
-			}
-			return ins
-		}
-		if err != nil {
-			return err
-		}
-		balance = e.BalanceAfter
-		return nil
+		var err error
+		balance, err = meter(ctx, x, rec, cost, description)
+		return err
 	})
 	return balance, err
+}
+
+// meter is Meter inside the caller's transaction.
+func meter(ctx context.Context, x q, rec usage.Record, cost int64, description string) (int64, error) {
+	var plan string
+	var limit *int64
+	var closed dbTime
+	if err := x.row(ctx, `SELECT plan, overage_limit_cents, closed_at FROM users WHERE id = ?`, rec.UserID).
+		Scan(&plan, &limit, &closed); err != nil {
+		return 0, err
+	}
+	if closed.Valid {
+		return 0, fmt.Errorf("meter: account %d is closed", rec.UserID)
+	}
+	// The usage record comes first so that the ledger row can name it: a ledger reference is made by the
+	// server and unique, never the caller's X-Request-Id (which a client chooses and may repeat). A refused
+	// debit rolls the record back with the rest of the transaction.
+	rec.CreditsUsed = cost
+	usageID, err := insertUsage(ctx, x, rec)
+	if err != nil {
+		return 0, err
+	}
+	e, err := postCredit(ctx, x, credit.Entry{UserID: rec.UserID, Amount: -cost, Kind: rec.Service,
+		Description: description, Reference: fmt.Sprintf("usage:%d", usageID), CreatedAt: rec.CreatedAt},
+		credit.Floor(plan, limit))
+	if errors.Is(err, errBelowFloor) {
+		ins := &ErrInsufficientCredits{Plan: plan, OverageLimitCents: limit}
+		if err := x.row(ctx, `SELECT credits FROM users WHERE id = ?`, rec.UserID).Scan(&ins.Balance); err != nil {
+			return 0, err
+		}
+		return 0, ins
+	}
+	if err != nil {
+		return 0, err
+	}
+	return e.BalanceAfter, nil
 }
 
 // RecordUsage records a call that cost nothing (bad input, not found, refused).

@@ -11,6 +11,7 @@ import { PrivacyPage } from "@/features/marketing/privacy-page";
 import { TermsPage } from "@/features/marketing/terms-page";
 import { HelpCenterPage } from "@/features/marketing/help-center-page";
 import { ContactPage } from "@/features/contact/contact-page";
+import { OptOutPage } from "@/features/person-opt-out/opt-out-page";
 import { LoginPage } from "@/features/auth/login-page";
 import { RegisterPage } from "@/features/auth/register-page";
 import { ForgotPasswordPage } from "@/features/auth/forgot-password-page";
@@ -51,6 +52,7 @@ export function AppRoutes() {
       <Route path="/privacy" element={<PrivacyPage />} />
       <Route path="/terms" element={<TermsPage />} />
       <Route path="/contact-us" element={<ContactPage />} />
+      <Route path="/opt-out" element={<OptOutPage />} />
       <Route path="/help-center" element={<HelpCenterPage />} />
 
       <Route

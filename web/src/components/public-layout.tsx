@@ -6,7 +6,7 @@ import { Logo } from "@/components/ui/logo";
 import { cn } from "@/lib/utils";
 
 // The frame of every public page (spec, product-and-account section 2): a top bar with the product name, Sign In
-// and Get Started, and a footer that links the documentation, pricing, contact, about and legal pages.
+// and Get Started, and a footer that links the documentation, pricing, contact, about, legal and opt-out pages.
 
 /** The product mark: an icon and the name, linking home. */
 export function BrandLink({ className }: { className?: string }) {
@@ -41,6 +41,7 @@ const FOOTER_LINKS = [
   { to: "/contact-us", label: "Contact" },
   { to: "/about", label: "About" },
   { to: "/privacy", label: "Privacy Policy" },
+  { to: "/opt-out", label: "Opt out" },
   { to: "/terms", label: "Terms of Service" },
 ] as const;
 

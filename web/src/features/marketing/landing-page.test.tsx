@@ -75,6 +75,6 @@ describe("LandingPage", () => {
     const hrefs = within(footer)
       .getAllByRole("link")
       .map((a) => a.getAttribute("href"));
-    expect(hrefs).toEqual(["/docs", "/pricing", "/contact-us", "/about", "/privacy", "/terms"]);
+    expect(hrefs).toEqual(["/docs", "/pricing", "/contact-us", "/about", "/privacy", "/opt-out", "/terms"]);
   });
 });

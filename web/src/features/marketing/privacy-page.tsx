@@ -77,7 +77,12 @@ const SECTIONS: readonly LegalSection[] = [
         Valuations are computed from property records and recorded sales, which come largely from public sources
         such as county assessor and recorder files. Person lookups return information about individuals drawn from
         public and commercially available records. If you believe a record about you is wrong, or you want to ask
-        what we hold about you, write to {mail} and we will look into it.
+        what we hold about you, write to {mail} and we will look into it. To have your record removed from the
+        person-lookup directory and kept out of future imports,{" "}
+        <Link to="/opt-out" className="text-primary underline-offset-4 hover:underline">
+          opt out of person lookup
+        </Link>
+        .
       </p>
     ),
   },

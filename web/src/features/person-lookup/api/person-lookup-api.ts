@@ -1,0 +1,33 @@
+import { useMutation } from "@tanstack/react-query";
+import { ApiError, apiJson } from "@/lib/api";
+import type { FindPersonRequest, FindPersonResponse } from "../person-types";
+
+// POST /api/find-person (session auth): answers {data: PersonResult, meta}; 400 names the bad fields, 402 says the
+// balance, 404 means no one matched (not charged, DESIGN section 5).
+
+export const FIND_PERSON_PATH = "/api/find-person";
+
+/** What a person lookup costs (spec section 9; DESIGN section 5): only a hit is charged. */
+export const PERSON_LOOKUP_CREDITS = 5;
+
+export function findPerson(body: FindPersonRequest): Promise<FindPersonResponse> {
+  return apiJson<FindPersonResponse>("POST", FIND_PERSON_PATH, body);
+}
+
+export function useFindPerson() {
+  return useMutation({ mutationFn: findPerson });
+}
+
+/** The balance and the price a 402 answer reports (Error.balance and Error.creditsRequired in the contract). */
+export function insufficientCredits(err: unknown): { balance: number | null; creditsRequired: number } | null {
+  if (!(err instanceof ApiError) || err.status !== 402) return null;
+  const body = (err.body ?? {}) as { balance?: unknown; creditsRequired?: unknown };
+  return {
+    balance: typeof body.balance === "number" ? body.balance : null,
+    creditsRequired: typeof body.creditsRequired === "number" ? body.creditsRequired : PERSON_LOOKUP_CREDITS,
+  };
+}
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
+}

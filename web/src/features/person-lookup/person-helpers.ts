@@ -1,0 +1,53 @@
+import type { AssociatedPerson, PersonAddress } from "./person-types";
+
+// Pure formatting for the person result cards.
+
+/**
+ * A US phone number as (xxx) xxx-xxxx when it is 10 digits or +1 and 10 digits (E.164); anything else (another
+ * country, an extension, a short code) is shown exactly as given rather than guessed at.
+ */
+export function formatPhone(raw: string): string {
+  const s = raw.trim();
+  const m = /^(?:\+1)?(\d{3})(\d{3})(\d{4})$/.exec(s);
+  return m ? `(${m[1]}) ${m[2]}-${m[3]}` : raw;
+}
+
+/** A line type such as "mobile" or "non_fixed_voip" as words: "Mobile", "Non fixed voip". */
+export function formatLineType(lineType: string): string {
+  const words = lineType.trim().replace(/[_-]+/g, " ");
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
+}
+
+/** The associate's display name: the full name, else first plus last name. */
+export function associateName(p: AssociatedPerson): string {
+  const name = p.name?.trim();
+  if (name) return name;
+  return [p.firstname?.trim(), p.lastname?.trim()].filter(Boolean).join(" ");
+}
+
+/** The street lines of an address, joined ("12 Main St, Apt 4"). */
+export function streetLine(a: PersonAddress): string {
+  return [a.street_line_1, a.street_line_2].map((s) => s?.trim()).filter(Boolean).join(", ");
+}
+
+/** The city, state and postal code ("Seattle, WA 98109"). */
+export function localityLine(a: PersonAddress): string {
+  const cityState = [a.city?.trim(), a.state_code?.trim()].filter(Boolean).join(", ");
+  return [cityState, a.postal_code?.trim()].filter(Boolean).join(" ");
+}
+
+/** The whole address on one line. */
+export function oneLineAddress(a: PersonAddress): string {
+  return [streetLine(a), localityLine(a)].filter(Boolean).join(", ");
+}
+
+/** A coordinate pair with 5 decimals (about a metre). */
+export function formatLatLong(latitude: number, longitude: number): string {
+  return `${latitude.toFixed(5)}, ${longitude.toFixed(5)}`;
+}
+
+/** A 0-1 match score as a whole percentage, clamped. */
+export function matchPercent(score: number): string {
+  const pct = Number.isFinite(score) ? Math.round(Math.min(1, Math.max(0, score)) * 100) : 0;
+  return `${pct}%`;
+}
