@@ -421,3 +421,55 @@ func TestLowBalanceAlertsHonourSettings(t *testing.T) {
 		}
 	})
 }
+
+// TestTwoSubscriptionsConfirmedAtOnceGrantOnce: two sign-ups started in two tabs and confirmed at the same moment
+// make one subscription and one grant; the other payment is refused uncharged. On both databases.
+func TestTwoSubscriptionsConfirmedAtOnceGrantOnce(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL)
+		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+		pm := a.card(token, "4242424242424242")
+		var secrets []string
+		for range 4 {
+			var sub struct{ ClientSecret string }
+			r := a.do(req{method: "POST", path: "/api/billing/subscribe", token: token,
+				body: map[string]string{"planType": "basic", "paymentMethodId": pm}})
+			expectStatus(t, r, http.StatusOK)
+			r.json(t, &sub)
+			secrets = append(secrets, sub.ClientSecret)
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		codes := map[int]int{}
+		for _, s := range secrets {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				body := strings.NewReader(fmt.Sprintf(`{"clientSecret":%q,"paymentMethodId":%q}`, s, pm))
+				rq, _ := http.NewRequest("POST", a.srv.URL+"/api/billing/test-mode/confirm", body)
+				rq.Header.Set("Content-Type", "application/json")
+				rq.Header.Set("Authorization", "Bearer "+token)
+				res, err := a.srv.Client().Do(rq)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				res.Body.Close()
+				mu.Lock()
+				codes[res.StatusCode]++
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		rows := checkLedger(t, a, token)
+		grants := 0
+		for _, r := range rows {
+			if r.Kind == "plan_credits" {
+				grants++
+			}
+		}
+		if grants != 1 || rows[len(rows)-1].Balance != 1100 {
+			t.Errorf("statuses %v: %d grants, balance %d; want one grant and 1100", codes, grants, rows[len(rows)-1].Balance)
+		}
+	})
+}

@@ -517,6 +517,13 @@ func paymentSucceeded(ctx context.Context, x q, provider, ref string, now time.T
 	}
 	switch p.Kind {
 	case billing.KindSubscription:
+		if st.Active() && provider == billing.ModeTest {
+			// Two sign-ups confirmed at once (two tabs): the first one applied wins; in test mode the other is
+			// simply not charged. (Service.ConfirmTestPayment checks this first; this is the check under the lock.)
+			_, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = ?, updated_at = ? WHERE id = ?`,
+				billing.PaymentFailed, "Already subscribed: this second subscription was not charged.", x.t(now), p.ID)
+			return err
+		}
 		// The paid period starts now; what the account held before carries into it for one period.
 		period := billing.PeriodAt(now, now)
 		if _, err := x.exec(ctx, `UPDATE users SET plan = ?, period_anchor = ?, period_start = ?, period_end = ?,
