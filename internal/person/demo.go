@@ -14,7 +14,7 @@ var (
 	// the gender follows the list a name is drawn from.
 	demoFemale = []string{"Elizabeth", "Katherine", "Margaret", "Jennifer", "Patricia", "Victoria", "Samantha", "Susan"}
 	demoMale   = []string{"Robert", "William", "Jonathan", "Theodore", "Benjamin", "Nicholas", "Michael", "Christopher"}
-	demoLast = []string{"Ashdown", "Brightwater", "Calloway", "Dunmore", "Ellery", "Fairbank", "Glenhaven",
+	demoLast   = []string{"Ashdown", "Brightwater", "Calloway", "Dunmore", "Ellery", "Fairbank", "Glenhaven",
 		"Holloway", "Ivers", "Juniper", "Kestrel", "Larkspur", "Merriweather", "Northcott", "Oakridge", "Pembrook"}
 	demoRelations = []string{"spouse", "partner", "sibling", "parent", "child", "roommate"}
 	demoAges      = []string{"25-34", "35-44", "45-54", "55-64", "65+"}
