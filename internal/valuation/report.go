@@ -72,7 +72,14 @@ func Report(d ReportData) ([]byte, error) {
 	write("Value Range Low (USD)", num(d.Low, 0))
 	write("Value Range High (USD)", num(d.High, 0))
 	write("Confidence", num(d.Confidence, 3))
-	write("Confidence Level", str(d.ConfidenceLevel))
+	// The level follows from the confidence by the one mapping every surface uses (ConfidenceLevel); a level sent
+	// without a confidence is written as sent.
+	level := d.ConfidenceLevel
+	if d.Confidence != nil {
+		l := ConfidenceLevel(*d.Confidence)
+		level = &l
+	}
+	write("Confidence Level", str(level))
 	write("Rent Estimate (USD per month)", num(d.RentEstimate, 0))
 	write("Bedrooms", num(d.Bedrooms, -1))
 	write("Bathrooms", num(d.Bathrooms, -1))

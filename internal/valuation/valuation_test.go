@@ -2,6 +2,7 @@ package valuation
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,29 @@ func TestResultCacheEvictsTheOldest(t *testing.T) {
 	r.Meta.RequestID = "mine"
 	if c.get("a").Meta.RequestID != "" {
 		t.Error("a caller's change reached the cached result")
+	}
+}
+
+// TestReportLevelFollowsTheConfidence: the report's level comes from the one mapping (ConfidenceLevel), whatever
+// level the caller sends beside a confidence, so a 58% estimate is never reported High.
+func TestReportLevelFollowsTheConfidence(t *testing.T) {
+	for _, tt := range []struct {
+		conf float64
+		sent string
+		want string
+	}{
+		{0.58, "High", "Confidence Level,Low"},
+		{0.7, "High", "Confidence Level,Medium"},
+		{0.81, "Low", "Confidence Level,High"},
+		{0.8, "High", "Confidence Level,Medium"},
+	} {
+		addr, conf, sent := "1 Main St", tt.conf, tt.sent
+		out, err := Report(ReportData{Address: &addr, Confidence: &conf, ConfidenceLevel: &sent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), tt.want) {
+			t.Errorf("confidence %v sent as %s: report %q lacks %q", tt.conf, tt.sent, out, tt.want)
+		}
 	}
 }

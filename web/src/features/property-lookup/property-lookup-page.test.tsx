@@ -372,17 +372,20 @@ describe("a lookup", () => {
 
 describe("the confidence badge", () => {
   it.each([
-    [0.85, "85%", "bg-green-100"],
-    [0.844, "84%", "bg-yellow-100"],
-    [0.84, "84%", "bg-yellow-100"],
-    [0.7, "70%", "bg-yellow-100"],
-    [0.69, "69%", "bg-red-100"],
-    [0.31, "31%", "bg-red-100"],
-  ])("at confidence %d shows %s coloured %s and always says High Confidence", (confidence, percent, colour) => {
+    [0.85, "High", "85%", "bg-green-100"],
+    [0.81, "High", "81%", "bg-green-100"],
+    [0.7, "Medium", "70%", "bg-yellow-100"],
+    [0.58, "Low", "58%", "bg-red-100"],
+  ] as const)("at confidence %d (level %s) shows %s and the level, coloured %s", (confidence, level, percent, colour) => {
     const base = makeResult();
-    render(<ValuationCard result={makeResult({ valuation: { ...base.valuation, confidence } })} onDownload={() => {}} />);
+    render(
+      <ValuationCard
+        result={makeResult({ valuation: { ...base.valuation, confidence, confidenceLevel: level } })}
+        onDownload={() => {}}
+      />,
+    );
     const badge = screen.getByTestId("confidence-badge");
-    expect(badge).toHaveTextContent(`${percent} High Confidence`);
+    expect(badge).toHaveTextContent(`${percent} ${level} Confidence`);
     expect(badge).toHaveClass(colour);
     for (const other of ["bg-green-100", "bg-yellow-100", "bg-red-100"].filter((c) => c !== colour)) {
       expect(badge).not.toHaveClass(other);
@@ -590,11 +593,10 @@ describe("Download Report", () => {
     await waitFor(() => expect(dl.revokeObjectURL).toHaveBeenCalledWith("blob:report-1"));
   });
 
-  it("sends the spec's confidence level (above 0.8 High, above 0.6 Medium, else Low)", async () => {
+  it("sends the server's confidence level, the one mapping every surface uses", async () => {
     stubDownload();
     const base = makeResult();
-    // The server's own level says High; the report follows the spec's thresholds.
-    const result = makeResult({ valuation: { ...base.valuation, confidence: 0.8, confidenceLevel: "High" } });
+    const result = makeResult({ valuation: { ...base.valuation, confidence: 0.8, confidenceLevel: "Medium" } });
     const ctx = await lookUp({ [LOOKUP]: { body: { data: result } }, [REPORT]: { body: "x" } });
     await screen.findByTestId("valuation-result");
     await ctx.user.click(screen.getByRole("button", { name: "Download Report" }));

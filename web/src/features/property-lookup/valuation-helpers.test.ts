@@ -4,7 +4,7 @@ import { SAMPLE_VALUATION } from "./sample-valuation";
 import {
   acresFromSqFt,
   buildReportPayload,
-  CONFIDENCE_LABEL,
+  confidenceLabel,
   confidenceMeaning,
   confidencePercent,
   confidenceTone,
@@ -20,7 +20,6 @@ import {
   pricePerSqFt,
   propertyTypeOf,
   rentSourceLabel,
-  reportConfidenceLevel,
   reportFileName,
   REPORT_MAX_COMPARABLES,
 } from "./valuation-helpers";
@@ -83,34 +82,22 @@ describe("confidence", () => {
   });
 
   it.each([
-    [100, "green"],
-    [85, "green"],
-    [84, "yellow"],
-    [70, "yellow"],
-    [69, "red"],
-    [0, "red"],
-  ] as const)("colours %i percent %s", (percent, want) => {
-    expect(confidenceTone(percent)).toBe(want);
+    ["High", "green"],
+    ["Medium", "yellow"],
+    ["Low", "red"],
+  ] as const)("colours the %s level %s", (level, want) => {
+    expect(confidenceTone(level)).toBe(want);
   });
 
-  it("always labels the badge High Confidence, as the spec says", () => {
-    expect(CONFIDENCE_LABEL).toBe("High Confidence");
+  it("labels the badge with the level, not always High Confidence", () => {
+    expect(confidenceLabel("Low")).toBe("Low Confidence");
+    expect(confidenceLabel("High")).toBe("High Confidence");
   });
 
   it("explains the calibrated meaning", () => {
     expect(confidenceMeaning(0.72)).toBe("means: about 72% of homes like this sell within 10% of our estimate");
   });
 
-  it.each([
-    [0.95, "High"],
-    [0.81, "High"],
-    [0.8, "Medium"],
-    [0.61, "Medium"],
-    [0.6, "Low"],
-    [0.1, "Low"],
-  ] as const)("report level of %d is %s (strictly above the thresholds)", (confidence, want) => {
-    expect(reportConfidenceLevel(confidence)).toBe(want);
-  });
 });
 
 describe("report", () => {

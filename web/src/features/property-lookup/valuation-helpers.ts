@@ -59,11 +59,15 @@ export function confidencePercent(confidence: number): number {
 }
 
 export type ConfidenceTone = "green" | "yellow" | "red";
+export type ConfidenceLevel = "High" | "Medium" | "Low";
 
-/** The badge colour of the spec: green at 85% or more, yellow at 70% or more, otherwise red. */
-export function confidenceTone(percent: number): ConfidenceTone {
-  if (percent >= 85) return "green";
-  if (percent >= 70) return "yellow";
+/**
+ * The badge colour follows the level the server gives (valuation.ConfidenceLevel, the one mapping of every
+ * surface: above 0.8 High, above 0.6 Medium, otherwise Low), so the colour and the words never disagree.
+ */
+export function confidenceTone(level: ConfidenceLevel): ConfidenceTone {
+  if (level === "High") return "green";
+  if (level === "Medium") return "yellow";
   return "red";
 }
 
@@ -74,23 +78,16 @@ export const CONFIDENCE_TONE_CLASSES: Record<ConfidenceTone, string> = {
 };
 
 /**
- * The badge's label. The spec fixes it to 'High Confidence' whatever the level: the colour carries the level, and
- * the calibrated meaning (confidenceMeaning) is shown beside it so the label cannot mislead on its own.
+ * The badge's label: the level, "Medium Confidence". The spec fixes it to 'High Confidence' whatever the level;
+ * that is deliberately not copied (DESIGN.md section 5), since a 58% estimate labelled High would mislead.
  */
-export const CONFIDENCE_LABEL = "High Confidence";
+export function confidenceLabel(level: ConfidenceLevel): string {
+  return `${level} Confidence`;
+}
 
 /** What the calibrated confidence means (DESIGN section 5): the share of such estimates within 10% of the sale. */
 export function confidenceMeaning(confidence: number): string {
   return `means: about ${confidencePercent(confidence)}% of homes like this sell within 10% of our estimate`;
-}
-
-export type ReportConfidenceLevel = "High" | "Medium" | "Low";
-
-/** The report's confidence level (spec section 4): above 0.8 High, above 0.6 Medium, otherwise Low. */
-export function reportConfidenceLevel(confidence: number): ReportConfidenceLevel {
-  if (confidence > 0.8) return "High";
-  if (confidence > 0.6) return "Medium";
-  return "Low";
 }
 
 /** The saved report's name (spec section 7): property-report-{timestamp}.csv, timestamp in epoch milliseconds. */
@@ -121,7 +118,7 @@ export function buildReportPayload(result: PropertyValuation): ReportRequest {
       low: valuation.low,
       high: valuation.high,
       confidence: valuation.confidence,
-      confidenceLevel: reportConfidenceLevel(valuation.confidence),
+      confidenceLevel: valuation.confidenceLevel,
       rentEstimate: marketData.rentEstimate ?? null,
       bedrooms: details.bedrooms ?? null,
       bathrooms: details.bathrooms ?? null,

@@ -1,20 +1,20 @@
 import { cn } from "@/lib/utils";
 import {
-  CONFIDENCE_LABEL,
   CONFIDENCE_TONE_CLASSES,
+  type ConfidenceLevel,
+  confidenceLabel,
   confidenceMeaning,
   confidencePercent,
   confidenceTone,
 } from "../valuation-helpers";
 
 /**
- * The confidence badge of the spec: the percentage and the fixed label 'High Confidence', coloured green, yellow or
- * red by level. The calibrated meaning is written under it (and in the badge's title), so a red "High Confidence"
- * badge still tells the truth about the estimate.
+ * The confidence badge: the percentage and the level the server gives ("58% Low Confidence"), coloured by that
+ * level, with the calibrated meaning written under it (and in the badge's title).
  */
-export function ConfidenceBadge({ confidence }: { confidence: number }) {
+export function ConfidenceBadge({ confidence, level }: { confidence: number; level: ConfidenceLevel }) {
   const percent = confidencePercent(confidence);
-  const tone = confidenceTone(percent);
+  const tone = confidenceTone(level);
   const meaning = confidenceMeaning(confidence);
   return (
     <div className="space-y-1">
@@ -28,7 +28,7 @@ export function ConfidenceBadge({ confidence }: { confidence: number }) {
         )}
       >
         <span className="tabular-nums">{percent}%</span>{" "}
-        <span>{CONFIDENCE_LABEL}</span>
+        <span>{confidenceLabel(level)}</span>
       </span>
       <p className="text-xs text-muted-foreground" data-testid="confidence-meaning">
         {meaning}

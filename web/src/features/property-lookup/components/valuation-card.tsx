@@ -149,7 +149,7 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
             ) : null}
           </div>
 
-          <ConfidenceBadge confidence={valuation.confidence} />
+          <ConfidenceBadge confidence={valuation.confidence} level={valuation.confidenceLevel} />
 
           {note ? (
             <div
