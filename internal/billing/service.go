@@ -281,13 +281,18 @@ func (s *Service) ChangePlan(ctx context.Context, userID int64, planType string)
 	if err != nil {
 		return PlanChange{}, s.paymentFailed(ctx, pay.ID, err)
 	}
+	settled := p.Status == PaymentSucceeded || p.AmountCents == 0
+	if p.Ref == "" && settled {
+		// Nothing was left to pay (a free change, or an invoice the provider settled at once), so the provider
+		// named no payment: the payment row gets its own reference, for the event below to find it by.
+		p.Ref = fmt.Sprintf("settled-%d", pay.ID)
+	}
 	if err := s.Store.AttachPayment(ctx, pay.ID, p.Ref, secretHash(prov, p.ClientSecret), p.AmountCents, now); err != nil {
 		return PlanChange{}, err
 	}
 	out.ChargeCents, out.PaymentID = p.AmountCents, &pay.ID
-	if p.Status == PaymentSucceeded || p.AmountCents == 0 {
-		// Nothing to collect (a free change, or a provider that charged the saved card): apply it as the event
-		// the provider would send.
+	if settled {
+		// Apply it as the event the provider would send.
 		_, err := s.Store.ApplyEvent(ctx, prov.Mode(), Event{ID: fmt.Sprintf("evt_local_payment_%d", pay.ID),
 			Type: EventPaymentSucceeded, PaymentRef: p.Ref, AmountCents: p.AmountCents, Created: now}, now)
 		return out, err

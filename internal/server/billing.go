@@ -233,13 +233,17 @@ func (s *Server) createTestPaymentMethod(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	if len(in.Number) > 32 || len(in.CVC) > 8 || len(in.Name) > 200 {
-		s.writeError(w, r, apperr.Invalid("number", "The card details are too long."))
+	var v apperr.Validation
+	v.Check(len(in.Number) <= 32, "number", "Your card number is invalid.")
+	v.Check(len(in.CVC) <= 8, "cvc", "Your card's security code is invalid.")
+	v.Check(len(in.Name) <= 200, "name", "The name on the card must be at most 200 characters.")
+	if err := v.Err(); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
-	v, err := s.billing.CreateTestCard(r.Context(), userFrom(r.Context()).user.ID, billing.TestCardInput{
+	pm, err := s.billing.CreateTestCard(r.Context(), userFrom(r.Context()).user.ID, billing.TestCardInput{
 		Number: in.Number, ExpMonth: in.ExpMonth, ExpYear: in.ExpYear, CVC: in.CVC})
-	s.answer(w, r, v, err)
+	s.answer(w, r, pm, err)
 }
 
 type testConfirmInput struct {

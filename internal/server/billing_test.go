@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -353,27 +352,11 @@ func TestConcurrentOverageNeverPassesTheLimit(t *testing.T) {
 		k := a.createKey(token, "Load", 1000)
 		setPlan(t, a, u.ID, "enterprise", 30)
 		spendAll(t, a, u.ID)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		codes := map[int]int{}
-		for range 40 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				rq, _ := http.NewRequest("GET", a.srv.URL+"/api/v1/property/valuation?"+fortieth.Encode(), nil)
-				rq.Header.Set("x-api-key", k.Value)
-				res, err := a.srv.Client().Do(rq)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				res.Body.Close()
-				mu.Lock()
-				codes[res.StatusCode]++
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
+		codes := a.parallel(40, func(int) *http.Request {
+			rq, _ := http.NewRequest("GET", a.srv.URL+"/api/v1/property/valuation?"+fortieth.Encode(), nil)
+			rq.Header.Set("x-api-key", k.Value)
+			return rq
+		})
 		if codes[200] != 10 || codes[402] != 30 {
 			t.Fatalf("statuses %v, want 10 × 200 and 30 × 402", codes)
 		}
@@ -438,29 +421,13 @@ func TestTwoSubscriptionsConfirmedAtOnceGrantOnce(t *testing.T) {
 			r.json(t, &sub)
 			secrets = append(secrets, sub.ClientSecret)
 		}
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		codes := map[int]int{}
-		for _, s := range secrets {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				body := strings.NewReader(fmt.Sprintf(`{"clientSecret":%q,"paymentMethodId":%q}`, s, pm))
-				rq, _ := http.NewRequest("POST", a.srv.URL+"/api/billing/test-mode/confirm", body)
-				rq.Header.Set("Content-Type", "application/json")
-				rq.Header.Set("Authorization", "Bearer "+token)
-				res, err := a.srv.Client().Do(rq)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				res.Body.Close()
-				mu.Lock()
-				codes[res.StatusCode]++
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
+		codes := a.parallel(len(secrets), func(i int) *http.Request {
+			body := strings.NewReader(fmt.Sprintf(`{"clientSecret":%q,"paymentMethodId":%q}`, secrets[i], pm))
+			rq, _ := http.NewRequest("POST", a.srv.URL+"/api/billing/test-mode/confirm", body)
+			rq.Header.Set("Content-Type", "application/json")
+			rq.Header.Set("Authorization", "Bearer "+token)
+			return rq
+		})
 		rows := checkLedger(t, a, token)
 		grants := 0
 		for _, r := range rows {

@@ -409,6 +409,31 @@ func (a *testApp) checkContract(r *http.Request, badRequest bool, out resp) {
 	}
 }
 
+// parallel sends the n requests mk makes all at once and counts the answers by status.
+func (a *testApp) parallel(n int, mk func(i int) *http.Request) map[int]int {
+	a.t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := a.srv.Client().Do(mk(i))
+			if err != nil {
+				a.t.Error(err)
+				return
+			}
+			res.Body.Close()
+			mu.Lock()
+			codes[res.StatusCode]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return codes
+}
+
 // expectStatus fails unless the answer has the status.
 func expectStatus(t *testing.T, r resp, want int) {
 	t.Helper()
