@@ -14,11 +14,11 @@ type signals struct {
 	compMAD     float64 // mean absolute residual of the comparables: how predictable the neighbourhood is
 	neff        float64 // effective number of comparables
 	nearMiles   float64 // mean distance of the three nearest comparables
-	shift       float64 // how far the comparables moved the model's value
+	shift       float64 // how far the comparables and the last sale moved the model's value
 	monthsAhead float64 // how far past the engine's data the valuation date lies
 	simSum      float64 // total weight of the comparables (likeness times recency): how much evidence there is
 	compAge     float64 // weighted mean age of the comparables' sales, in months
-	sameHome    float64 // 1 when the home's own earlier sale is among the comparables
+	lastSale    float64 // the weight of the home's own last sale in its value
 	attrs       float64 // share of the main attributes known
 	// How typical the home is for its neighbourhood: unusual homes are valued less surely.
 	sizeVsNbr  float64 // |log(living area / neighbourhood's)|
@@ -43,9 +43,6 @@ func (e *Engine) signalsFor(h *Home, nb knn, modelLog float64, comps []Comparabl
 		near = append(near, c.Miles)
 		s.simSum += c.weight
 		s.compAge += c.weight * at.Sub(c.Date).Hours() / 24 / 30.4
-		if c.SameHome {
-			s.sameHome = 1
-		}
 	}
 	if s.simSum > 0 {
 		s.compAge /= s.simSum
@@ -74,7 +71,7 @@ func orZero(v float64) float64 {
 // vector turns signals into the calibration model's inputs.
 func (s signals) vector() []float64 {
 	return []float64{math.Log(0.01 + s.compSD), math.Log(0.01 + s.compMAD), math.Log(1 + s.neff),
-		math.Log(0.05 + s.nearMiles), s.shift, math.Log(0.01 + s.simSum), math.Log(1 + s.compAge), s.sameHome,
+		math.Log(0.05 + s.nearMiles), s.shift, math.Log(0.01 + s.simSum), math.Log(1 + s.compAge), s.lastSale,
 		s.attrs, s.sizeVsNbr, s.priceVsNbr, s.nbrSpread, s.logValue, s.logValue * s.logValue, s.located}
 }
 
@@ -165,6 +162,7 @@ type heldOut struct {
 	logErr float64 // log(price) - log(value)
 	// For fitting the comparables' blend: the value model's own error and the comparables' mean residual.
 	modelErr, compMean, neff float64
+	last                     lastSale
 	// approx marks a valuation made as for an address not on record (ZIP centre, few attributes).
 	approx bool
 }
@@ -191,6 +189,8 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 	if nBefore >= 500 && nAfter >= 200 {
 		if sub, err := trainCore(m, opt, cut); err == nil {
 			strength = relativeStrength(e, sub)
+			// The holdout engine weighs a home's last sale as the final engine will.
+			sub.blendSale = e.blendSale
 			for _, s := range m.Sales {
 				if !usable(m, s, time.Time{}) || s.Date.Before(cut) {
 					continue
@@ -198,7 +198,8 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 				h := m.Properties[s.Property].Home
 				v := sub.value(&h, s.Property, s.Date, -1)
 				held = append(held, heldOut{sig: v.signals, logErr: math.Log(s.Price) - math.Log(v.Value),
-					modelErr: math.Log(s.Price) - math.Log(v.ModelValue), compMean: v.compMean, neff: v.signals.neff})
+					modelErr: math.Log(s.Price) - math.Log(v.ModelValue), compMean: v.compMean, neff: v.signals.neff,
+					last: v.last})
 				held = appendApprox(held, sub, h, s, len(held))
 			}
 		}
@@ -213,7 +214,7 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			if h.approx {
 				continue
 			}
-			shift := e.alpha * h.neff / (h.neff + e.k0) * h.compMean
+			shift := blendShift(e.alpha*h.neff/(h.neff+e.k0)*h.compMean, h.last)
 			h.logErr = h.modelErr - shift
 			h.sig.shift = math.Abs(shift)
 		}
@@ -345,7 +346,7 @@ func fitCalibration(held []heldOut) calibration {
 	sort.Float64s(c.z)
 	sort.Float64s(c.zApprox)
 	if final, err := gbm.Train(X, y, nil, scaleParams()); err == nil {
-		c.scale = append([]*gbm.Model{final}, foldModels...)
+		c.scale = append([]*gbm.Model{final}, present(foldModels)...)
 	}
 	return c
 }

@@ -12,9 +12,10 @@ var featureNames = []string{
 	// The neighbourhood's prices: deflated log price per sqft and log price of the nearest sales (never the
 	// sale itself), their spread, and how far away they are.
 	"knn_lppsf", "knn_lprice", "knn_lppsf_sd", "knn_miles", "knn30_lppsf", "value_from_knn",
+	"knn_similar_lprice", "knn_grade_lppsf", "value_from_grade",
 }
 
-const knnFeatures = 6
+const knnFeatures = 9
 
 var rotations = func() [][2]float64 {
 	var r [][2]float64
@@ -44,8 +45,10 @@ func features(h *Home, dst []float64) []float64 {
 // knn summarises the neighbourhood's prices for one home.
 type knn struct {
 	lppsf, lprice, sd, miles, lppsf30 float64
+	simLprice, gradeLppsf             float64
 }
 
 func (k knn) append(dst []float64, h *Home) []float64 {
-	return append(dst, k.lppsf, k.lprice, k.sd, k.miles, k.lppsf30, k.lppsf+logOr(h.Sqft))
+	return append(dst, k.lppsf, k.lprice, k.sd, k.miles, k.lppsf30, k.lppsf+logOr(h.Sqft), k.simLprice, k.gradeLppsf,
+		k.gradeLppsf+logOr(h.Sqft))
 }

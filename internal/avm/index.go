@@ -17,6 +17,9 @@ type Index struct {
 	Seasonal [12]float64
 	// Slope is the seasonally adjusted trend per month used beyond the data, already damped and clipped.
 	Slope float64
+	// TrendMonths and TrendDamping are the window and damping chosen for Slope (chooseTrend).
+	TrendMonths  int
+	TrendDamping float64
 	// MaxAhead caps how far past the data the trend is extrapolated; later dates get the level at the cap.
 	MaxAhead int
 }
@@ -66,10 +69,14 @@ func (ix *Index) End() time.Time { return ix.Start.AddDate(0, len(ix.Levels), 0)
 // indexParams tune the estimate.
 const (
 	indexMinPerMonth = 20   // months with fewer sales borrow strength from their neighbours
-	trendMonths      = 6    // the trend is fitted on the last months
-	trendDamping     = 0.7  // extrapolate only part of the recent trend: trends revert
 	trendMaxPerMonth = 0.01 // at most 1% a month either way
 	trendMaxAhead    = 12   // months
+)
+
+// The trend's window and damping when the market is too short to choose them (chooseTrend).
+const (
+	trendMonths  = 6   // the trend is fitted on the last months
+	trendDamping = 0.7 // extrapolate only part of the recent trend: trends revert
 )
 
 // buildIndex estimates the index from each sale's date and its residual against a time-blind model.
@@ -124,7 +131,8 @@ func buildIndex(dates []time.Time, resid []float64) Index {
 	for m := range levels {
 		adjusted[m] = levels[m] - ix.Seasonal[start.AddDate(0, m, 0).Month()-1]
 	}
-	ix.Slope = trendSlope(adjusted)
+	ix.TrendMonths, ix.TrendDamping = chooseTrend(adjusted)
+	ix.Slope = trendSlope(adjusted, ix.TrendMonths, ix.TrendDamping)
 	return ix
 }
 
@@ -194,9 +202,43 @@ func localLinear(v, w []float64, m, h int) float64 {
 	return (sxx*sy - sx*sxy) / det
 }
 
-// trendSlope fits a line to the last months of the index, damps it and clips it.
-func trendSlope(levels []float64) float64 {
-	k := min(trendMonths, len(levels))
+// chooseTrend picks the trend's window (months) and damping by backtesting them on the market's own index: from
+// each of its last months, extrapolate the seasonally adjusted level one to three months ahead and compare with
+// the level the index found there; the pair with the smallest mean absolute error wins. A market with under eight
+// months of history keeps the defaults: too few forecasts to choose by.
+func chooseTrend(adjusted []float64) (months int, damping float64) {
+	months, damping = trendMonths, trendDamping
+	n := len(adjusted)
+	if n < 8 {
+		return months, damping
+	}
+	backtest := func(k int, d float64) float64 {
+		var sum float64
+		var cnt int
+		for o := max(5, n-7); o <= n-2; o++ {
+			slope := trendSlope(adjusted[:o+1], k, d)
+			for h := 1; h <= 3 && o+h < n; h++ {
+				sum += math.Abs(adjusted[o] + slope*float64(h) - adjusted[o+h])
+				cnt++
+			}
+		}
+		return sum / float64(cnt)
+	}
+	// Another choice must beat the defaults clearly (by 0.01% of price a month).
+	best := backtest(months, damping) - 1e-4
+	for _, k := range []int{3, 4, 6, 9, 12} {
+		for _, d := range []float64{0.5, 0.7, 0.85, 1} {
+			if err := backtest(k, d); err < best {
+				best, months, damping = err, k, d
+			}
+		}
+	}
+	return months, damping
+}
+
+// trendSlope fits a line to the last `months` of the index, damps it and clips it.
+func trendSlope(levels []float64, months int, damping float64) float64 {
+	k := min(months, len(levels))
 	if k < 3 {
 		return 0
 	}
@@ -211,7 +253,7 @@ func trendSlope(levels []float64) float64 {
 	}
 	fk := float64(k)
 	slope := (fk*sxy - sx*sy) / (fk*sxx - sx*sx)
-	slope *= trendDamping
+	slope *= damping
 	return math.Max(-trendMaxPerMonth, math.Min(trendMaxPerMonth, slope))
 }
 
@@ -251,3 +293,6 @@ func median(v []float64) float64 {
 	}
 	return (c[n/2-1] + c[n/2]) / 2
 }
+
+// IndexForTest exposes the index (scratch).
+func (e *Engine) IndexForTest() *Index { return &e.index }

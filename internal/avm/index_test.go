@@ -82,10 +82,10 @@ func TestIndexIgnoresMixWithinAMonth(t *testing.T) {
 
 func TestTrendSlopeIsClipped(t *testing.T) {
 	levels := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5}
-	if got := trendSlope(levels); got != trendMaxPerMonth {
+	if got := trendSlope(levels, trendMonths, trendDamping); got != trendMaxPerMonth {
 		t.Errorf("slope of a 10%%/month rise = %.4f, want the %.2f clip", got, trendMaxPerMonth)
 	}
-	if got := trendSlope([]float64{0, 0}); got != 0 {
+	if got := trendSlope([]float64{0, 0}, trendMonths, trendDamping); got != 0 {
 		t.Errorf("slope of two months = %.4f, want 0", got)
 	}
 }

@@ -14,15 +14,20 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 5
+const SnapshotVersion = 7
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {
-	Version   int
-	Opt       Options
-	Models    []*gbm.Model
+	Version int
+	Opt     Options
+	// Final is the model trained on every sale; Folds the out-of-fold models, by fold (empty when a fold had none).
+	// With Opt.Bag the engine averages them all.
+	Final     *gbm.Model
+	Folds     []*gbm.Model
 	Index     Index
 	Alpha, K0 float64
+	Offset    float64
+	BlendSale saleBlend
 	DataEnd   time.Time
 	Scale     []*gbm.Model
 	Z         []float64
@@ -40,9 +45,12 @@ type snapshot struct {
 
 // Marshal saves the engine; Restore rebuilds it against the same market.
 func (e *Engine) Marshal() ([]byte, error) {
-	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Models: e.models, Index: e.index, Alpha: e.alpha, K0: e.k0,
+	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index, Alpha: e.alpha, K0: e.k0, Offset: e.offset, BlendSale: e.blendSale,
 		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, ZApprox: e.calib.zApprox, Horizon: e.calib.horizon, Strength: e.calib.strength, HeldN: e.calib.holdoutN,
 		HeldHits: e.calib.holdoutHits, Forward: e.calib.timeForward}
+	if len(present(e.folds)) != len(e.folds) {
+		s.Folds = nil
+	}
 	for _, si := range e.sales {
 		s.SaleIDs = append(s.SaleIDs, e.market.Sales[si.sale].ID)
 		s.Resid = append(s.Resid, si.resid)
@@ -67,12 +75,15 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	if s.Version != SnapshotVersion {
 		return nil, fmt.Errorf("%w (version %d, want %d)", ErrStale, s.Version, SnapshotVersion)
 	}
+	if s.Final == nil {
+		return nil, fmt.Errorf("%w (no model)", ErrStale)
+	}
 	fillNeighbourhood(m)
 	byID := make(map[int64]int32, len(m.Sales))
 	for i, sale := range m.Sales {
 		byID[sale.ID] = int32(i)
 	}
-	e := &Engine{market: m, opt: s.Opt, models: s.Models, index: s.Index, alpha: s.Alpha, k0: s.K0, dataEnd: s.DataEnd,
+	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index, alpha: s.Alpha, k0: s.K0, offset: s.Offset, blendSale: s.BlendSale, dataEnd: s.DataEnd,
 		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {
@@ -85,11 +96,15 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		y := math.Log(sale.Price)
 		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property, lat: h.Lat, lon: h.Lon, date: sale.Date,
 			logPrice: y, deflated: y - s.Index.At(sale.Date), lsqft: logOr(h.Sqft), resid: s.Resid[k], pred: s.Pred[k],
-			sqft: h.Sqft, beds: h.Beds, baths: h.Baths, yearBuilt: h.YearBuilt, typ: h.Type})
+			sqft: h.Sqft, beds: h.Beds, baths: h.Baths, yearBuilt: h.YearBuilt, grade: h.Grade, typ: h.Type})
 		pts = append(pts, geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon})
+	}
+	if s.Opt.Bag {
+		e.models = append(e.models, s.Folds...)
 	}
 	e.spatial = geo.NewIndex(pts)
 	e.homes = propertyIndex(m)
+	e.indexByProperty()
 	e.rent = trainRent(m)
 	return e, nil
 }

@@ -66,19 +66,28 @@ type saleInfo struct {
 	// pred is the out-of-fold model value in deflated log units (logPrice - index - resid).
 	pred              float64
 	sqft, beds, baths float64
-	yearBuilt         float64
+	yearBuilt, grade  float64
 	typ               PropertyType
 }
 
 // Engine is a trained valuation engine.
 type Engine struct {
-	market  *Market
-	opt     Options
-	models  []*gbm.Model // averaged
+	market *Market
+	opt    Options
+	models []*gbm.Model // averaged, for homes the models never learned from
+	// folds are the out-of-fold models, by fold: a home whose sales the models learned from is valued by the one
+	// model that did not (its fold's), so that its value is not its own remembered price (see predictFor).
+	folds   []*gbm.Model
 	index   Index
 	sales   []saleInfo
 	spatial *geo.Index // over sales
 	homes   *geo.Index // over the market's properties
+	// offset is added to the models' mean: the median out-of-fold residual (see trainCore).
+	offset float64
+	// byProperty lists each property's sales (indexes in sales), oldest first.
+	byProperty map[int32][]int32
+	// blendSale weighs a home's own last sale (lastsale.go).
+	blendSale saleBlend
 	// blend: final log value = model + alpha * n/(n+k0) * weighted mean comp residual.
 	alpha, k0 float64
 	calib     calibration
@@ -97,6 +106,7 @@ func Train(m *Market, opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.blendSale = fitSaleBlend(e.outOfFoldPairs())
 	e.calib = calibrate(m, opt, e)
 	e.rent = trainRent(m)
 	return e, nil
@@ -138,9 +148,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		y[k] = math.Log(s.Price)
 		dates[k] = s.Date
 		// Folds by property, so a home's other sales never help predict it out of fold.
-		h := fnv.New32a()
-		fmt.Fprint(h, m.Properties[s.Property].ID)
-		fold[k] = int(h.Sum32() % uint32(opt.Folds))
+		fold[k] = foldOf(m.Properties[s.Property].ID, opt.Folds)
 	}
 
 	// 1. The index: the monthly median residual against a quick time-blind model, out of fold so that the
@@ -167,7 +175,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		yd[k] = y[k] - index.At(dates[k])
 		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, lat: h.Lat, lon: h.Lon, date: s.Date,
 			logPrice: y[k], deflated: yd[k], lsqft: logOr(h.Sqft), sqft: h.Sqft, beds: h.Beds, baths: h.Baths,
-			yearBuilt: h.YearBuilt, typ: h.Type})
+			yearBuilt: h.YearBuilt, grade: h.Grade, typ: h.Type})
 		pts[k] = geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon}
 		if !s.Date.Before(e.dataEnd) {
 			e.dataEnd = s.Date.AddDate(0, 0, 1)
@@ -175,11 +183,13 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	}
 	e.spatial = geo.NewIndex(pts)
 	e.homes = propertyIndex(m)
+	e.indexByProperty()
 
-	// 3. The neighbourhood's prices as features, leaving each sale out of its own.
+	// 3. The neighbourhood's prices as features, leaving out every sale of the home itself (its own history is
+	// weighed apart, as its last sale).
 	for k := range X {
-		self := int32(k)
-		nb := e.knnFor(e.sales[k].lat, e.sales[k].lon, func(id int32) bool { return id != self })
+		own := e.sales[k].property
+		nb := e.knnFor(&m.Properties[own].Home, func(id int32) bool { return e.sales[id].property != own })
 		X[k] = nb.append(X[k], &m.Properties[e.sales[k].property].Home)
 	}
 
@@ -188,9 +198,17 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.folds = foldModels
+	// The model learns the mean log price, but a sale's median sits above it: distressed and family sales pull the
+	// mean down more than any pull it up. The median out-of-fold residual moves every value to the median, so that
+	// half of sales land above a valuation and half below (King County: +0.5%).
 	for k := range e.sales {
 		e.sales[k].resid = yd[k] - oof[k]
-		e.sales[k].pred = oof[k]
+	}
+	e.offset = medianResid(e.sales)
+	for k := range e.sales {
+		e.sales[k].resid -= e.offset
+		e.sales[k].pred = oof[k] + e.offset
 	}
 
 	// 5. The value model, on every sale; with Bag, averaged with the fold models (a bagged ensemble: steadier
@@ -201,9 +219,24 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	}
 	e.models = []*gbm.Model{final}
 	if opt.Bag {
-		e.models = append(e.models, foldModels...)
+		e.models = append(e.models, present(foldModels)...)
 	}
 	return e, nil
+}
+
+func medianResid(sales []saleInfo) float64 {
+	r := make([]float64, len(sales))
+	for k := range sales {
+		r[k] = sales[k].resid
+	}
+	return median(r)
+}
+
+// foldOf is a property's fold: by its record's id, so that all its sales share one.
+func foldOf(id int64, folds int) int {
+	h := fnv.New32a()
+	fmt.Fprint(h, id)
+	return int(h.Sum32() % uint32(folds))
 }
 
 // propertyIndex indexes the market's located properties in space, by their index in m.Properties.
@@ -217,7 +250,8 @@ func propertyIndex(m *Market) *geo.Index {
 	return geo.NewIndex(pts)
 }
 
-// outOfFold predicts every row with a model trained on the other folds. The folds train in parallel, one per
+// outOfFold predicts every row with a model trained on the other folds, and returns those models by fold (nil for a
+// fold without rows). The folds train in parallel, one per
 // core: they are independent, and this is most of the training time.
 func outOfFold(X [][]float64, y []float64, fold []int, folds int, p gbm.Params) ([]float64, []*gbm.Model, error) {
 	out := make([]float64, len(X))
@@ -256,23 +290,57 @@ func outOfFold(X [][]float64, y []float64, fold []int, folds int, p gbm.Params) 
 		}(f)
 	}
 	wg.Wait()
+	return out, models, errors.Join(errs...)
+}
+
+// present drops the folds that had no model (a fold with no rows of its own).
+func present(models []*gbm.Model) []*gbm.Model {
 	var kept []*gbm.Model
 	for _, m := range models {
 		if m != nil {
 			kept = append(kept, m)
 		}
 	}
-	return out, kept, errors.Join(errs...)
+	return kept
 }
 
 // knnFor summarises the deflated prices of the nearest market sales that keep accepts.
-func (e *Engine) knnFor(lat, lon float64, keep func(int32) bool) knn {
-	nb := e.spatial.Nearest(lat, lon, 30, compRadiusWide, keep)
+func (e *Engine) knnFor(h *Home, keep func(int32) bool) knn {
+	nb := e.spatial.Nearest(h.Lat, h.Lon, 30, compRadiusWide, keep)
 	if len(nb) == 0 {
 		n := math.NaN()
-		return knn{n, n, n, n, n}
+		return knn{n, n, n, n, n, n, n}
 	}
 	var k knn
+	// The likeness-weighted estimate: each neighbour's deflated log price, corrected for the difference in living
+	// area by a typical elasticity, weighted by how alike the homes are; and the price per sqft of the nearest
+	// homes of the same construction grade.
+	var ss, ssv, gs float64
+	var gn int
+	for _, x := range nb {
+		s := &e.sales[x.ID]
+		sim := similarity(h, s, x.Miles)
+		if known(h.Grade) && known(s.grade) {
+			sim *= math.Exp(-math.Abs(h.Grade-s.grade) / 1.5)
+			if h.Grade == s.grade && gn < 10 && known(s.lsqft) {
+				gs += s.deflated - s.lsqft
+				gn++
+			}
+		}
+		v := s.deflated
+		if known(s.lsqft) && h.Sqft > 0 {
+			v += 0.45 * (math.Log(h.Sqft) - s.lsqft)
+		}
+		ss += sim
+		ssv += sim * v
+	}
+	k.simLprice, k.gradeLppsf = math.NaN(), math.NaN()
+	if ss > 0 {
+		k.simLprice = ssv / ss
+	}
+	if gn > 0 {
+		k.gradeLppsf = gs / float64(gn)
+	}
 	var sw, swp, swpp, sl float64
 	var n10, np int
 	for i, x := range nb {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Comparable is a sale that informed a valuation.
+// Comparable is a sale that informed a valuation. It is never a sale of the subject itself (see Evidence).
 type Comparable struct {
 	Sale       int32 // index in Market.Sales
 	Property   int32 // index in Market.Properties
@@ -17,10 +17,26 @@ type Comparable struct {
 	// AdjustedPrice is what this sale says the subject is worth: its price moved to the valuation date by the
 	// index and corrected for the differences between the two homes by the model.
 	AdjustedPrice float64
-	// SameHome marks an earlier sale of the subject itself.
-	SameHome bool
-	weight   float64
-	resid    float64
+	weight        float64
+	resid         float64
+}
+
+// Evidence kinds: what a value was made of.
+const (
+	EvidenceModel       = "model"
+	EvidenceComparables = "comparables"
+	EvidenceLastSale    = "last_sale"
+)
+
+// Evidence is one estimate a valuation blended, with its share of the value (the shares add up to 1, in log terms:
+// value = product of estimate^weight).
+type Evidence struct {
+	Source string
+	Weight float64
+	Value  float64
+	// For the last sale: its date and price as recorded (Value is that price moved to the valuation date).
+	Date  time.Time
+	Price float64
 }
 
 // Valuation is the engine's answer for one home at one date.
@@ -28,11 +44,13 @@ type Valuation struct {
 	Value       float64
 	Low, High   float64 // 80% interval
 	Confidence  float64 // probability that the sale price lands within 10% of Value
-	ModelValue  float64 // the value model alone, before the comparables
+	ModelValue  float64 // the value model alone, before the comparables and the home's own last sale
 	Comparables []Comparable
+	Evidence    []Evidence
 	// Features of the confidence estimate, kept for explanations and tests.
 	signals  signals
 	compMean float64
+	last     lastSale
 }
 
 // Comp search: the nearest sales within a radius that widens where sales are sparse.
@@ -71,11 +89,18 @@ func recency(saleDate, at time.Time) float64 {
 	return math.Exp(-at.Sub(saleDate).Hours() / 24 / 30.4 / 18)
 }
 
-// comparables finds the sales that best resemble h, sold before at. property is the subject's own record (its
-// earlier sales are the best comparables of all), or -1; skip is a sale never to use (the subject sale itself when
-// valuing a market sale), or -1.
-func (e *Engine) comparables(h *Home, property int32, at time.Time, skip int32) []Comparable {
-	keep := func(id int32) bool { return id != skip && e.sales[id].date.Before(at) }
+// evidenceFilter accepts the market sales a valuation at `at` may learn from: sold before at, never the sale skip
+// (the subject sale itself when valuing a market sale) and never a sale of the subject's own record, property
+// (-1 for none): those are the home's own history, weighed as its last sale rather than as a neighbour.
+func (e *Engine) evidenceFilter(property int32, at time.Time, skip int32) func(int32) bool {
+	return func(id int32) bool {
+		s := &e.sales[id]
+		return id != skip && s.date.Before(at) && (property < 0 || s.property != property)
+	}
+}
+
+// comparables finds the sales that best resemble h, sold before at, that keep accepts.
+func (e *Engine) comparables(h *Home, at time.Time, keep func(int32) bool) []Comparable {
 	nb := e.spatial.Nearest(h.Lat, h.Lon, compCandidates, compRadius, keep)
 	if len(nb) < compMin {
 		nb = e.spatial.Nearest(h.Lat, h.Lon, compCandidates, compRadiusWide, keep)
@@ -85,13 +110,8 @@ func (e *Engine) comparables(h *Home, property int32, at time.Time, skip int32) 
 		s := &e.sales[x.ID]
 		miles := x.Miles
 		sim, rec := similarity(h, s, miles), recency(s.date, at)
-		same := s.property == property && property >= 0
-		if same {
-			// The same home: only time separates it from the subject, and its own history ages more slowly.
-			sim, rec = 1, math.Exp(-at.Sub(s.date).Hours()/24/30.4/36)
-		}
 		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: s.date,
-			Price: math.Exp(s.logPrice), Similarity: sim, SameHome: same, weight: sim * rec, resid: s.resid})
+			Price: math.Exp(s.logPrice), Similarity: sim, weight: sim * rec, resid: s.resid})
 	}
 	sort.Slice(comps, func(a, b int) bool { return comps[a].weight > comps[b].weight })
 	if len(comps) > e.opt.Comps {
@@ -123,7 +143,7 @@ func compStats(comps []Comparable) (mean, neff, sd, mad float64) {
 }
 
 // Value estimates what h would sell for at the date at. property is the home's record in the market (-1 when it
-// has none); its own earlier sales then count as comparables.
+// has none); its own latest earlier sale is then weighed as evidence of its own.
 func (e *Engine) Value(h Home, property int32, at time.Time) Valuation {
 	return e.value(&h, property, at, -1)
 }
@@ -141,31 +161,46 @@ func (e *Engine) value(h *Home, property int32, at time.Time, skip int32) Valuat
 // valueWith values h; located says whether its coordinates are its own (a record) or approximate (a ZIP
 // centre), and attrs is the share of its main attributes that were known rather than assumed.
 func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, located bool, attrs float64) Valuation {
+	keep := e.evidenceFilter(property, at, skip)
 	x := features(h, make([]float64, 0, len(featureNames)))
-	nb := e.knnFor(h.Lat, h.Lon, func(id int32) bool { return id != skip && e.sales[id].date.Before(at) })
+	nb := e.knnFor(h, keep)
 	x = nb.append(x, h)
-	base := e.predict(x)
-	level := e.index.At(at)
-	modelLog := base + level
-	comps := e.comparables(h, property, at, skip)
+	modelLog := e.predictFor(x, property) + e.index.At(at)
+	comps := e.comparables(h, at, keep)
 	mean, neff, sd, mad := compStats(comps)
 	// The comparables' residuals move the value only for a recorded home: around a ZIP code's centre they are
 	// not the subject's comparables (and the calibration of approximate valuations was fitted without them).
-	shift := 0.0
+	wComps := 0.0
 	if neff > 0 && located {
-		shift = e.alpha * neff / (neff + e.k0) * mean
+		wComps = e.alpha * neff / (neff + e.k0)
 	}
-	logValue := modelLog + shift
+	last := lastSale{sale: -1}
+	if property >= 0 {
+		last = e.lastSaleOf(property, at, skip, modelLog)
+	}
+	shift := blendShift(wComps*mean, last)
 	for i := range comps {
 		comps[i].AdjustedPrice = math.Exp(modelLog + comps[i].resid)
 	}
 	v := Valuation{
 		compMean:    mean,
-		Value:       math.Exp(logValue),
+		last:        last,
+		Value:       math.Exp(modelLog + shift),
 		ModelValue:  math.Exp(modelLog),
 		Comparables: comps,
 	}
-	v.signals = e.signalsFor(h, nb, modelLog, comps, neff, sd, mad, shift, at)
+	v.Evidence = []Evidence{{Source: EvidenceModel, Weight: (1 - last.weight) * (1 - wComps), Value: v.ModelValue}}
+	if len(comps) > 0 {
+		v.Evidence = append(v.Evidence, Evidence{Source: EvidenceComparables, Weight: (1 - last.weight) * wComps,
+			Value: math.Exp(modelLog + mean)})
+	}
+	if last.sale >= 0 {
+		s := &e.sales[last.sale]
+		v.Evidence = append(v.Evidence, Evidence{Source: EvidenceLastSale, Weight: last.weight, Value: math.Exp(last.adj),
+			Date: s.date, Price: math.Exp(s.logPrice)})
+	}
+	v.signals = e.signalsFor(h, nb, modelLog, comps, neff, sd, mad, math.Abs(shift), at)
+	v.signals.lastSale = last.weight
 	v.signals.attrs = attrs
 	if located {
 		v.signals.located = 1
@@ -174,6 +209,12 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 	lo, hi := e.calib.interval(v.signals)
 	v.Low, v.High = v.Value*math.Exp(lo), v.Value*math.Exp(hi)
 	return v
+}
+
+// blendShift is how far the evidence beside the model moves its log value: the comparables' shift, then the last
+// sale's pull, blended by its weight: value = (1−w)·(model + compShift) + w·lastSale.
+func blendShift(compShift float64, last lastSale) float64 {
+	return (1-last.weight)*compShift + last.weight*last.r1
 }
 
 // Covers reports whether any market sale lies within miles of the location: farther than that, the engine has no
@@ -190,11 +231,23 @@ func (e *Engine) Trend(at time.Time) float64 {
 // DataEnd is the day after the latest sale the engine learned from.
 func (e *Engine) DataEnd() time.Time { return e.dataEnd }
 
+// predictFor is the value model's deflated log value of a home: for a recorded home that sold in the market, the
+// model of its fold, which never saw those sales (750 trees of 48 leaves remember a price they learned: a home bought
+// cheap to be renovated would be valued at its old price); for any other home, the mean of the models.
+func (e *Engine) predictFor(x []float64, property int32) float64 {
+	if property >= 0 && len(e.byProperty[property]) > 0 && len(e.folds) == e.opt.Folds {
+		if m := e.folds[foldOf(e.market.Properties[property].ID, e.opt.Folds)]; m != nil {
+			return m.Predict(x) + e.offset
+		}
+	}
+	return e.predict(x)
+}
+
 // predict is the value model's deflated log value: the mean of its models.
 func (e *Engine) predict(x []float64) float64 {
 	s := 0.0
 	for _, m := range e.models {
 		s += m.Predict(x)
 	}
-	return s / float64(len(e.models))
+	return s/float64(len(e.models)) + e.offset
 }
