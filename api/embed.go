@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -34,7 +35,12 @@ func Load(ctx context.Context) (*openapi3.T, error) {
 		return nil, fmt.Errorf("api/openapi.yaml: %w", err)
 	}
 	if err := doc.Validate(ctx); err != nil {
-		return nil, fmt.Errorf("api/openapi.yaml is not a valid OpenAPI document: %w", err)
+		hint := ""
+		if strings.Contains(err.Error(), "example demoHome") {
+			// The example valuation is generated; after a change to the valuation's shape it no longer fits.
+			hint = " (the generated example valuation is out of date: run `make examples`)"
+		}
+		return nil, fmt.Errorf("api/openapi.yaml is not a valid OpenAPI document%s: %w", hint, err)
 	}
 	return doc, nil
 }

@@ -40,6 +40,7 @@ Commands:
   import    load property records and sales from a file (valuator import sales FILE --format ...)
   demo      generate the demo market (done automatically on the first development start)
   eval      measure valuation accuracy on a sales file (valuator eval --data FILE --format ... --cut DATE)
+  examples  regenerate the example valuation the product shows (make examples)
   help      show this help
 
 Configuration comes from VALUATOR_* environment variables (see README.md); flags override them.
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runEval(ctx, args, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args, getenv, stdout, stderr)
+	case "examples":
+		return runExamples(ctx, args, stdout, stderr)
 	case "worker":
 		return runWorker(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":

@@ -20,8 +20,7 @@ func TestEveryRouteIsInTheContract(t *testing.T) {
 	s := &Server{}
 	for _, rt := range s.routeTable() {
 		r := httptest.NewRequest(rt.method, rt.pattern, nil)
-		r.URL.Scheme, r.URL.Host, r.Host = "", "", ""
-		if _, _, err := c.router.FindRoute(r); err != nil {
+		if _, err := c.Operation(r); err != nil {
 			t.Errorf("%s %s is served but not described in api/openapi.yaml: %v", rt.method, rt.pattern, err)
 		}
 	}

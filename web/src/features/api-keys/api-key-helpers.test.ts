@@ -8,7 +8,8 @@ import {
   generateKeySchema,
   planCapNote,
 } from "./api-key-helpers";
-import { EXAMPLE_VALUATION, curlExample, fetchExample } from "./docs-examples";
+import { EXAMPLE_VALUATION } from "@/lib/example-valuation";
+import { curlExample, fetchExample } from "./docs-examples";
 
 describe("generateKeySchema", () => {
   it.each([

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { EXAMPLE_COMPARABLES, EXAMPLE_REQUEST, EXAMPLE_VALUATION } from "@/lib/example-valuation";
 import type { ApiKey, User } from "@/lib/types";
 import {
   dismissToasts,
@@ -403,7 +404,9 @@ describe("the built-in documentation", () => {
     const curl = within(docs).getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith("curl -G"));
     expect(curl.textContent).toContain(`"${origin}/api/v1/property/valuation"`);
     expect(curl.textContent).toContain(`-H "x-api-key: ${PROD.keyValue}"`);
-    expect(curl.textContent).toContain('--data-urlencode "address=2114 Bigelow Ave N"');
+    // The samples value the home of the generated example, so the response shown below is the answer they get.
+    expect(curl.textContent).toContain(`--data-urlencode "address=${EXAMPLE_REQUEST.address}"`);
+    expect(curl.textContent).toContain(`--data-urlencode "zip=${EXAMPLE_REQUEST.zip}"`);
     expect(curl.textContent).not.toContain("YOUR_API_KEY");
     // The JavaScript sample is a GET with the key from the environment and no body.
     const js = within(docs).getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").includes("new URLSearchParams"));
@@ -438,7 +441,8 @@ describe("the built-in documentation", () => {
     };
     expect(Object.keys(parsed.data)).toEqual(["property", "valuation", "details", "marketData", "meta"]);
     expect(parsed.data.valuation).toMatchObject({ low: expect.any(Number), high: expect.any(Number), confidence: expect.any(Number) });
-    expect(parsed.data.marketData.comparables).toHaveLength(1);
+    expect(parsed).toEqual({ data: EXAMPLE_VALUATION });
+    expect(parsed.data.marketData.comparables).toHaveLength(EXAMPLE_COMPARABLES.kept);
     expect(parsed.data.marketData.priceHistory.length).toBeGreaterThan(0);
 
     for (const path of ["/api/batch/upload", "/api/batch/status/{jobId}", "/api/batch/download/{jobId}"]) {

@@ -1,6 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { AppRoutes } from "@/app/routes";
+import { EXAMPLE_QUERY, EXAMPLE_REQUEST, EXAMPLE_VALUATION } from "@/lib/example-valuation";
 import { HelpCenterPage } from "./help-center-page";
 
 describe("HelpCenterPage", () => {
@@ -27,6 +28,20 @@ describe("HelpCenterPage", () => {
     expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
     expect(screen.getByRole("link", { name: "Read the API docs" })).toHaveAttribute("href", "/docs");
     expect(screen.getByRole("link", { name: "Contact support" })).toHaveAttribute("href", "/contact-us");
+  });
+
+  it("makes the first API call on the example home and shows the engine's answer for it", () => {
+    render(
+      <MemoryRouter>
+        <HelpCenterPage />
+      </MemoryRouter>,
+    );
+    const call = screen.getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith("curl "));
+    expect(call.textContent).toContain(`/api/v1/property/valuation?${EXAMPLE_QUERY}`);
+    const answer = screen.getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith('{\n  "data"'));
+    expect(JSON.parse(answer.textContent ?? "")).toEqual({ data: EXAMPLE_VALUATION });
+    const csv = screen.getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith("address,city"));
+    expect(csv.textContent).toContain(`${EXAMPLE_REQUEST.address},${EXAMPLE_REQUEST.city},`);
   });
 
   it("is routed at /help-center, where the contact page's button points", () => {

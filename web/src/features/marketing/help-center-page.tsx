@@ -6,6 +6,13 @@ import { SUPPORT_EMAIL } from "@/components/company-info";
 import { CodeBlock } from "@/components/code-block";
 import { PageIntro, PublicLayout } from "@/components/public-layout";
 import { Button } from "@/components/ui/button";
+import {
+  EXAMPLE_ADDRESS_LINE,
+  EXAMPLE_NOTE,
+  EXAMPLE_QUERY,
+  EXAMPLE_REQUEST,
+  EXAMPLE_RESPONSE_JSON,
+} from "@/lib/example-valuation";
 import { BATCH_FILE_MAX_MB, FREE_CREDITS, OVERAGE_PER_CREDIT_USD } from "./plans";
 
 // The Help Center (/help-center), linked from the contact page's 'Visit Help Center' button: task-oriented
@@ -22,7 +29,9 @@ interface Topic {
   articles: ReadonlyArray<{ q: string; a: React.ReactNode }>;
 }
 
-const FIRST_CALL = `curl "https://YOUR_VALUATOR_HOST/api/v1/property/valuation?address=2114%20Bigelow%20Ave%20N&city=Seattle&state=WA&zip=98109" \\
+// The first call values the home of the product's example valuation (a demo home), and the answer shown is the one
+// the engine gave for it (lib/example-valuation.ts).
+const FIRST_CALL = `curl "https://YOUR_VALUATOR_HOST/api/v1/property/valuation?${EXAMPLE_QUERY}" \\
   -H "x-api-key: YOUR_API_KEY"`;
 
 const ERROR_BODY = `{
@@ -31,10 +40,11 @@ const ERROR_BODY = `{
   "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
 }`;
 
+// Homes of the demo market, so the file can be uploaded as it is on a development server.
 const SAMPLE_CSV = `address,city,state,zip
-2114 Bigelow Ave N,Seattle,WA,98109
-4517 Fremont Ave N,Seattle,WA,98103
-3841 Cedar Ln,Sacramento,CA,95821`;
+${EXAMPLE_REQUEST.address},${EXAMPLE_REQUEST.city},${EXAMPLE_REQUEST.state},${EXAMPLE_REQUEST.zip}
+1525 47th Ave,Denver,CO,80202
+8244 Kensington Dr,Atlanta,GA,30308`;
 
 const ERRORS: ReadonlyArray<{ status: string; meaning: string; fix: React.ReactNode }> = [
   {
@@ -137,6 +147,9 @@ const TOPICS: readonly Topic[] = [
               Create a key on the <strong>API Keys</strong> screen, then send it in the <code>x-api-key</code> header:
             </p>
             <CodeBlock title="First API call" code={FIRST_CALL} />
+            <p>It answers with the estimate, its range and confidence, the home's details, rent and comparable sales:</p>
+            <CodeBlock title="Response" code={EXAMPLE_RESPONSE_JSON} className="[&_pre]:max-h-80" />
+            <p className="text-xs text-muted-foreground">{EXAMPLE_NOTE}</p>
             <p>
               Every endpoint, parameter and response is described in the{" "}
               <Link to="/docs" className={a}>
@@ -262,7 +275,7 @@ const TOPICS: readonly Topic[] = [
             <p>
               We detect the address columns from their names and contents, and show you the mapping before anything is
               charged. A file needs either one column with the full address (
-              <code>2114 Bigelow Ave N, Seattle, WA 98109</code>) or four columns: street, city, state and ZIP. Change
+              <code>{EXAMPLE_ADDRESS_LINE}</code>) or four columns: street, city, state and ZIP. Change
               any column's type from the mapping screen; other columns are ignored.
             </p>
             <CodeBlock title="Sample CSV" code={SAMPLE_CSV} />

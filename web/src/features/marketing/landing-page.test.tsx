@@ -1,5 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
+import { EXAMPLE_ADDRESS_LINE, EXAMPLE_QUERY, EXAMPLE_REQUEST, EXAMPLE_VALUATION } from "@/lib/example-valuation";
+import type { PropertyValuation } from "@/lib/types";
 import { LandingPage } from "./landing-page";
 
 function renderLanding() {
@@ -36,32 +38,32 @@ describe("LandingPage", () => {
     expect(headings).toEqual(titles);
   });
 
-  it("shows the example request with a bearer key and the documented response fields", () => {
+  it("shows the example request with a bearer key and the engine's answer for the same demo home", () => {
     renderLanding();
     const example = screen.getByRole("region", { name: "Simple, powerful API" });
     const request = within(example).getByText(/curl/);
-    expect(request.textContent).toContain("/api/v1/property/valuation?address=");
+    expect(request.textContent).toContain(`/api/v1/property/valuation?${EXAMPLE_QUERY}`);
     for (const param of ["address=", "&city=", "&state=", "&zip="]) expect(request.textContent).toContain(param);
     expect(request.textContent).toContain('-H "Authorization: Bearer YOUR_API_KEY"');
+    const query = new URLSearchParams(EXAMPLE_QUERY);
+    expect(query.get("address")).toBe(EXAMPLE_REQUEST.address);
 
+    // The answer is the API's envelope, as generated: no hand-written fields.
     const responseText = within(example).getByText(/"estimatedValue"/).textContent ?? "";
-    const response = JSON.parse(responseText) as {
-      status: string;
-      data: {
-        property: { address: string };
-        valuation: { estimatedValue: number; confidence: number; pricePerSqFt: number };
-        details: { bedrooms: number; bathrooms: number; sqft: number };
-      };
-    };
-    expect(response.status).toBe("success");
-    expect(response.data.property.address).toMatch(/\d+ .+, [A-Z]{2} \d{5}/);
-    const { estimatedValue, confidence, pricePerSqFt } = response.data.valuation;
-    expect(confidence).toBeGreaterThan(0);
-    expect(confidence).toBeLessThan(1);
-    // The numbers must agree with each other: value / area is the price per square foot.
-    expect(Math.round(estimatedValue / response.data.details.sqft)).toBe(pricePerSqFt);
-    expect(response.data.details.bedrooms).toBeGreaterThan(0);
-    expect(response.data.details.bathrooms).toBeGreaterThan(0);
+    const response = JSON.parse(responseText) as { data: PropertyValuation };
+    expect(response).toEqual({ data: EXAMPLE_VALUATION });
+    expect(Object.keys(response.data)).toEqual(["property", "valuation", "details", "marketData", "meta"]);
+    const { property, valuation, details } = response.data;
+    // It is the home the request asks for, found on record.
+    expect(property.formattedAddress.toLowerCase()).toBe(EXAMPLE_ADDRESS_LINE.toLowerCase());
+    expect(property.matchCode).toBe("exact");
+    expect(valuation.confidence).toBeGreaterThan(0);
+    expect(valuation.confidence).toBeLessThan(1);
+    expect(valuation.low).toBeLessThan(valuation.estimatedValue);
+    expect(valuation.high).toBeGreaterThan(valuation.estimatedValue);
+    // The numbers agree with each other: value / area is the price per square foot (the value is rounded to $1,000).
+    expect(Math.abs(valuation.estimatedValue / (details.squareFeet ?? NaN) - (valuation.pricePerSqFt ?? NaN))).toBeLessThan(1);
+    expect(within(example).getByTestId("example-note")).toHaveTextContent("demo market");
   });
 
   it("has the closing call to action and the public header and footer links", () => {

@@ -15,9 +15,11 @@ import { CodeBlock } from "@/components/code-block";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { EXAMPLE_NOTE, EXAMPLE_QUERY, EXAMPLE_RESPONSE_JSON } from "@/lib/example-valuation";
 
 // The landing page (spec, product-and-account sections 1 and 2): hero, six features, an example request and
-// response, and a closing call to action.
+// response, and a closing call to action. The example is the real engine's answer for a demo home
+// (lib/example-valuation.ts), so a visitor who copies the request gets the same kind of answer.
 
 interface Feature {
   title: string;
@@ -64,10 +66,6 @@ const FEATURES: readonly Feature[] = [
   },
 ];
 
-const EXAMPLE_ADDRESS = { address: "2114 Bigelow Ave N", city: "Seattle", state: "WA", zip: "98109" };
-
-const EXAMPLE_QUERY = new URLSearchParams(EXAMPLE_ADDRESS).toString().replace(/\+/g, "%20");
-
 const EXAMPLE_PATH = `/api/v1/property/valuation?${EXAMPLE_QUERY}`;
 
 function exampleOrigin(): string {
@@ -76,25 +74,6 @@ function exampleOrigin(): string {
     ? window.location.origin
     : "https://valuator.dev";
 }
-
-const EXAMPLE_RESPONSE = {
-  status: "success",
-  data: {
-    property: {
-      address: "2114 Bigelow Ave N, Seattle, WA 98109",
-    },
-    valuation: {
-      estimatedValue: 1248000,
-      confidence: 0.82,
-      pricePerSqFt: 520,
-    },
-    details: {
-      bedrooms: 4,
-      bathrooms: 2.5,
-      sqft: 2400,
-    },
-  },
-} as const;
 
 const STEPS = [
   { title: "Create a free account", text: "Sign up with your email. You get 100 credits right away, no card needed." },
@@ -182,20 +161,23 @@ export function LandingPage() {
             </p>
           </div>
           <div className="mt-12 grid gap-6 lg:grid-cols-2">
-            <div className="space-y-3">
+            <div className="min-w-0 space-y-3">
               <h3 className="text-lg font-semibold">Request</h3>
               <p className="break-all font-mono text-sm text-muted-foreground">
                 <span className="font-semibold text-foreground">GET</span> {EXAMPLE_PATH}
               </p>
               <CodeBlock title="Request" code={curl} />
             </div>
-            <div className="space-y-3">
+            <div className="min-w-0 space-y-3">
               <h3 className="text-lg font-semibold">Response</h3>
               <p className="text-sm text-muted-foreground">
                 <span className="font-mono">confidence</span> is the share of estimates like this one that land
                 within 10% of the sale price.
               </p>
-              <CodeBlock title="Response" code={JSON.stringify(EXAMPLE_RESPONSE, null, 2)} />
+              <CodeBlock title="Response" code={EXAMPLE_RESPONSE_JSON} className="[&_pre]:max-h-[28rem]" />
+              <p data-testid="example-note" className="text-xs text-muted-foreground">
+                {EXAMPLE_NOTE}
+              </p>
             </div>
           </div>
         </div>

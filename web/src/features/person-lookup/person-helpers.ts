@@ -25,7 +25,7 @@ export function associateName(p: AssociatedPerson): string {
   return [p.firstname?.trim(), p.lastname?.trim()].filter(Boolean).join(" ");
 }
 
-/** The street lines of an address, joined ("12 Main St, Apt 4"). */
+/** The street lines of an address, joined ("1679 15th Ave, Apt 1A"). */
 export function streetLine(a: PersonAddress): string {
   return [a.street_line_1, a.street_line_2].map((s) => s?.trim()).filter(Boolean).join(", ");
 }

@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { ApiError, errorMessage } from "@/lib/api";
+import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import { useSendOptOut, type OptOutRequest } from "./opt-out-api";
 
 // The opt-out page: anyone, signed in or not, can ask to be removed from the person-lookup directory. The request
@@ -114,7 +115,7 @@ function OptOutForm({ onDone }: { onDone: (message: string) => void }) {
           {...register("street_line_1")}
           autoComplete="address-line1"
           aria-required="true"
-          placeholder="2114 Bigelow Ave N"
+          placeholder={EXAMPLE_REQUEST.address}
         />
       </Field>
       <div className="grid gap-5 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1.3fr)]">
@@ -124,7 +125,7 @@ function OptOutForm({ onDone }: { onDone: (message: string) => void }) {
             {...register("city")}
             autoComplete="address-level2"
             aria-required="true"
-            placeholder="Seattle"
+            placeholder={EXAMPLE_REQUEST.city}
           />
         </Field>
         <Field id="opt-out-state" label="State" error={e.state_code}>
@@ -140,7 +141,7 @@ function OptOutForm({ onDone }: { onDone: (message: string) => void }) {
             aria-required="true"
             maxLength={2}
             className="uppercase"
-            placeholder="WA"
+            placeholder={EXAMPLE_REQUEST.state}
           />
         </Field>
         <Field
@@ -158,7 +159,7 @@ function OptOutForm({ onDone }: { onDone: (message: string) => void }) {
             autoComplete="postal-code"
             inputMode="numeric"
             maxLength={10}
-            placeholder="98109"
+            placeholder={EXAMPLE_REQUEST.zip}
           />
         </Field>
       </div>

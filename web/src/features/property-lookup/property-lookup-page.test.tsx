@@ -2,10 +2,12 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
+import { EXAMPLE_VALUATION } from "@/lib/example-valuation";
 import type { PropertyValuation } from "@/lib/types";
 import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
 import { ValuationCard } from "./components/valuation-card";
 import { PropertyLookupPage } from "./property-lookup-page";
+import { formatCurrency, formatValueRange } from "./valuation-helpers";
 
 // These tests drive the whole screen (a large DOM and a 51-item Select) and can be slow on a busy machine; the
 // limit is for a stuck test, not a speed requirement.
@@ -195,8 +197,12 @@ describe("before any search", () => {
     const sample = screen.getByTestId("sample-result");
     expect(within(sample).getByText("Sample result")).toBeInTheDocument();
     expect(within(sample).getByText(/This is an example/)).toBeInTheDocument();
-    expect(within(sample).getByTestId("estimated-value")).toHaveTextContent("$1,248,000");
-    expect(within(sample).getByTestId("value-range")).toHaveTextContent("80% range: $1,150,000 – $1,340,000");
+    // The sample is the product's example valuation: the engine's answer for a demo home.
+    const v = EXAMPLE_VALUATION.valuation;
+    expect(within(sample).getByText(EXAMPLE_VALUATION.property.formattedAddress)).toBeInTheDocument();
+    expect(within(sample).getByTestId("demo-badge")).toBeInTheDocument();
+    expect(within(sample).getByTestId("estimated-value")).toHaveTextContent(formatCurrency(v.estimatedValue));
+    expect(within(sample).getByTestId("value-range")).toHaveTextContent(`80% range: ${formatValueRange(v.low, v.high)}`);
     expect(within(sample).getByRole("button", { name: "Download Report" })).toBeDisabled();
     expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
   });

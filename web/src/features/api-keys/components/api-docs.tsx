@@ -4,11 +4,13 @@ import { AlertTriangle, BookOpen, Clock, ShieldCheck } from "lucide-react";
 import { CodeBlock } from "@/components/code-block";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { EXAMPLE_NOTE } from "@/lib/example-valuation";
 import { PLAN_LABELS, PLAN_RATE_CAPS, type Plan } from "../api-key-helpers";
 import {
   EXAMPLE_402,
   EXAMPLE_429,
   EXAMPLE_RESPONSE,
+  SAMPLE_ADDRESS,
   VALUATION_PATH,
   batchCurlExample,
   curlExample,
@@ -94,10 +96,10 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
             <h4 className="font-semibold">Query parameters</h4>
             <ParamTable
               rows={[
-                ["address", "Required", "Street address with the unit, e.g. 2114 Bigelow Ave N. Or the whole address on one line, leaving out city, state and zip."],
-                ["city", "Recommended", "City, e.g. Seattle."],
-                ["state", "Recommended", "Two-letter state code, e.g. WA."],
-                ["zip", "Recommended", "5-digit ZIP code (or ZIP+4), e.g. 98109."],
+                ["address", "Required", `Street address with the unit, e.g. ${SAMPLE_ADDRESS.address}. Or the whole address on one line, leaving out city, state and zip.`],
+                ["city", "Recommended", `City, e.g. ${SAMPLE_ADDRESS.city}.`],
+                ["state", "Recommended", `Two-letter state code, e.g. ${SAMPLE_ADDRESS.state}.`],
+                ["zip", "Recommended", `5-digit ZIP code (or ZIP+4), e.g. ${SAMPLE_ADDRESS.zip}.`],
                 ["bedrooms, bathrooms", "Optional", "Numbers from 0 to 50."],
                 ["squareFeet", "Optional", "Living area, 100 to 100,000."],
                 ["yearBuilt", "Optional", "1700 to 2100."],
@@ -123,6 +125,9 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
           <div className="space-y-2">
             <h4 className="font-semibold">Example response (200)</h4>
             <CodeBlock title="Response" code={EXAMPLE_RESPONSE} className="[&_pre]:max-h-96" />
+            <p data-testid="example-note" className="text-xs text-muted-foreground">
+              {EXAMPLE_NOTE}
+            </p>
             <p className="text-muted-foreground">
               <code className="font-mono text-xs">confidence</code> is the calibrated chance that the home would sell
               within 10% of the estimate; <code className="font-mono text-xs">low</code> and{" "}

@@ -5,6 +5,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import {
   keyFilterValue,
   parseKeyFilterValue,
@@ -51,7 +52,7 @@ export function HistoryFilters({ applied, keyNames, onApply, onExport, exportDis
             <Input
               id="history-search"
               type="search"
-              placeholder="e.g. 2114 Bigelow Ave"
+              placeholder={`e.g. ${EXAMPLE_REQUEST.address}`}
               maxLength={200}
               value={draft.search}
               onChange={(e) => setDraft({ ...draft, search: e.target.value })}

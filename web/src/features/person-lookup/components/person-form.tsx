@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import { PURPOSES, PURPOSE_VALUES } from "../person-types";
 
 // Working-screens spec, section 5 ("Person lookup"); the field names are the request's, so a 400 answer's `fields`
@@ -97,7 +98,7 @@ export function PersonForm({ pending, onSubmit }: PersonFormProps) {
           <Field id="person-street" label="Street Address" hint="Optional; narrows the match" error={e.street_line_1}>
             <Input
               autoComplete="off"
-              placeholder="2114 Bigelow Ave N"
+              placeholder={EXAMPLE_REQUEST.address}
               {...fieldA11y("person-street", e.street_line_1)}
               {...register("street_line_1")}
             />
@@ -106,7 +107,7 @@ export function PersonForm({ pending, onSubmit }: PersonFormProps) {
             <Field id="person-city" label="City" error={e.city}>
               <Input
                 autoComplete="off"
-                placeholder="Seattle"
+                placeholder={EXAMPLE_REQUEST.city}
                 aria-required="true"
                 {...fieldA11y("person-city", e.city)}
                 {...register("city")}
@@ -115,7 +116,7 @@ export function PersonForm({ pending, onSubmit }: PersonFormProps) {
             <Field id="person-state" label="State" error={e.state_code}>
               <Input
                 autoComplete="off"
-                placeholder="WA"
+                placeholder={EXAMPLE_REQUEST.state}
                 maxLength={2}
                 aria-required="true"
                 className="uppercase"
@@ -132,7 +133,7 @@ export function PersonForm({ pending, onSubmit }: PersonFormProps) {
               <Input
                 autoComplete="off"
                 inputMode="numeric"
-                placeholder="98109"
+                placeholder={EXAMPLE_REQUEST.zip}
                 maxLength={10}
                 {...fieldA11y("person-zip", e.postal_code)}
                 {...register("postal_code")}

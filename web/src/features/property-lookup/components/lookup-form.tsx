@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import { US_STATES } from "../us-states";
 
 // Working-screens spec, section 5 ("Property lookup"), with the contract's length limits (PropertyLookupRequest).
@@ -65,7 +66,7 @@ export function LookupForm({ pending, onSubmit }: LookupFormProps) {
           <Field id="lookup-address" label="Street Address" error={e.address}>
             <Input
               autoComplete="address-line1"
-              placeholder="2114 Bigelow Ave N"
+              placeholder={EXAMPLE_REQUEST.address}
               aria-required="true"
               {...fieldA11y("lookup-address", e.address)}
               {...register("address")}
@@ -75,7 +76,7 @@ export function LookupForm({ pending, onSubmit }: LookupFormProps) {
             <Field id="lookup-city" label="City" error={e.city}>
               <Input
                 autoComplete="address-level2"
-                placeholder="Seattle"
+                placeholder={EXAMPLE_REQUEST.city}
                 aria-required="true"
                 {...fieldA11y("lookup-city", e.city)}
                 {...register("city")}
@@ -110,7 +111,7 @@ export function LookupForm({ pending, onSubmit }: LookupFormProps) {
               <Input
                 autoComplete="postal-code"
                 inputMode="numeric"
-                placeholder="98109"
+                placeholder={EXAMPLE_REQUEST.zip}
                 maxLength={10}
                 aria-required="true"
                 {...fieldA11y("lookup-zip", e.zip)}

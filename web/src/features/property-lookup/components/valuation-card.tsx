@@ -101,8 +101,8 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
         <div className="flex items-center gap-2 border-b border-dashed border-primary/30 bg-primary/5 px-6 py-2.5 text-sm">
           <Info className="h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
           <p>
-            <span className="font-medium">This is an example</span> of what a valuation includes. Enter an address
-            above to value a real property.
+            <span className="font-medium">This is an example</span> of what a valuation includes: the engine's answer
+            for a home of the demo market. Enter an address above to value a property.
           </p>
         </div>
       ) : null}
