@@ -258,7 +258,8 @@ func relativeStrength(final, sub *Engine) float64 {
 }
 
 // appendApprox adds the valuation of a sale as for an address not on record, so the calibration also learns how
-// sure such valuations are: two in three keep the attributes a person knows, one in three keeps none.
+// sure such valuations are: all keep the type and living area (the least such a lookup needs), two in three also
+// beds, baths and year built.
 func appendApprox(held []heldOut, e *Engine, h Home, s Sale, n int) []heldOut {
 	v, ok := approxVariant(h, n%3 != 0)
 	if !ok {

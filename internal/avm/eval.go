@@ -28,6 +28,9 @@ type Report struct {
 	MeanConfidence   float64
 	Deciles          []DecileRow
 	Bias             float64 // median of log(value/price)
+	// The test sales of homes that had sold before (in the market data): how many, and their MdAPE and PPE10.
+	PriorN                 int
+	PriorMdAPE, PriorPPE10 float64
 }
 
 // DecileRow compares stated confidence with the observed hit rate (within 10%) for one tenth of the test sales,
@@ -41,8 +44,8 @@ type DecileRow struct {
 // Evaluate values every test sale with the engine and measures the results.
 func (e *Engine) Evaluate(tests []TestSale) Report {
 	type res struct {
-		ape, conf, logErr float64
-		hit, inside       bool
+		ape, conf, logErr  float64
+		hit, inside, prior bool
 	}
 	var rs []res
 	for _, t := range tests {
@@ -60,7 +63,7 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 		}
 		ape := math.Abs(v.Value-t.Price) / t.Price
 		rs = append(rs, res{ape: ape, conf: v.Confidence, logErr: math.Log(v.Value / t.Price), hit: ape <= 0.10,
-			inside: t.Price >= v.Low && t.Price <= v.High})
+			inside: t.Price >= v.Low && t.Price <= v.High, prior: t.Property >= 0 && !t.Approx})
 	}
 	r := Report{N: len(tests), Valued: len(rs)}
 	if len(rs) == 0 {
@@ -92,6 +95,18 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 	r.PPE5, r.PPE10, r.PPE20 = c5/n, c10/n, c20/n
 	r.IntervalCoverage, r.MeanConfidence = inside/n, conf/n
 	r.Bias = median(logErrs)
+	var prior []float64
+	for _, x := range rs {
+		if x.prior {
+			prior = append(prior, x.ape)
+			if x.hit {
+				r.PriorPPE10++
+			}
+		}
+	}
+	if r.PriorN = len(prior); r.PriorN > 0 {
+		r.PriorMdAPE, r.PriorPPE10 = median(prior), r.PriorPPE10/float64(r.PriorN)
+	}
 	sort.Slice(rs, func(a, b int) bool { return rs[a].conf < rs[b].conf })
 	for d := 0; d < 10; d++ {
 		lo, hi := d*len(rs)/10, (d+1)*len(rs)/10
@@ -117,6 +132,9 @@ func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "test sales %d, valued %d (coverage %.1f%%)\n", r.N, r.Valued, 100*float64(r.Valued)/float64(max(1, r.N)))
 	fmt.Fprintf(w, "MdAPE %.2f%%  MAPE %.2f%%  PPE5 %.1f%%  PPE10 %.1f%%  PPE20 %.1f%%  median bias %+.2f%%\n",
 		100*r.MdAPE, 100*r.MAPE, 100*r.PPE5, 100*r.PPE10, 100*r.PPE20, 100*(math.Exp(r.Bias)-1))
+	if r.PriorN > 0 {
+		fmt.Fprintf(w, "homes that sold before (%d): MdAPE %.2f%%  PPE10 %.1f%%\n", r.PriorN, 100*r.PriorMdAPE, 100*r.PriorPPE10)
+	}
 	fmt.Fprintf(w, "80%% interval coverage %.1f%%, mean stated confidence %.1f%%\n", 100*r.IntervalCoverage, 100*r.MeanConfidence)
 	fmt.Fprintf(w, "calibration by decile of stated confidence:\n")
 	fmt.Fprintf(w, "  decile      n   confidence range   stated   observed   gap\n")

@@ -108,18 +108,23 @@ func zipCentre(zip string) (lat, lon float64, ok bool) {
 // ApproxHome is approxVariant for callers outside the engine (the evaluation of ZIP-level lookups).
 func ApproxHome(h Home, keepAttrs bool) (Home, bool) { return approxVariant(h, keepAttrs) }
 
-// approxVariant turns a recorded home into what a caller who knows only its address might give: the location
-// becomes its ZIP code's centre; with keepAttrs the main attributes a person knows (beds, baths, living area, year
-// built, type) are kept, otherwise none.
+// approxVariant turns a recorded home into what a caller who knows only its address and the least the API asks for
+// gives: the location becomes its ZIP code's centre, and its type and living area are kept (an address not on record
+// is valued only with both); with keepAttrs the other attributes a person knows (beds, baths, year built) are kept
+// too.
 func approxVariant(h Home, keepAttrs bool) (Home, bool) {
 	lat, lon, ok := zipCentre(h.ZIP)
-	if !ok {
+	if !ok || !known(h.Sqft) {
 		return Home{}, false
 	}
 	v := Unknown()
 	v.Lat, v.Lon, v.ZIP = lat, lon, h.ZIP
+	v.Sqft, v.Type = h.Sqft, h.Type
+	if v.Type == "" {
+		v.Type = SingleFamily
+	}
 	if keepAttrs {
-		v.Beds, v.Baths, v.Sqft, v.YearBuilt, v.Type = h.Beds, h.Baths, h.Sqft, h.YearBuilt, h.Type
+		v.Beds, v.Baths, v.YearBuilt = h.Beds, h.Baths, h.YearBuilt
 	}
 	return v, true
 }

@@ -1,6 +1,7 @@
 package valuation
 
 import (
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -43,11 +44,20 @@ func TestKingCountyAccuracy(t *testing.T) {
 	if r.Valued != len(tests) {
 		t.Errorf("coverage %d of %d, want 100%%", r.Valued, len(tests))
 	}
-	if r.MdAPE > 0.085 {
-		t.Errorf("MdAPE %.2f%%, target at most 8.5%%", 100*r.MdAPE)
+	// Measured 7.86%, 59.8%, -1.1% and 14.9% (docs/accuracy.md); the limits leave room for run-to-run spread and
+	// fail a change that undoes what moved them.
+	if r.MdAPE > 0.081 {
+		t.Errorf("MdAPE %.2f%%, at most 8.1%%", 100*r.MdAPE)
 	}
-	if r.PPE10 < 0.56 {
-		t.Errorf("PPE10 %.1f%%, target at least 56%%", 100*r.PPE10)
+	if r.PPE10 < 0.58 {
+		t.Errorf("PPE10 %.1f%%, at least 58%%", 100*r.PPE10)
+	}
+	if b := math.Exp(r.Bias) - 1; math.Abs(b) > 0.015 {
+		t.Errorf("median bias %+.2f%%, within ±1.5%%", 100*b)
+	}
+	// The homes that sold before: their own sale is no longer a remembered price (it was 20.9%).
+	if r.PriorN != 122 || r.PriorMdAPE > 0.17 {
+		t.Errorf("homes that sold before: %d, MdAPE %.2f%%; want 122 within 17%%", r.PriorN, 100*r.PriorMdAPE)
 	}
 	if r.IntervalCoverage < 0.75 || r.IntervalCoverage > 0.85 {
 		t.Errorf("80%% interval holds %.1f%% of prices", 100*r.IntervalCoverage)

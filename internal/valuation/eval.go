@@ -56,8 +56,8 @@ func Split(recs []property.Record, cut time.Time) (*avm.Market, []avm.TestSale) 
 }
 
 // ApproxTests turns test sales into lookups of addresses not on record: each home placed at its ZIP code's
-// centre, two in three with the attributes a person knows (beds, baths, living area, year built, type), one in
-// three with none.
+// centre with its type and living area (the least such a lookup needs), two in three also with beds, baths and year
+// built.
 func ApproxTests(tests []avm.TestSale) []avm.TestSale {
 	out := make([]avm.TestSale, 0, len(tests))
 	for i, t := range tests {

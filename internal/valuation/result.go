@@ -42,6 +42,17 @@ type ResultValue struct {
 	PricePerSqFt    *int64  `json:"pricePerSqFt"`
 	ValuationDate   string  `json:"valuationDate"`
 	LastUpdated     string  `json:"lastUpdated"`
+	// Evidence is what the estimate is made of, with weights (avm.Evidence).
+	Evidence []EvidenceOut `json:"evidence"`
+}
+
+// EvidenceOut is one part of an estimate as the API shows it.
+type EvidenceOut struct {
+	Source    string  `json:"source"`
+	Weight    float64 `json:"weight"`
+	Value     int64   `json:"value"`
+	SaleDate  *string `json:"saleDate,omitempty"`
+	SalePrice *int64  `json:"salePrice,omitempty"`
 }
 
 type ResultDetails struct {
@@ -157,6 +168,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 	r.Valuation = ResultValue{EstimatedValue: round(val.Value), Low: round(val.Low), High: round(val.High),
 		Confidence: math.Round(val.Confidence*1000) / 1000, ConfidenceLevel: ConfidenceLevel(val.Confidence),
 		ValuationDate: day(at), LastUpdated: snap.engine.DataEnd().AddDate(0, 0, -1).UTC().Format(time.RFC3339)}
+	r.Valuation.Evidence = evidenceOf(val.Evidence)
 	if subject.Sqft > 0 {
 		r.Valuation.PricePerSqFt = optI(val.Value / subject.Sqft)
 	}
@@ -201,12 +213,27 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		}
 		r.MarketData.Comparables = append(r.MarketData.Comparables, ComparableOut{Address: addr,
 			City: optS(h.City), State: optS(h.State), ZIP: optS(h.ZIP),
-			DistanceMiles: math.Round(c.Miles*100) / 100, SaleDate: day(c.Date), SalePrice: int64(c.Price),
+			DistanceMiles: math.Round(c.Miles*100) / 100, SaleDate: day(c.Date), SalePrice: int64(math.Round(c.Price)),
 			Bedrooms: optF(h.Beds), Bathrooms: optF(h.Baths), SquareFeet: optI(h.Sqft), YearBuilt: optI(h.YearBuilt),
 			Similarity: math.Round(c.Similarity*1000) / 1000, AdjustedPrice: round(c.AdjustedPrice)})
 	}
 	r.Meta.DataSource = source
 	return r
+}
+
+// evidenceOf shows the parts of an estimate, weights to three decimals (so they may add up to 1 ± 0.001).
+func evidenceOf(ev []avm.Evidence) []EvidenceOut {
+	out := make([]EvidenceOut, 0, len(ev))
+	for _, e := range ev {
+		o := EvidenceOut{Source: e.Source, Weight: math.Round(e.Weight*1000) / 1000, Value: round(e.Value)}
+		if e.Source == avm.EvidenceLastSale {
+			d := day(e.Date)
+			p := int64(math.Round(e.Price))
+			o.SaleDate, o.SalePrice = &d, &p
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // propertyOf is the address part of a result: the record's own address when matched, else the caller's,
