@@ -179,7 +179,9 @@ func fill(r *batch.Result, v *valuation.Result) {
 	r.PricePerSqFt = v.Valuation.PricePerSqFt
 	r.Bedrooms, r.Bathrooms = v.Details.Bedrooms, v.Details.Bathrooms
 	r.SquareFeet, r.YearBuilt, r.LotSize = v.Details.SquareFeet, v.Details.YearBuilt, v.Details.LotSizeSqFt
-	r.PropertyType = v.Details.PropertyType
+	if v.Details.PropertyType != nil {
+		r.PropertyType = *v.Details.PropertyType
+	}
 	if v.Details.ImageURL != nil {
 		r.ImageURL = *v.Details.ImageURL
 	}
