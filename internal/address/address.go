@@ -38,6 +38,10 @@
 //   - ZIP codes are 62704, 62704-1234, 627041234 or "62704 1234". FromParts also pads a ZIP code that lost its
 //     leading zeros in a spreadsheet, where the state allows it; Parse does not, since a typed line has no
 //     spreadsheet to blame.
+//   - Input that is not an address is an error rather than a guess: a character no address is written with
+//     (= + < > { } [ ] \ ^ ~ * $ % ! ?), so that a formula ("=1+2") or a piece of a query is not read as the
+//     street its digits spell, and a street name of bare numbers without a suffix or directional ("1 2"; the
+//     grid streets of Utah, "1234 S 500 E", have directionals).
 //   - PO boxes, rural route and highway contract route boxes and general delivery are CodeCannotValue errors,
 //     even next to a street address: the caller should send the property's street address alone.
 //   - Without commas the boundary between street and city is a guess (see Parse); with commas it is not, and

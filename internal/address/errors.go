@@ -32,6 +32,7 @@ const (
 	msgTooLong   = "The address is too long. Enter only the street address, city, state and ZIP code."
 	msgNoNumber  = "The address has no house number. Enter the street address with its number, for example 123 Main St."
 	msgNoName    = "The address has no street name. Enter the street address with its name, for example 123 Main St."
+	msgSymbol    = "The address holds %q, which is no part of a street address. Enter the street address, for example 123 Main St."
 	msgUnitPlace = "The unit number is in the middle of the street. Write it after the street, for example 123 Main St #4B."
 	msgPOBox     = "PO boxes cannot be valued. Enter the street address of the property."
 	msgRural     = "Rural route and highway contract route boxes cannot be valued. Enter the street address of the property."

@@ -1,6 +1,7 @@
 package address
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ import (
 func Parse(line string) (Address, error) {
 	if len(line) > maxInputLen {
 		return Address{}, invalid(CodeInvalidAddress, fieldAddress, msgTooLong)
+	}
+	if e := checkSymbols(line, fieldAddress); e != nil {
+		return Address{}, e
 	}
 	segs := tokenize(line)
 	if len(segs) == 0 {
@@ -63,6 +67,8 @@ func FromParts(street, city, state, zip string) (Address, error) {
 	var cityToks, cityUnits []token
 	if len(city) > maxInputLen {
 		cityErr = invalid(CodeInvalidCity, fieldCity, msgCityLong)
+	} else if checkSymbols(city, fieldCity) != nil {
+		cityErr = invalid(CodeInvalidCity, fieldCity, msgCity)
 	} else {
 		cityToks = flatten(tokenize(city))
 		u := unitRunEnd(cityToks, 0)
@@ -122,6 +128,8 @@ func FromParts(street, city, state, zip string) (Address, error) {
 		fe.add(invalid(CodeInvalidAddress, fieldAddress, msgTooLong))
 	case len(segs) == 0:
 		fe.add(invalid(CodeInvalidAddress, fieldAddress, msgEmpty))
+	case checkSymbols(street, fieldAddress) != nil:
+		fe.add(checkSymbols(street, fieldAddress))
 	case checkNonStreet(segs) != nil:
 		fe.add(checkNonStreet(segs))
 	case len(cityToks) == 0:
@@ -538,6 +546,35 @@ func joinTokens(toks []token) string {
 	return b.String()
 }
 
+// notInAddresses are the characters no US address is written with. They are refused rather than dropped, so that
+// a formula ("=1+2") or a piece of a query ("Maple Rd' OR '1'='1") is answered as the input it is, not valued as
+// whatever street its letters and digits happen to spell.
+const notInAddresses = "=+<>{}[]\\^~*$%!?"
+
+// checkSymbols refuses a value holding one of notInAddresses, naming field.
+func checkSymbols(s, field string) *apperr.Error {
+	i := strings.IndexAny(s, notInAddresses)
+	if i < 0 {
+		return nil
+	}
+	if field == fieldCity {
+		return invalid(CodeInvalidCity, fieldCity, msgCity)
+	}
+	return invalid(CodeInvalidAddress, field, fmt.Sprintf(msgSymbol, s[i:i+1]))
+}
+
+// hasLetter reports whether any of words holds a letter.
+func hasLetter(words []string) bool {
+	for _, w := range words {
+		for i := 0; i < len(w); i++ {
+			if isLetter(w[i]) || w[i] >= 0x80 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // parseZIP reads 62704, 62704-1234 or 627041234.
 func parseZIP(s string) (zip, zip4 string, ok bool) {
 	switch {
@@ -686,6 +723,11 @@ func parseStreet(toks []token, a *Address) *apperr.Error {
 		}
 	}
 	words := nameWords(r)
+	// A name of bare numbers is a street only with a suffix ("W 42 ST") or a directional ("1234 S 500 E", the grid
+	// of Salt Lake City): "1 2", what is left of "=1+2", is no address.
+	if a.Suffix == "" && a.PreDir == "" && a.PostDir == "" && !hasLetter(words) {
+		return invalid(CodeInvalidAddress, fieldAddress, msgNoName)
+	}
 	// "W 42 ST" is W 42ND ST: a street named by a bare number before a suffix is an ordinal.
 	if len(words) == 1 && a.Suffix != "" && isDigits(words[0]) && len(words[0]) <= 4 {
 		n, _ := strconv.Atoi(words[0])

@@ -344,12 +344,24 @@ var parseCases = []parseCase{
 	{"123 Main St, Springfield, IL, 6270", "!zip/invalid_zip"},
 	{"123 Main St Springfield IL 62704-12", "!zip/invalid_zip"},
 	{"123 Main St, 62704 Springfield, IL", "!city/invalid_city"},
+	// Input that is not an address: a formula, a piece of a query, numbers alone, a street without a number.
+	{"=1+2", "!address/invalid_address"},
+	{"=1+2, Seattle, WA 98103", "!address/invalid_address"},
+	{"Maple Rd' OR '1'='1, Seattle, WA 98103", "!address/invalid_address"},
+	{"<script>1 Main St</script>", "!address/invalid_address"},
+	{"1 2, Seattle, WA 98103", "!address/invalid_address"},
+	{"1 2 3", "!address/invalid_address"},
+	{"Main St, Seattle, WA 98103", "!address/invalid_address"},
 
 	// Things that look like the errors above but are streets.
 	{"123 Box Elder Rd", "123||BOX ELDER|RD|||||||"},
 	{"123 Main St, Box Elder, SD 57719", "123||MAIN|ST||||BOX ELDER|SD|57719|"},
 	{"12345 RR 620 N, Austin, TX 78750", "12345||RR 620||N|||AUSTIN|TX|78750|"},
 	{"400 Post Office Sq", "400||POST OFFICE|SQ|||||||"},
+	// A street named by a number alone is one with a directional (the grids of Utah) or a suffix.
+	{"1234 S 500 E, Salt Lake City, UT 84106", "1234|S|500||E|||SALT LAKE CITY|UT|84106|"},
+	{"1234 500 E", "1234||500||E||||||"},
+	{"55 O'Farrell St (rear), San Francisco, CA 94102", "55||OFARRELL|ST||REAR||SAN FRANCISCO|CA|94102|"},
 }
 
 func TestParseCasesCount(t *testing.T) {

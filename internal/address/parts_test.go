@@ -51,6 +51,12 @@ func TestFromParts(t *testing.T) {
 		{"city in the street field", "123 Main St Springfield", "", "IL", "62704", "123||MAIN|ST||||SPRINGFIELD|IL|62704|"},
 		{"state in the city field", "123 Main St", "Springfield, IL", "", "62704", "123||MAIN|ST||||SPRINGFIELD|IL|62704|"},
 		{"state name as the city", "123 Main St", "New York", "", "", "123||MAIN|ST||||NEW YORK|||"},
+		{"a formula", "=1+2", "Seattle", "WA", "98103", "!address/invalid_address"},
+		{"a piece of a query", "Maple Rd' OR '1'='1", "Seattle", "WA", "98103", "!address/invalid_address"},
+		{"numbers alone", "1 2", "Seattle", "WA", "98103", "!address/invalid_address"},
+		{"no house number", "Main St", "Seattle", "WA", "98103", "!address/invalid_address"},
+		{"a formula as the city", "1 Main St", "=Seattle", "WA", "98103", "!city/invalid_city"},
+		{"Utah grid", "1234 S 500 E", "Salt Lake City", "UT", "84106", "1234|S|500||E|||SALT LAKE CITY|UT|84106|"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

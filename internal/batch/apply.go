@@ -1,10 +1,14 @@
 package batch
 
 import (
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"valuator/internal/address"
+	"valuator/internal/apperr"
 )
 
 // Row is one property to value: the address as the file gives it once mapped, not yet normalized (the valuation
@@ -15,9 +19,72 @@ type Row struct {
 	City    string `json:"city"`
 	State   string `json:"state"`
 	ZIP     string `json:"zip"`
+	// The facts of the home as the file writes them (see Facts), for a home that is not on record.
+	PropertyType string `json:"propertyType,omitempty"`
+	SquareFeet   string `json:"squareFeet,omitempty"`
+	Bedrooms     string `json:"bedrooms,omitempty"`
+	Bathrooms    string `json:"bathrooms,omitempty"`
+	YearBuilt    string `json:"yearBuilt,omitempty"`
+	LotSize      string `json:"lotSize,omitempty"`
 }
 
-// Apply reads the rows of t through mapping m. A full-address column is split into street, city, state and ZIP
+// Facts are the facts a row gives for a home that is not on record, nil where its cell is empty.
+type Facts struct {
+	PropertyType                                        *string
+	SquareFeet, Bedrooms, Bathrooms, YearBuilt, LotSize *float64
+}
+
+// Facts reads the row's facts. A number may be written with thousands separators and a unit of area ("1,850 sq
+// ft"); a cell that is still not a number is an error naming the fact, reported on the row like a bad address.
+// The ranges are the lookup's to check.
+func (r Row) Facts() (Facts, error) {
+	var f Facts
+	var v apperr.Validation
+	num := func(cell, field string, dst **float64) {
+		if cell == "" {
+			return
+		}
+		n, ok := parseNumber(cell)
+		if !ok {
+			v.Add(field, fmt.Sprintf("%s must be a number, not %q", field, cell))
+			return
+		}
+		*dst = &n
+	}
+	num(r.SquareFeet, "squareFeet", &f.SquareFeet)
+	num(r.Bedrooms, "bedrooms", &f.Bedrooms)
+	num(r.Bathrooms, "bathrooms", &f.Bathrooms)
+	num(r.YearBuilt, "yearBuilt", &f.YearBuilt)
+	num(r.LotSize, "lotSize", &f.LotSize)
+	if r.PropertyType != "" {
+		t := r.PropertyType
+		f.PropertyType = &t
+	}
+	return f, v.Err()
+}
+
+// areaUnits are the units a cell of square feet may end in.
+var areaUnits = []string{"square feet", "sq. ft.", "sq ft", "sq.ft.", "sqft", "sf", "ft2", "ft²"}
+
+// parseNumber reads "1850", "1,850", "2.5" or "1,850 sq ft".
+func parseNumber(s string) (float64, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, u := range areaUnits {
+		if strings.HasSuffix(s, u) {
+			s = strings.TrimSpace(strings.TrimSuffix(s, u))
+			break
+		}
+	}
+	s = strings.ReplaceAll(s, ",", "")
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+		return 0, false
+	}
+	return n, true
+}
+
+// Apply reads the rows of t through mapping m, with the facts of the home where columns are mapped to them. A
+// full-address column is split into street, city, state and ZIP
 // code (see splitFullAddress); where the mapping also has street, city, state or ZIP columns, their values come
 // first and the full address fills in only what they leave empty. A row left without a street (no address and
 // no street, spec section 5) is dropped and counted in dropped. Columns mapped to ignore, or to a type already
@@ -40,7 +107,10 @@ func Apply(t *Table, m Mapping) (rows []Row, dropped int) {
 	rows = make([]Row, 0, len(t.Rows))
 	for k, r := range t.Rows {
 		row := Row{Line: k + 1, Address: oneSpace(get(r, TypeAddress)), City: oneSpace(get(r, TypeCity)),
-			State: oneSpace(get(r, TypeState)), ZIP: oneSpace(get(r, TypeZIP))}
+			State: oneSpace(get(r, TypeState)), ZIP: oneSpace(get(r, TypeZIP)),
+			PropertyType: oneSpace(get(r, TypePropertyType)), SquareFeet: oneSpace(get(r, TypeSquareFeet)),
+			Bedrooms: oneSpace(get(r, TypeBedrooms)), Bathrooms: oneSpace(get(r, TypeBathrooms)),
+			YearBuilt: oneSpace(get(r, TypeYearBuilt)), LotSize: oneSpace(get(r, TypeLotSize))}
 		if k < len(t.Line) {
 			row.Line = t.Line[k]
 		}

@@ -3,6 +3,8 @@ package batch
 import (
 	"reflect"
 	"testing"
+
+	"valuator/internal/apperr"
 )
 
 func TestApplySplitColumns(t *testing.T) {
@@ -99,5 +101,52 @@ func TestApplyIgnoresWhatIsNotMapped(t *testing.T) {
 		Mapping{"A": TypeAddress, "B": TypeCity})
 	if dropped != 0 || rows[0] != (Row{Line: 1, Address: "1 Main St"}) {
 		t.Errorf("rows = %+v", rows)
+	}
+}
+
+// TestApplyReadsTheFacts: a sheet of homes not on record carries their facts, which Detect maps by name.
+func TestApplyReadsTheFacts(t *testing.T) {
+	tbl := table([]string{"Full Address", "Property Type", "Sq Ft", "Beds", "Baths", "Year Built", "Lot Sq Ft", "List Price"},
+		[]string{"1 Nowhere Ln, Seattle, WA 98103", "Condo", "1,850 sq ft", "3", "2.5", "1994", "4,000", "500000"},
+		[]string{"2 Nowhere Ln, Seattle, WA 98103", "", "", "", "", "", "", ""},
+	)
+	m, _ := Detect(tbl)
+	want := Mapping{"Full Address": TypeFullAddress, "Property Type": TypePropertyType, "Sq Ft": TypeSquareFeet,
+		"Beds": TypeBedrooms, "Baths": TypeBathrooms, "Year Built": TypeYearBuilt, "Lot Sq Ft": TypeLotSize,
+		"List Price": TypeIgnore}
+	if !reflect.DeepEqual(m, want) {
+		t.Fatalf("Detect = %v, want %v", m, want)
+	}
+	rows, _ := Apply(tbl, m)
+	if len(rows) != 2 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	f, err := rows[0].Facts()
+	if err != nil || f.PropertyType == nil || *f.PropertyType != "Condo" || *f.SquareFeet != 1850 || *f.Bedrooms != 3 ||
+		*f.Bathrooms != 2.5 || *f.YearBuilt != 1994 || *f.LotSize != 4000 {
+		t.Errorf("facts = %+v, %v", f, err)
+	}
+	f, err = rows[1].Facts()
+	if err != nil || f != (Facts{}) {
+		t.Errorf("a row without facts: %+v, %v", f, err)
+	}
+}
+
+func TestFactsThatAreNotNumbers(t *testing.T) {
+	_, err := Row{SquareFeet: "big", Bedrooms: "three"}.Facts()
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.KindInvalid || e.Field != "squareFeet" || e.Message != `squareFeet must be a number, not "big"` ||
+		e.Fields["bedrooms"] == "" {
+		t.Errorf("Facts = %v", err)
+	}
+	for _, s := range []string{"NaN", "Inf", "1.2.3", "12 acres"} {
+		if _, err := (Row{LotSize: s}).Facts(); err == nil {
+			t.Errorf("lot size %q read as a number", s)
+		}
+	}
+	for s, want := range map[string]float64{"1850": 1850, " 1,850 ": 1850, "1850 SqFt": 1850, "2.5": 2.5, "1,850 ft²": 1850} {
+		if f, err := (Row{SquareFeet: s}).Facts(); err != nil || *f.SquareFeet != want {
+			t.Errorf("square feet %q = %v, %v; want %v", s, f.SquareFeet, err, want)
+		}
 	}
 }

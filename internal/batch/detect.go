@@ -23,6 +23,15 @@ const (
 	TypeState       ColumnType = "state"
 	TypeZIP         ColumnType = "zip"
 	TypeIgnore      ColumnType = "ignore"
+	// The facts of a home that is not on record, from which alone it is valued (a home on record is valued from
+	// its record and these are not used). They go beyond the spec's types so that a sheet of homes not on record
+	// can be valued as a single lookup can: propertyType and squareFeet at least, the others optional.
+	TypePropertyType ColumnType = "propertyType"
+	TypeSquareFeet   ColumnType = "squareFeet"
+	TypeBedrooms     ColumnType = "bedrooms"
+	TypeBathrooms    ColumnType = "bathrooms"
+	TypeYearBuilt    ColumnType = "yearBuilt"
+	TypeLotSize      ColumnType = "lotSize" // square feet
 	// TypeUnknown is a Detection's type for a column that holds none of the above. It is never a mapping's type:
 	// Detect maps such columns to TypeIgnore.
 	TypeUnknown ColumnType = "unknown"
@@ -36,6 +45,7 @@ const (
 	confState       = 0.8
 	confZIPName     = 0.95
 	confZIPSample   = 0.8
+	confFact        = 0.9  // a column named for a fact of the home: "Square Feet", "Beds", "Year Built"
 	confUnknownName = 0.1  // the name says the column is something else (price, owner, ...)
 	confUnknown     = 0.01 // nothing matched
 	// minConfidence is the least confidence at which Detect assigns a type (spec section 4, "Column mapping").
@@ -59,7 +69,9 @@ type Mapping map[string]ColumnType
 // types as the mapping screen does: in order of confidence (the column order breaks ties), a type only at 0.6 or
 // more and not unknown, and a type already taken makes the column ignored.
 //
-// One step goes beyond the spec's heuristics. When the assigned mapping is not valid (no full address, and
+// Two steps go beyond the spec's heuristics. A column named for a fact of the home that a home not on record is
+// valued from ("Property Type", "Square Feet", "Beds", "Baths", "Year Built", "Lot Sq Ft") gets that fact's type
+// rather than unknown (factColumns). When the assigned mapping is not valid (no full address, and
 // city, state or ZIP code missing) and the street column's values parse as whole addresses with city and state
 // ("7006 Maple Rd Seattle WA 98103", which has no commas for the full-address rule), that column becomes the full
 // address, so a file of one address column needs no manual mapping.
@@ -146,6 +158,9 @@ func parsesAsFullAddress(samples []string) bool {
 func detectColumn(name string, samples []string) Detection {
 	d := func(t ColumnType, c float64) Detection { return Detection{Column: name, Type: t, Confidence: c} }
 	n := parseName(name)
+	if t, ok := factColumns[n.joined]; ok {
+		return d(t, confFact)
+	}
 	switch {
 	case n.unknown():
 		return d(TypeUnknown, confUnknownName)
@@ -363,14 +378,37 @@ func (n colName) codeLike() bool {
 	return n.has("code", "post", "zip", "postal", "postcode", "zipcode")
 }
 
+// factColumns are the names (as colName.joined: lower case, words run together) of columns that hold a fact of
+// the home. Only names that say the unit the API uses are taken: "Lot Size" alone may be in acres, so only
+// "Lot Sq Ft" and the like are the lot in square feet; any other column can be mapped by hand.
+var factColumns = map[string]ColumnType{}
+
+func init() {
+	for t, names := range map[ColumnType]string{
+		TypePropertyType: `propertytype proptype hometype housetype buildingtype dwellingtype`,
+		TypeSquareFeet: `squarefeet squarefoot squarefootage sqft sqfeet livingarea livingsqft sqftliving
+			livingareasqft livingsquarefeet gla finishedsqft heatedsqft buildingsqft`,
+		TypeBedrooms:  `bedrooms bedroom beds bed bd bdrm bdrms br`,
+		TypeBathrooms: `bathrooms bathroom baths bath ba bathstotal totalbaths totalbathrooms`,
+		TypeYearBuilt: `yearbuilt yrbuilt builtyear yearconstructed`,
+		TypeLotSize:   `lotsqft sqftlot lotsizesqft lotsquarefeet lotsizesquarefeet lotareasqft`,
+	} {
+		for _, n := range strings.Fields(names) {
+			factColumns[n] = t
+		}
+	}
+}
+
 // typeLabels are the types as the mapping screen names them.
 var typeLabels = map[ColumnType]string{TypeFullAddress: "Full Address", TypeAddress: "Street Address",
-	TypeStreet: "Street", TypeCity: "City", TypeState: "State", TypeZIP: "ZIP", TypeIgnore: "Ignore"}
+	TypeStreet: "Street", TypeCity: "City", TypeState: "State", TypeZIP: "ZIP", TypeIgnore: "Ignore",
+	TypePropertyType: "Property Type", TypeSquareFeet: "Square Feet", TypeBedrooms: "Bedrooms",
+	TypeBathrooms: "Bathrooms", TypeYearBuilt: "Year Built", TypeLotSize: "Lot Size (sq ft)"}
 
 // Validate checks a mapping for the columns headers (spec section 4): every column it names must exist and every
-// type must be one of the seven, no type but ignore may be given to two columns, and it is valid when fullAddress
-// is mapped, or street (or address), city, state and zip all are. The error is KindInvalid with Field
-// "mapping" and a message that says what is missing.
+// type must be one of typeLabels (the spec's seven and the facts of a home), no type but ignore may be given to
+// two columns, and it is valid when fullAddress is mapped, or street (or address), city, state and zip all are.
+// The error is KindInvalid with Field "mapping" and a message that says what is missing.
 func (m Mapping) Validate(headers []string) error {
 	known := make(map[string]bool, len(headers))
 	for _, h := range headers {
@@ -394,7 +432,7 @@ func (m Mapping) Validate(headers []string) error {
 		}
 		if _, valid := typeLabels[t]; !valid {
 			return mappingError(fmt.Sprintf("Column %q has an unknown type %q; use fullAddress, address, street, "+
-				"city, state, zip or ignore", h, string(t)))
+				"city, state, zip, propertyType, squareFeet, bedrooms, bathrooms, yearBuilt, lotSize or ignore", h, string(t)))
 		}
 		if prev, dup := seen[t]; dup {
 			return mappingError(fmt.Sprintf("Columns %q and %q are both mapped to %s; map it to one column",

@@ -19,6 +19,13 @@ const (
 	RowFailed  = "failed"
 )
 
+// Reasons a row failed (Result.Reason): not on record without the facts to value it, or no market data near it
+// (the valuation's 404), or not an address or a bad fact (its 400). Neither is charged.
+const (
+	ReasonNotFound = "not_found"
+	ReasonInvalid  = "invalid"
+)
+
 // CanCancel reports whether a job in this status can be cancelled: pending or processing.
 func CanCancel(status string) bool { return status == StatusPending || status == StatusProcessing }
 

@@ -14,8 +14,9 @@ import (
 )
 
 // Result is one row of a job's results (spec section 3, "Batch job" results, plus the value range, confidence,
-// match code and the row's line in the uploaded file). Status is RowSuccess, RowFailed or RowPending; Error says
-// why a row failed. Numbers are nil when unknown.
+// match code and the row's line in the uploaded file). Status is RowSuccess, RowFailed or RowPending; for a failed
+// row Reason is ReasonNotFound or ReasonInvalid and Error says why, in the words of the single lookup (what to
+// add, or which field is wrong). Numbers are nil when unknown.
 type Result struct {
 	Line           int      `json:"line"`
 	Address        string   `json:"address"`
@@ -35,6 +36,7 @@ type Result struct {
 	PropertyType   string   `json:"propertyType"`
 	ImageURL       string   `json:"imageUrl"`
 	MatchCode      string   `json:"matchCode"`
+	Reason         *string  `json:"reason"`
 	Error          string   `json:"error"`
 }
 
@@ -80,6 +82,12 @@ var resultColumns = []resultColumn{
 	{name: "Property Type", width: 16, text: func(r *Result) string { return r.PropertyType }},
 	{name: "Match Code", width: 12, text: func(r *Result) string { return r.MatchCode }},
 	{name: "Image URL", width: 40, text: func(r *Result) string { return r.ImageURL }},
+	{name: "Reason", width: 10, text: func(r *Result) string {
+		if r.Reason == nil {
+			return ""
+		}
+		return *r.Reason
+	}},
 	{name: "Error", width: 50, text: func(r *Result) string { return r.Error }},
 }
 

@@ -25,13 +25,13 @@ var sampleResults = []Result{
 		PropertyType: "Townhouse", ImageURL: "https://example.com/a.jpg", MatchCode: "exact"},
 	// Text from the uploaded file that a spreadsheet would run as a formula.
 	{Line: 3, Address: `=HYPERLINK("http://evil","x")`, FullAddress: "+1 Main St", Status: RowFailed,
-		Error: "@SUM(A1) is not an address", PropertyType: "-cmd", MatchCode: "\tx"},
+		Reason: p(ReasonInvalid), Error: "@SUM(A1) is not an address", PropertyType: "-cmd", MatchCode: "\tx"},
 	{Line: 4, Address: "-5", Status: RowPending},
 }
 
 var wantHeader = []string{"Line", "Address", "Full Address", "Status", "Estimated Value", "Value Low", "Value High",
 	"Confidence", "Price Per Sq Ft", "Rent Estimate", "Bedrooms", "Bathrooms", "Square Feet", "Year Built",
-	"Lot Size (sq ft)", "Property Type", "Match Code", "Image URL", "Error"}
+	"Lot Size (sq ft)", "Property Type", "Match Code", "Image URL", "Reason", "Error"}
 
 func TestWriteCSV(t *testing.T) {
 	var buf bytes.Buffer
@@ -50,12 +50,15 @@ func TestWriteCSV(t *testing.T) {
 	}
 	want := []string{"2", "7006 MAPLE RD", "7006 MAPLE RD, SEATTLE, WA 98103", "success", "812000", "760000",
 		"870000", "0.87", "540", "3400", "3", "2.5", "1504", "1925", "4000", "Townhouse", "exact",
-		"https://example.com/a.jpg", ""}
+		"https://example.com/a.jpg", "", ""}
 	if !reflect.DeepEqual(recs[1], want) {
 		t.Errorf("row = %q, want %q", recs[1], want)
 	}
 	bad := recs[2]
-	for _, c := range []string{bad[1], bad[2], bad[15], bad[16], bad[18]} {
+	if bad[18] != "invalid" {
+		t.Errorf("reason = %q, want invalid", bad[18])
+	}
+	for _, c := range []string{bad[1], bad[2], bad[15], bad[16], bad[19]} {
 		if !strings.HasPrefix(c, "'") {
 			t.Errorf("cell %q is not protected against formula injection", c)
 		}
@@ -107,7 +110,7 @@ func TestWriteXLSX(t *testing.T) {
 		t.Errorf("E3 = %q, want empty", v)
 	}
 	// Text that looks like a formula is text, protected, and no cell has a formula.
-	for _, c := range []string{"B3", "C3", "P3", "Q3", "S3"} {
+	for _, c := range []string{"B3", "C3", "P3", "Q3", "T3"} {
 		v, _ := f.GetCellValue("Results", c)
 		if !strings.HasPrefix(v, "'") {
 			t.Errorf("%s = %q, not protected against formula injection", c, v)
@@ -158,8 +161,8 @@ func TestResultJSON(t *testing.T) {
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	want := []string{"address", "bathrooms", "bedrooms", "confidence", "error", "estimatedValue", "fullAddress",
-		"imageUrl", "line", "lotSize", "matchCode", "pricePerSqFt", "propertyType", "rentEstimate", "squareFeet",
-		"status", "valueHigh", "valueLow", "yearBuilt"}
+		"imageUrl", "line", "lotSize", "matchCode", "pricePerSqFt", "propertyType", "reason", "rentEstimate",
+		"squareFeet", "status", "valueHigh", "valueLow", "yearBuilt"}
 	var got []string
 	for k := range m {
 		got = append(got, k)

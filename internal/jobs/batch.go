@@ -150,9 +150,21 @@ func (w *batchWorker) valueRow(ctx context.Context, row store.BatchRow) (store.R
 		return store.RowOutcome{}, fmt.Errorf("batch row %d: %w", row.Idx, err)
 	}
 	res := batch.Result{Line: in.Line, Address: in.Address, FullAddress: inputLine(in)}
-	v, err := w.q.cfg.Valuer.Lookup(ctx, valuation.Input{Address: in.Address, City: in.City, State: in.State, ZIP: in.ZIP})
+	// A row is valued by the rules of a single lookup (Service.Lookup): a home not on record only from the facts
+	// its columns give. Whatever the lookup refuses, the row records why, and it is not charged.
+	var v *valuation.Result
+	facts, err := in.Facts()
+	if err == nil {
+		v, err = w.q.cfg.Valuer.Lookup(ctx, valuation.Input{Address: in.Address, City: in.City, State: in.State,
+			ZIP: in.ZIP, PropertyType: facts.PropertyType, SquareFeet: facts.SquareFeet, Bedrooms: facts.Bedrooms,
+			Bathrooms: facts.Bathrooms, YearBuilt: facts.YearBuilt, LotSize: facts.LotSize})
+	}
 	if e, ok := apperr.As(err); ok && (e.Kind == apperr.KindInvalid || e.Kind == apperr.KindNotFound) {
-		res.Status, res.Error = batch.RowFailed, e.Message
+		reason := batch.ReasonInvalid
+		if e.Kind == apperr.KindNotFound {
+			reason = batch.ReasonNotFound
+		}
+		res.Status, res.Reason, res.Error = batch.RowFailed, &reason, e.Message
 	} else if err != nil {
 		return store.RowOutcome{}, err
 	} else {
@@ -179,7 +191,9 @@ func fill(r *batch.Result, v *valuation.Result) {
 	r.PricePerSqFt = v.Valuation.PricePerSqFt
 	r.Bedrooms, r.Bathrooms = v.Details.Bedrooms, v.Details.Bathrooms
 	r.SquareFeet, r.YearBuilt, r.LotSize = v.Details.SquareFeet, v.Details.YearBuilt, v.Details.LotSizeSqFt
-	r.PropertyType = v.Details.PropertyType
+	if v.Details.PropertyType != nil {
+		r.PropertyType = *v.Details.PropertyType
+	}
 	if v.Details.ImageURL != nil {
 		r.ImageURL = *v.Details.ImageURL
 	}

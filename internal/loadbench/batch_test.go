@@ -21,18 +21,19 @@ import (
 const batchRows = 50_000
 
 // batchFile is a CSV of n addresses in the benchmark's markets: 60% recorded demo homes, 40% addresses not on
-// record in King County ZIP codes (valued from the ZIP), in a shuffled order.
+// record in King County ZIP codes (valued at the ZIP centre from their property type and square feet), in a
+// shuffled order.
 func (t *target) batchFile(n int) []byte {
 	rng := rand.New(rand.NewPCG(5, 5))
 	var b bytes.Buffer
-	b.WriteString("Street Address,City,State,ZIP\n")
+	b.WriteString("Street Address,City,State,ZIP,Property Type,Square Feet\n")
 	for i := 0; i < n; i++ {
 		if rng.Float64() < 0.6 {
 			q := t.exact[rng.IntN(len(t.exact))]
-			fmt.Fprintf(&b, "%q,%s,%s,%s\n", q.Get("address"), q.Get("city"), q.Get("state"), q.Get("zip"))
+			fmt.Fprintf(&b, "%q,%s,%s,%s,,\n", q.Get("address"), q.Get("city"), q.Get("state"), q.Get("zip"))
 		} else {
-			fmt.Fprintf(&b, "%d %s Ave NE,Seattle,WA,%s\n", 100+rng.IntN(20000), []string{"Oak", "Pine", "Elm", "Cedar"}[rng.IntN(4)],
-				t.kcZIPs[rng.IntN(len(t.kcZIPs))])
+			fmt.Fprintf(&b, "%d %s Ave NE,Seattle,WA,%s,Single Family,%d\n", 100+rng.IntN(20000),
+				[]string{"Oak", "Pine", "Elm", "Cedar"}[rng.IntN(4)], t.kcZIPs[rng.IntN(len(t.kcZIPs))], 900+100*rng.IntN(25))
 		}
 	}
 	return b.Bytes()

@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -206,7 +207,8 @@ func importAll(b *testing.B, db *store.DB, source string, recs []property.Record
 }
 
 // request picks the next call of the realistic mix: 80% lookups of recorded homes, popular ones more often
-// (Zipf), 20% addresses not on record in King County ZIP codes (mostly unique); 2% from keys over their limit.
+// (Zipf), 20% addresses not on record in King County ZIP codes (mostly unique) with the property type and square
+// feet they are valued from; 2% from keys over their limit.
 func (t *target) request(rng *rand.Rand, zipf *rand.Zipf) (string, string) {
 	var q url.Values
 	if rng.Float64() < 0.8 {
@@ -214,7 +216,8 @@ func (t *target) request(rng *rand.Rand, zipf *rand.Zipf) (string, string) {
 	} else {
 		z := t.kcZIPs[rng.IntN(len(t.kcZIPs))]
 		q = url.Values{"address": {fmt.Sprintf("%d Test Ave", 100+rng.IntN(20000))}, "city": {"Seattle"},
-			"state": {"WA"}, "zip": {z}}
+			"state": {"WA"}, "zip": {z}, "propertyType": {"Single Family"},
+			"squareFeet": {strconv.Itoa(900 + 100*rng.IntN(25))}}
 	}
 	key := t.keys[rng.IntN(len(t.keys))]
 	if rng.Float64() < 0.02 {

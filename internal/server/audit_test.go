@@ -664,10 +664,11 @@ func TestAuditLookupsAnswerAndChargeOnlyTheCaller(t *testing.T) {
 
 		// Attributes one caller gave for a home not on record do not reach another caller's answer.
 		lookup(jane, map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103",
-			"squareFeet": 3210, "bedrooms": 7})
-		ans, _ := lookup(john, map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103"})
-		if sq := ans.Data.Details.SquareFeet; sq != nil && *sq == 3210 {
-			t.Errorf("John's answer carries Jane's 3,210 square feet")
+			"propertyType": "Single Family", "squareFeet": 3210, "bedrooms": 7})
+		ans, _ := lookup(john, map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103",
+			"propertyType": "Single Family", "squareFeet": 1500})
+		if sq := ans.Data.Details.SquareFeet; sq == nil || *sq != 1500 {
+			t.Errorf("John's answer carries square feet %v, not his 1,500", sq)
 		}
 
 		count := func(token string) int {
@@ -684,7 +685,7 @@ func TestAuditLookupsAnswerAndChargeOnlyTheCaller(t *testing.T) {
 		var h historyAnswer
 		a.do(req{method: "GET", path: "/api/usage/history?search=nowhere", token: john}).json(t, &h)
 		for _, e := range h.Data {
-			if e.RequestData["squareFeet"] != nil {
+			if e.RequestData["squareFeet"] == 3210.0 || e.RequestData["bedrooms"] != nil {
 				t.Errorf("John's history shows Jane's request: %+v", e)
 			}
 		}

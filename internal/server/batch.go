@@ -17,6 +17,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -246,9 +247,38 @@ type createJobRequest struct {
 			City        string `json:"city"`
 			State       string `json:"state"`
 			ZIP         string `json:"zip"`
+			// The facts of a home that is not on record, as numbers or as text.
+			PropertyType factCell `json:"propertyType"`
+			SquareFeet   factCell `json:"squareFeet"`
+			Bedrooms     factCell `json:"bedrooms"`
+			Bathrooms    factCell `json:"bathrooms"`
+			YearBuilt    factCell `json:"yearBuilt"`
+			LotSize      factCell `json:"lotSize"`
 		} `json:"properties"`
 		OriginalFileName string `json:"originalFileName"`
 	} `json:"inputData"`
+}
+
+// factCell is a fact of a row given as JSON: a number, a string or null, kept as the text a spreadsheet cell would
+// hold so that the rows of both forms are read alike (batch.Row.Facts).
+type factCell string
+
+func (c *factCell) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case nil:
+		*c = ""
+	case string:
+		*c = factCell(x)
+	case float64:
+		*c = factCell(strings.TrimSpace(string(b)))
+	default:
+		return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeOf("")}
+	}
+	return nil
 }
 
 // maxRowsBody bounds the JSON form with rows: 50,000 addresses fit in well under 16 MB.
@@ -337,13 +367,15 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// The spec's client mapped the rows itself: they become a table with one column per field.
-		tbl := &batch.Table{Headers: []string{"fullAddress", "address", "city", "state", "zip"}}
+		tbl := &batch.Table{Headers: []string{"fullAddress", "address", "city", "state", "zip", "propertyType",
+			"squareFeet", "bedrooms", "bathrooms", "yearBuilt", "lotSize"}}
 		for i, p := range in.InputData.Properties {
 			street := p.Address
 			if street == "" {
 				street = p.Street
 			}
-			tbl.Rows = append(tbl.Rows, []string{p.FullAddress, street, p.City, p.State, p.ZIP})
+			tbl.Rows = append(tbl.Rows, []string{p.FullAddress, street, p.City, p.State, p.ZIP, string(p.PropertyType),
+				string(p.SquareFeet), string(p.Bedrooms), string(p.Bathrooms), string(p.YearBuilt), string(p.LotSize)})
 			tbl.Line = append(tbl.Line, i+1)
 		}
 		name := in.FileName
@@ -354,8 +386,10 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			name = "properties.json"
 		}
 		raw, _ := json.Marshal(in.InputData.Properties)
-		m := batch.Mapping{"fullAddress": batch.ColumnType("fullAddress"), "address": batch.ColumnType("address"),
-			"city": batch.ColumnType("city"), "state": batch.ColumnType("state"), "zip": batch.ColumnType("zip")}
+		m := batch.Mapping{}
+		for _, h := range tbl.Headers {
+			m[h] = batch.ColumnType(h)
+		}
 		job, _, secret, err := s.newJob(r.Context(), owner, name, sha(raw), tbl, m, webhook, "", 0)
 		s.answerJob(w, r, job, secret, err, http.StatusCreated)
 	default:

@@ -70,6 +70,7 @@ type resultAnswer struct {
 	Status         string
 	EstimatedValue *int64
 	MatchCode      *string
+	Reason         *string
 	Error          *string
 }
 
@@ -175,7 +176,8 @@ func TestBatchJobFromTheDashboard(t *testing.T) {
 		}
 		r = a.do(req{method: "GET", path: fmt.Sprintf("/api/jobs/%d/results?status=failed", j.ID), token: token})
 		r.json(t, &page)
-		if page.Pagination.Total != 1 || *page.Data[0].Error != "Property not found" {
+		if page.Pagination.Total != 1 || *page.Data[0].Error != "Property not found" || page.Data[0].Reason == nil ||
+			*page.Data[0].Reason != "not_found" {
 			t.Errorf("failed results = %+v", page)
 		}
 

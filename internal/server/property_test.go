@@ -74,7 +74,7 @@ type lookupAnswer struct {
 		}
 		Details struct {
 			SquareFeet   *int64
-			PropertyType string
+			PropertyType *string
 			ImageURL     *string
 		}
 		MarketData struct {
@@ -139,12 +139,19 @@ func TestPropertyLookup(t *testing.T) {
 			t.Errorf("meta = %+v", d.Meta)
 		}
 
-		// A unit not on record falls back to its building.
+		// A unit not on record in a building on record is placed at the building and valued from the facts given;
+		// without them it is a free 404 that says what to add.
 		r = lookup(map[string]any{"address": "2000 Stone Way N Apt 305", "city": "Seattle", "state": "WA", "zip": "98103"})
+		expectStatus(t, r, http.StatusNotFound)
+		if e := r.errBody(t); e.Code != "property_not_found" || !strings.HasPrefix(e.Error, "The building is on record but not this unit.") {
+			t.Errorf("unknown unit without facts: %+v", e)
+		}
+		r = lookup(map[string]any{"address": "2000 Stone Way N Apt 305", "city": "Seattle", "state": "WA", "zip": "98103",
+			"propertyType": "Condo", "squareFeet": 820})
 		expectStatus(t, r, http.StatusOK)
 		r.json(t, &ans)
-		if ans.Data.Property.MatchCode != "unit_fallback" {
-			t.Errorf("unknown unit: matchCode %q", ans.Data.Property.MatchCode)
+		if ans.Data.Property.MatchCode != "unit_fallback" || ans.Data.Details.PropertyType == nil || *ans.Data.Details.PropertyType != "Condo" {
+			t.Errorf("unknown unit: matchCode %q, details %+v", ans.Data.Property.MatchCode, ans.Data.Details)
 		}
 		// A known unit, with "#" for "Unit".
 		r = lookup(map[string]any{"address": "2000 Stone Way N # 102", "city": "Seattle", "state": "WA", "zip": "98103"})
@@ -165,13 +172,13 @@ func TestPropertyLookup(t *testing.T) {
 		if ans.Data.Property.MatchCode != "exact" {
 			t.Errorf("single line: matchCode %q", ans.Data.Property.MatchCode)
 		}
-		// Not on record, in a ZIP with market data: valued from the ZIP with the attributes given.
+		// Not on record, in a ZIP with market data: valued at the ZIP centre from the facts given.
 		r = lookup(map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103",
-			"squareFeet": 2000, "bedrooms": 3})
+			"propertyType": "Single Family", "squareFeet": 2000, "bedrooms": 3})
 		expectStatus(t, r, http.StatusOK)
 		r.json(t, &ans)
-		if ans.Data.Property.MatchCode != "zip_level" || ans.Data.Property.IsDemo || *ans.Data.Details.SquareFeet != 2000 {
-			t.Errorf("zip level: %+v %+v", ans.Data.Property, ans.Data.Details)
+		if ans.Data.Property.MatchCode != "not_on_record" || ans.Data.Property.IsDemo || *ans.Data.Details.SquareFeet != 2000 {
+			t.Errorf("not on record: %+v %+v", ans.Data.Property, ans.Data.Details)
 		}
 
 		// Five lookups so far cost five credits, recorded in the ledger.
@@ -204,19 +211,21 @@ func TestCachedValuationsAnswerForTheCaller(t *testing.T) {
 		t.Errorf("one home written two ways: %+v / %+v", first.Data, again.Data)
 	}
 
-	one := lookup(map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103"})
-	two := lookup(map[string]any{"address": "17 Elsewhere Ave", "city": "Seattle", "state": "WA", "zip": "98103"})
+	one := lookup(map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103",
+		"propertyType": "Single Family", "squareFeet": 1500})
+	two := lookup(map[string]any{"address": "17 Elsewhere Ave", "city": "Seattle", "state": "WA", "zip": "98103",
+		"propertyType": "Single Family", "squareFeet": 1500})
 	if one.Data.Valuation != two.Data.Valuation {
-		t.Errorf("two unknown homes at the ZIP centre, no attributes: %+v / %+v", one.Data.Valuation, two.Data.Valuation)
+		t.Errorf("two unknown homes at the ZIP centre, the same facts: %+v / %+v", one.Data.Valuation, two.Data.Valuation)
 	}
 	if one.Data.Property.FormattedAddress != "4242 NOWHERE PL N, SEATTLE, WA 98103" ||
-		two.Data.Property.FormattedAddress != "17 ELSEWHERE AVE, SEATTLE, WA 98103" || two.Data.Property.MatchCode != "zip_level" {
+		two.Data.Property.FormattedAddress != "17 ELSEWHERE AVE, SEATTLE, WA 98103" || two.Data.Property.MatchCode != "not_on_record" {
 		t.Errorf("addresses: %q / %q", one.Data.Property.FormattedAddress, two.Data.Property.FormattedAddress)
 	}
 	big := lookup(map[string]any{"address": "17 Elsewhere Ave", "city": "Seattle", "state": "WA", "zip": "98103",
-		"squareFeet": 4000})
+		"propertyType": "Single Family", "squareFeet": 4000})
 	if big.Data.Valuation.EstimatedValue <= two.Data.Valuation.EstimatedValue || *big.Data.Details.SquareFeet != 4000 {
-		t.Errorf("4,000 sq ft valued %d, the same home without size %d", big.Data.Valuation.EstimatedValue,
+		t.Errorf("4,000 sq ft valued %d, the same home of 1,500 sq ft %d", big.Data.Valuation.EstimatedValue,
 			two.Data.Valuation.EstimatedValue)
 	}
 }
@@ -242,7 +251,7 @@ func TestPropertyLookupErrorsCostNothing(t *testing.T) {
 			{"attribute of the wrong type", map[string]any{"address": "1 Main St", "city": "Seattle", "state": "WA", "zip": "98103", "bedrooms": "three"}, 400, "bedrooms", ""},
 			{"one line without a place", map[string]any{"address": "1 Main St"}, 400, "address", ""},
 			{"no market data", map[string]any{"address": "1 Main St", "city": "Miami", "state": "FL", "zip": "33101"}, 404, "", "Property not found"},
-			{"unknown zip", map[string]any{"address": "1 Main St", "city": "Nowhere", "state": "WA", "zip": "00000"}, 404, "", "Property not found"},
+			{"zip 00000", map[string]any{"address": "1 Main St", "city": "Nowhere", "state": "WA", "zip": "00000"}, 400, "zip", ""},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				r := a.do(req{method: "POST", path: "/api/property/lookup", token: token, body: tt.body, badRequest: tt.status == 400})

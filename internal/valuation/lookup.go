@@ -29,12 +29,15 @@ type Input struct {
 	PropertyType *string  `json:"propertyType"`
 }
 
-// Match codes: how an address matched the records.
+// Match codes: how an address matched the records. A home matched exact or fuzzy is valued from its record; a
+// unit of a building on record whose unit is not (placed at the building) and an address not on record (placed
+// at its ZIP code's centre) are valued only from the facts the caller gives, and only when they include the
+// property type and the square feet (see errNotOnRecord).
 const (
 	MatchExact        = "exact"
 	MatchUnitFallback = "unit_fallback"
 	MatchFuzzy        = "fuzzy"
-	MatchZIPLevel     = "zip_level"
+	MatchNotOnRecord  = "not_on_record"
 )
 
 // Validation texts of the lookup form (spec working-screens section 5).
@@ -77,7 +80,11 @@ func (in Input) parse() (address.Address, error) {
 		return address.Address{}, err
 	}
 	if split {
-		return address.FromParts(street, in.City, in.State, in.ZIP)
+		a, err := address.FromParts(street, in.City, in.State, in.ZIP)
+		if err != nil {
+			return a, err
+		}
+		return a, checkZIP(a)
 	}
 	a, err := address.Parse(street)
 	if err != nil {
@@ -86,7 +93,30 @@ func (in Input) parse() (address.Address, error) {
 	if a.ZIP == "" && (a.City == "" || a.State == "") {
 		return a, apperr.Invalid("address", "Add the city and state or the ZIP code to the address")
 	}
-	return a, nil
+	return a, checkZIP(a)
+}
+
+// checkZIP refuses a ZIP code that does not exist (internal/geo's table of every US ZIP code) or that lies in
+// another state than the one given: such an address is a typing mistake or made up, and placing it anywhere
+// would value a home somewhere else. The error names the zip field in either form of input (the one-line form has
+// no zip field of its own, but the ZIP code is what to fix).
+func checkZIP(a address.Address) error {
+	if a.ZIP == "" {
+		return nil
+	}
+	z, ok := geo.LookupZIP(a.ZIP)
+	if !ok {
+		return zipError("There is no ZIP code " + a.ZIP + ". Enter the 5-digit ZIP code of the property.")
+	}
+	if a.State != "" && z.State != a.State {
+		return zipError("ZIP code " + a.ZIP + " is in " + z.State + ", not " + a.State)
+	}
+	return nil
+}
+
+func zipError(msg string) error {
+	return &apperr.Error{Kind: apperr.KindInvalid, Code: address.CodeInvalidZIP, Message: msg, Field: "zip",
+		Fields: map[string]string{"zip": msg}}
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -176,6 +206,58 @@ func locate(a address.Address) (lat, lon float64, zip string, ok bool) {
 // errNotFound is the answer when there is no market data for an address (not charged).
 var errNotFound = apperr.NotFound("property_not_found", "Property not found")
 
+// The facts a home that is not on record is valued from: the property type and the square feet at least (as
+// RentCast requires), the others optional.
+const (
+	msgNotOnRecord     = "No property on record at this address."
+	msgUnitNotOnRecord = "The building is on record but not this unit."
+	msgOptionalFacts   = " (optionally bedrooms, bathrooms, yearBuilt, lotSize)."
+)
+
+// errNotOnRecord is the answer for an address that is not on record when the caller did not give the facts to
+// value it from (not charged): a 404 with the code of every not-found lookup, whose message says what to add and
+// whose fields name the missing facts, so that a form can ask for them.
+func errNotOnRecord(code string, missing []string) error {
+	msg := msgNotOnRecord
+	it := "it"
+	if code == MatchUnitFallback {
+		msg, it = msgUnitNotOnRecord, "the unit"
+	}
+	msg += " To value " + it + " anyway, add its " + strings.Join(missing, " and ") + msgOptionalFacts
+	e := apperr.NotFound("property_not_found", msg)
+	e.Field = missing[0]
+	e.Fields = map[string]string{}
+	for _, f := range missing {
+		e.Fields[f] = factMessages[f]
+	}
+	return e
+}
+
+var factMessages = map[string]string{
+	"propertyType": "Add the property type: the home is not on record",
+	"squareFeet":   "Add the square feet: the home is not on record",
+}
+
+// missingFacts lists the facts a home that is not on record needs and the caller did not give.
+func (in Input) missingFacts() []string {
+	var miss []string
+	if in.givenType() == "" {
+		miss = append(miss, "propertyType")
+	}
+	if in.SquareFeet == nil {
+		miss = append(miss, "squareFeet")
+	}
+	return miss
+}
+
+// givenType is the property type the caller gave, normalized, or "".
+func (in Input) givenType() string {
+	if in.PropertyType == nil {
+		return ""
+	}
+	return property.NormalizeType(*in.PropertyType)
+}
+
 // maxMarketMiles: a home farther than this from every recorded sale cannot be valued.
 const maxMarketMiles = 25
 
@@ -199,7 +281,17 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 		if !ok {
 			return nil, errNotFound
 		}
-		m = matched{code: MatchZIPLevel, property: -1, lat: lat, lon: lon, zip: zip}
+		m = matched{code: MatchNotOnRecord, property: -1, lat: lat, lon: lon, zip: zip}
+	}
+	if m.property < 0 {
+		// Known, estimated or refused: a home that is not on record is valued from the caller's facts, never from
+		// invented ones, and only where there is a market to value it in.
+		if !snap.engine.Covers(m.lat, m.lon, maxMarketMiles) {
+			return nil, errNotFound
+		}
+		if miss := in.missingFacts(); len(miss) > 0 {
+			return nil, errNotOnRecord(m.code, miss)
+		}
 	}
 	var rec *property.Home
 	if m.property >= 0 {
@@ -243,9 +335,8 @@ func cacheKey(version string, m matched, in Input, at time.Time) string {
 			b.WriteString(strconv.FormatFloat(*p, 'g', -1, 64))
 		}
 	}
-	if in.PropertyType != nil {
-		b.WriteString("|" + *in.PropertyType)
-	}
+	// The type as valued (and shown): "condo" and "Condo" are one subject.
+	b.WriteString("|" + in.givenType())
 	return b.String()
 }
 
@@ -261,15 +352,43 @@ func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *prope
 		given := avm.Unknown()
 		applyInput(&given, in)
 		given.Lat, given.Lon, given.ZIP = m.lat, m.lon, m.zip
-		if !snap.engine.Covers(given.Lat, given.Lon, maxMarketMiles) {
-			return nil, errNotFound
-		}
 		val, subject = snap.engine.ValueApprox(given, at)
 	}
 	if !(val.Value > 0) || math.IsInf(val.Value, 0) {
 		return nil, errNotFound
 	}
-	return s.result(snap, a, m, rec, subject, val, at), nil
+	r := s.result(snap, a, m, rec, subject, val, at)
+	if rec == nil {
+		// The engine filled what the caller did not say with the typical home nearby to value it; those are its
+		// assumptions, not facts about this home, so the answer shows only what the caller said.
+		r.Details = givenDetails(in)
+	}
+	return r, nil
+}
+
+// givenDetails are the details of a home that is not on record: exactly the facts the caller gave, null
+// elsewhere (its market status, photo and everything not given are unknown).
+func givenDetails(in Input) ResultDetails {
+	num := func(p *float64) *float64 {
+		if p == nil {
+			return nil
+		}
+		return optF(*p)
+	}
+	whole := func(p *float64) *int64 {
+		if p == nil {
+			return nil
+		}
+		return optI(*p)
+	}
+	d := ResultDetails{Bedrooms: num(in.Bedrooms), Bathrooms: num(in.Bathrooms), SquareFeet: whole(in.SquareFeet),
+		LivingArea: whole(in.SquareFeet), YearBuilt: whole(in.YearBuilt), LotSizeSqFt: whole(in.LotSize),
+		PropertyType: optS(in.givenType())}
+	if in.LotSize != nil && *in.LotSize > 0 {
+		acres := math.Round(*in.LotSize/43560*100) / 100
+		d.LotSize = &acres
+	}
+	return d
 }
 
 func deref(p *float64) float64 {

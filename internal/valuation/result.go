@@ -61,11 +61,11 @@ type ResultDetails struct {
 	SquareFeet   *int64   `json:"squareFeet"`
 	LivingArea   *int64   `json:"livingArea"`
 	YearBuilt    *int64   `json:"yearBuilt"`
-	PropertyType string   `json:"propertyType"`
+	PropertyType *string  `json:"propertyType"` // null when the records do not say
 	LotSize      *float64 `json:"lotSize"`
 	LotSizeSqFt  *int64   `json:"lotSizeSqFt"`
 	ImageURL     *string  `json:"imageUrl"`
-	HomeStatus   string   `json:"homeStatus"`
+	HomeStatus   *string  `json:"homeStatus"`
 }
 
 type ResultMarket struct {
@@ -175,10 +175,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 
 	r.Details = ResultDetails{Bedrooms: optF(subject.Beds), Bathrooms: optF(subject.Baths),
 		SquareFeet: optI(subject.Sqft), LivingArea: optI(subject.Sqft), YearBuilt: optI(subject.YearBuilt),
-		PropertyType: string(subject.Type), LotSizeSqFt: optI(subject.LotSqft), HomeStatus: "OFF_MARKET"}
-	if r.Details.PropertyType == "" {
-		r.Details.PropertyType = string(avm.SingleFamily)
-	}
+		PropertyType: optS(string(subject.Type)), LotSizeSqFt: optI(subject.LotSqft), HomeStatus: optS("OFF_MARKET")}
 	if subject.LotSqft > 0 {
 		acres := math.Round(subject.LotSqft/43560*100) / 100
 		r.Details.LotSize = &acres
@@ -201,7 +198,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		if len(r.MarketData.PriceHistory) > 0 {
 			if last, err := time.Parse("2006-01-02", r.MarketData.PriceHistory[0].Date); err == nil &&
 				at.Sub(last) < recentlySold*24*time.Hour {
-				r.Details.HomeStatus = "RECENTLY_SOLD"
+				r.Details.HomeStatus = optS("RECENTLY_SOLD")
 			}
 		}
 	}

@@ -40,6 +40,7 @@ import {
   planBatchLimit,
   planLimitProblem,
   processedText,
+  reasonLabel,
   resultsFileName,
   resultsUrl,
   sampleValues,
@@ -130,8 +131,21 @@ describe("column mapping", () => {
       "City",
       "State",
       "ZIP Code",
+      "Property Type",
+      "Square Feet",
+      "Bedrooms",
+      "Bathrooms",
+      "Year Built",
+      "Lot Size (sq ft)",
       "Ignore",
     ]);
+  });
+
+  it("labels the facts of a home when detected, and needs the address still", () => {
+    expect(detectedTypeLabel("squareFeet")).toBe("Square Feet");
+    expect(detectedTypeLabel("propertyType")).toBe("Property Type");
+    expect(isMappingValid({ Type: "propertyType", Size: "squareFeet" })).toBe(false);
+    expect(isMappingValid({ Full: "fullAddress", Type: "propertyType", Size: "squareFeet" })).toBe(true);
   });
 
   it("labels detected types, unknown included", () => {
@@ -401,6 +415,13 @@ describe("formatting", () => {
     expect(formatText("Condo")).toBe("Condo");
     expect(formatText(" ")).toBe("—");
     expect(formatText(null)).toBe("—");
+  });
+
+  it("labels why a row was not valued", () => {
+    expect(reasonLabel("not_found")).toBe("Not found");
+    expect(reasonLabel("invalid")).toBe("Invalid");
+    expect(reasonLabel(null)).toBeNull();
+    expect(reasonLabel(undefined)).toBeNull();
   });
 
   it("formats percents and confidences", () => {

@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/api";
 import type {
   BatchJob,
   BatchJobStatus,
+  BatchResult,
   BatchResultStatus,
   ColumnDetection,
   ColumnMapping,
@@ -125,8 +126,25 @@ export function planLimitProblem(rowCount: number, planLimit: number): string | 
 // ---------------------------------------------------------------------------------------------------------------
 // Column mapping (spec section 4).
 
-/** The types of the mapping select, in the order offered, with their labels. */
-export const COLUMN_TYPES: readonly ColumnType[] = ["fullAddress", "address", "street", "city", "state", "zip", "ignore"];
+/**
+ * The types of the mapping select, in the order offered, with their labels: the address parts of the spec, then
+ * the facts of a home that is not on record (valued from them alone: property type and square feet at least).
+ */
+export const COLUMN_TYPES: readonly ColumnType[] = [
+  "fullAddress",
+  "address",
+  "street",
+  "city",
+  "state",
+  "zip",
+  "propertyType",
+  "squareFeet",
+  "bedrooms",
+  "bathrooms",
+  "yearBuilt",
+  "lotSize",
+  "ignore",
+];
 
 export const COLUMN_TYPE_LABELS: Readonly<Record<ColumnType, string>> = {
   fullAddress: "Full Address",
@@ -135,6 +153,12 @@ export const COLUMN_TYPE_LABELS: Readonly<Record<ColumnType, string>> = {
   city: "City",
   state: "State",
   zip: "ZIP Code",
+  propertyType: "Property Type",
+  squareFeet: "Square Feet",
+  bedrooms: "Bedrooms",
+  bathrooms: "Bathrooms",
+  yearBuilt: "Year Built",
+  lotSize: "Lot Size (sq ft)",
   ignore: "Ignore",
 };
 
@@ -445,6 +469,18 @@ export function formatInteger(value: number | null | undefined): string {
 /** A year as written ("1998", no separator), or a dash. */
 export function formatYear(value: number | null | undefined): string {
   return isNumber(value) ? String(Math.round(value)) : DASH;
+}
+
+/** Why a failed row was not valued, as the results table shows it before the error; null for other rows. */
+export function reasonLabel(reason: BatchResult["reason"]): string | null {
+  switch (reason) {
+    case "not_found":
+      return "Not found";
+    case "invalid":
+      return "Invalid";
+    default:
+      return null;
+  }
 }
 
 export function formatText(value: string | null | undefined): string {

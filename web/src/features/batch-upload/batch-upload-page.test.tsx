@@ -661,7 +661,9 @@ describe("BatchUploadPage: details", () => {
       rentEstimate: null,
       confidence: null,
       matchCode: null,
-      error: "Address not found",
+      reason: "not_found",
+      error:
+        "No property on record at this address. To value it anyway, add its propertyType and squareFeet (optionally bedrooms, bathrooms, yearBuilt, lotSize).",
     }),
   ];
   const R1 = "GET /api/jobs/3/results?page=1&limit=50";
@@ -744,7 +746,10 @@ describe("BatchUploadPage: details", () => {
       .getAllByRole("cell")
       .map((c) => c.textContent);
     expect(failedCells.slice(0, 4)).toEqual(["53", "Nowhere Ln", "Failed", "—"]);
-    expect(failedCells[13]).toBe("Address not found");
+    // Why the row was not valued (not charged), then the server's sentence: what to add.
+    expect(failedCells[13]).toBe(
+      "Not found: No property on record at this address. To value it anyway, add its propertyType and squareFeet (optionally bedrooms, bathrooms, yearBuilt, lotSize).",
+    );
 
     // A status filter starts again at page 1.
     await user.click(within(dialog).getByLabelText("Status"));

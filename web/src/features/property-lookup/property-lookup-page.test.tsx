@@ -266,7 +266,9 @@ describe("a lookup", () => {
     expect(badge).toHaveTextContent("91% High Confidence");
     expect(badge).toHaveClass("bg-green-100");
     expect(c.getByText("means: about 91% of homes like this sell within 10% of our estimate")).toBeInTheDocument();
-    expect(c.getByTestId("match-note")).toHaveTextContent("Unit not on record: valued as the building");
+    expect(c.getByTestId("match-note")).toHaveTextContent(
+      "Unit not on record: valued at its building from the details you gave; confidence is lower",
+    );
     expect(c.getByText("Demo data")).toBeInTheDocument();
     expect(c.getByRole("img", { name: /Photo of 2114 Bigelow/ })).toHaveAttribute("src", "/demo-homes/house-3.svg");
 
@@ -301,7 +303,7 @@ describe("a lookup", () => {
       "$992,000",
     ]);
     const second = within(rows[2]!).getAllByRole("cell").map((cell) => cell.textContent);
-    expect(second).toEqual(["Parcel 1234567890", "1.3 mi", "Jun 30, 2025", "$845,000", "N/A", "N/A", "N/A", "N/A", "61%", "$901,500"]);
+    expect(second).toEqual(["Parcel 1234567890", "1.3 mi", "Jun 30, 2025", "$845,000", "—", "—", "—", "—", "61%", "$901,500"]);
 
     const history = c.getByTestId("price-history");
     expect(within(history).getByRole("img", { name: /2 sales from 2011 to 2021/ })).toBeInTheDocument();
@@ -309,16 +311,16 @@ describe("a lookup", () => {
     expect(sales.map((r) => r.textContent)).toEqual(["Aug 2, 2021Sold$880,000+93.4%", "Mar 15, 2011Sold$455,000—"]);
   });
 
-  it("says when the rent comes from nearby rents and explains a ZIP-level or fuzzy match", async () => {
+  it("says when the rent comes from nearby rents and explains a home that is not on record", async () => {
     const base = makeResult();
     const result = makeResult({
-      property: { ...base.property, matchCode: "zip_level", isDemo: false },
+      property: { ...base.property, matchCode: "not_on_record", isDemo: false },
       marketData: { ...base.marketData, rentSource: "rental_comparables" },
     });
     await lookUp({ [LOOKUP]: { body: { data: result } } });
     const card = await screen.findByTestId("valuation-result");
     expect(within(card).getByTestId("match-note")).toHaveTextContent(
-      "Valued from the ZIP code's market: the address is not on record; confidence is lower",
+      "Not on record: valued at the ZIP code's centre from the details you gave; confidence is lower",
     );
     expect(within(card).getByTestId("rent-source")).toHaveTextContent("estimated from nearby rents");
     expect(within(card).queryByText("Demo data")).not.toBeInTheDocument();
@@ -342,7 +344,7 @@ describe("a lookup", () => {
     expect(within(card).getByTestId("price-history")).toHaveTextContent("No recorded sales");
   });
 
-  it("defaults the property type, reads N/A for a missing lot and leaves out the optional details", async () => {
+  it("shows unknown details as a dash, never a default type, and leaves out the optional details", async () => {
     const base = makeResult();
     const result = makeResult({
       details: { bedrooms: null, bathrooms: null, squareFeet: null, yearBuilt: null, imageUrl: null },
@@ -353,9 +355,10 @@ describe("a lookup", () => {
     await lookUp({ [LOOKUP]: { body: { data: result } } });
     const card = await screen.findByTestId("valuation-result");
     const c = within(card);
-    expect(c.getByTestId("lot-size")).toHaveTextContent("N/A");
-    expect(c.getByText("Property Type", { selector: "dt" }).closest("div")).toHaveTextContent("Single Family");
-    expect(c.getByText("Bedrooms", { selector: "dt" }).closest("div")).toHaveTextContent("N/A");
+    expect(c.getByTestId("lot-size")).toHaveTextContent("—");
+    expect(c.getByText("Property Type", { selector: "dt" }).closest("div")).toHaveTextContent(/^Property Type—$/);
+    expect(c.getByText("Bedrooms", { selector: "dt" }).closest("div")).toHaveTextContent(/^Bedrooms—$/);
+    expect(card).not.toHaveTextContent("Single Family");
     for (const label of ["Living Area", "Home Status", "Rent Estimate", "County", "Area Price Trend"]) {
       expect(c.queryByText(label, { selector: "dt" })).not.toBeInTheDocument();
     }
@@ -363,6 +366,39 @@ describe("a lookup", () => {
     // No photo: the placeholder gradient.
     expect(c.getByTestId("photo-placeholder")).toBeInTheDocument();
     expect(c.queryByRole("img", { name: /Photo of/ })).not.toBeInTheDocument();
+  });
+
+  it("shows a home not on record with exactly the details given: dashes elsewhere, no 0, NaN or null", async () => {
+    const base = makeResult();
+    const result = makeResult({
+      property: { ...base.property, matchCode: "not_on_record", isDemo: false, unit: null },
+      details: {
+        bedrooms: null,
+        bathrooms: null,
+        squareFeet: 1400,
+        livingArea: 1400,
+        yearBuilt: null,
+        propertyType: "Townhouse",
+        lotSize: null,
+        lotSizeSqFt: null,
+        imageUrl: null,
+        homeStatus: null,
+      },
+      marketData: { ...base.marketData, priceHistory: [] },
+    });
+    await lookUp({ [LOOKUP]: { body: { data: result } } });
+    const card = await screen.findByTestId("valuation-result");
+    const c = within(card);
+    const stat = (label: string) => c.getByText(label, { selector: "dt" }).closest("div")!;
+    expect(stat("Property Type")).toHaveTextContent(/^Property TypeTownhouse$/);
+    expect(stat("Square Feet")).toHaveTextContent(/^Square Feet1,400$/);
+    for (const label of ["Bedrooms", "Bathrooms", "Year Built", "Lot Size"]) {
+      expect(stat(label)).toHaveTextContent(new RegExp(`^${label}—$`));
+    }
+    expect(c.queryByText("Home Status", { selector: "dt" })).not.toBeInTheDocument();
+    expect(c.getByTestId("match-note")).toHaveTextContent("Not on record");
+    const details = c.getByRole("heading", { name: "Property details" }).nextElementSibling!;
+    expect(details.textContent).not.toMatch(/N\/A|NaN|null|undefined|Single Family/);
   });
 
   it("falls back to the placeholder when the photo fails to load", async () => {
@@ -446,6 +482,66 @@ describe("a failed lookup", () => {
     expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
     // Only the start-up profile read: a not-found costs nothing.
     expect(profileReads(requests)).toBe(1);
+  });
+
+  it("on 404 for a home not on record shows what to add and marks the optional details", async () => {
+    const message =
+      "No property on record at this address. To value it anyway, add its propertyType and squareFeet (optionally bedrooms, bathrooms, yearBuilt, lotSize).";
+    const { requests } = await lookUp({
+      [LOOKUP]: {
+        status: 404,
+        body: errorBody(message, {
+          code: "property_not_found",
+          field: "propertyType",
+          fields: {
+            propertyType: "Add the property type: the home is not on record",
+            squareFeet: "Add the square feet: the home is not on record",
+          },
+        }),
+      },
+    });
+    const empty = await screen.findByTestId("not-found-result");
+    expect(within(empty).getByRole("heading", { name: "Not on record" })).toBeInTheDocument();
+    expect(within(empty).getByTestId("not-found-message")).toHaveTextContent(
+      "No property on record at this address. To value it anyway, add its property type and square feet (optionally bedrooms, bathrooms, year built, lot size).",
+    );
+    expect(empty).toHaveTextContent("2114 Bigelow Ave N Unit 3, Seattle, WA 98109");
+    expect(empty).toHaveTextContent("No credit was used.");
+    expect(screen.getByLabelText("Property Type")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByText("Add the property type: the home is not on record")).toHaveAttribute(
+      "id",
+      "lookup-property-type-error",
+    );
+    expect(screen.getByLabelText("Square Feet")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByLabelText("Property Type")).toHaveFocus();
+    const toast = await findToast("Lookup Failed");
+    expect(toast).toHaveTextContent("add its property type and square feet");
+    expect(profileReads(requests)).toBe(1);
+  });
+
+  it("sends the optional details when given, and checks the square feet first", async () => {
+    const { user, requests } = renderLookup({ [LOOKUP]: { body: { data: makeResult() } } });
+    await fillForm(user, { address: "1 Nowhere Lane", city: "Seattle", state: "Washington", zip: "98103" });
+    await user.click(screen.getByLabelText("Square Feet"));
+    await user.paste("12");
+    await user.click(submit());
+    expect(await screen.findByText("Square feet must be a number from 100 to 100,000")).toBeInTheDocument();
+    expect(requests.some((r) => r.url === "/api/property/lookup")).toBe(false);
+
+    await user.clear(screen.getByLabelText("Square Feet"));
+    await user.paste("1,400");
+    await user.click(screen.getByLabelText("Property Type"));
+    await user.click(await screen.findByRole("option", { name: "Townhouse" }));
+    await user.click(submit());
+    await screen.findByTestId("valuation-result");
+    expect(requests.find((r) => r.url === "/api/property/lookup")?.body).toEqual({
+      address: "1 Nowhere Lane",
+      city: "Seattle",
+      state: "WA",
+      zip: "98103",
+      propertyType: "Townhouse",
+      squareFeet: 1400,
+    });
   });
 
   it("on 400 puts the server's messages on the fields", async () => {

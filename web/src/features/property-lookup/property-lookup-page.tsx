@@ -22,7 +22,7 @@ import { PromoBanners } from "./components/promo-banners";
 import { ValuationCard } from "./components/valuation-card";
 import { SAMPLE_VALUATION } from "./sample-valuation";
 import { saveTextFile } from "@/lib/csv";
-import { buildReportPayload, reportFileName } from "./valuation-helpers";
+import { buildReportPayload, readableFacts, reportFileName } from "./valuation-helpers";
 
 // The Property Lookup screen (working-screens spec, section 2; also /dashboard): the address form, a sample result
 // until the first search, then the valuation with its comparables and price history, the CSV report, and the two
@@ -34,11 +34,14 @@ const DOWNLOAD_FAILED = "Failed to download report. Please try again.";
 type View =
   | { kind: "sample" }
   | { kind: "result"; result: PropertyValuation }
-  | { kind: "not-found"; address: string };
+  | { kind: "not-found"; address: string; message: string; needsDetails: boolean };
 
-/** Puts a 400 answer's messages (`fields`, else `field`) on the form's fields; returns whether any was placed. */
+/**
+ * Puts the messages of a 400 (the bad fields) or of a 404 (the facts a home not on record needs) on the form's
+ * fields, `fields` else `field`; returns whether any was placed.
+ */
 function applyFieldErrors(err: unknown, setError: UseFormSetError<LookupInput>): boolean {
-  if (!(err instanceof ApiError) || err.status !== 400 || !err.body) return false;
+  if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 404) || !err.body) return false;
   const messages: Record<string, string> = { ...(err.body.fields ?? {}) };
   if (err.body.field && !messages[err.body.field]) messages[err.body.field] = err.body.error;
   let placed = false;
@@ -55,6 +58,12 @@ function oneLine(v: LookupValues): string {
   return `${v.address}, ${v.city}, ${v.state} ${v.zip}`;
 }
 
+/** Whether a 404 asks for the details of a home that is not on record (it names them in `fields`). */
+function needsDetails(err: unknown): boolean {
+  const fields = err instanceof ApiError ? err.body?.fields : undefined;
+  return !!fields && ("propertyType" in fields || "squareFeet" in fields);
+}
+
 export function PropertyLookupPage() {
   const { refreshUser } = useAuth();
   const lookup = useLookupProperty();
@@ -69,6 +78,9 @@ export function PropertyLookupPage() {
       state: values.state,
       zip: values.zip,
     };
+    // The details are sent only when given: a home not on record is valued from them alone.
+    if (values.propertyType) body.propertyType = values.propertyType;
+    if (values.squareFeet !== undefined) body.squareFeet = values.squareFeet;
     setPendingAddress(oneLine(values));
     lookup.mutate(body, {
       onSuccess: (result) => {
@@ -97,9 +109,12 @@ export function PropertyLookupPage() {
           });
           return;
         }
-        if (isNotFound(err)) setView({ kind: "not-found", address: oneLine(values) });
+        const message = readableFacts(errorMessage(err, LOOKUP_FALLBACK));
+        if (isNotFound(err)) {
+          setView({ kind: "not-found", address: oneLine(values), message, needsDetails: needsDetails(err) });
+        }
         applyFieldErrors(err, setError);
-        toast({ variant: "destructive", title: "Lookup Failed", description: errorMessage(err, LOOKUP_FALLBACK) });
+        toast({ variant: "destructive", title: "Lookup Failed", description: message });
       },
     });
   };
@@ -152,7 +167,7 @@ export function PropertyLookupPage() {
               downloading={download.isPending}
             />
           ) : view.kind === "not-found" ? (
-            <NotFoundState address={view.address} />
+            <NotFoundState address={view.address} message={view.message} needsDetails={view.needsDetails} />
           ) : (
             <ValuationCard result={SAMPLE_VALUATION} sample />
           )}

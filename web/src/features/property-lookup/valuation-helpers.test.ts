@@ -15,10 +15,13 @@ import {
   formatMiles,
   formatSimilarity,
   formatValueRange,
+  formatWhole,
   homeStatusLabel,
   matchNote,
+  NOT_KNOWN,
   pricePerSqFt,
   propertyTypeOf,
+  readableFacts,
   rentSourceLabel,
   reportFileName,
   REPORT_MAX_COMPARABLES,
@@ -65,9 +68,9 @@ describe("lot size", () => {
     [{ lotSize: 1 }, "1.00 acre"],
     [{ lotSize: 2.456 }, "2.46 acres"],
     [{ lotSize: null, lotSizeSqFt: 6534 }, "0.15 acres"],
-    [{ lotSize: null, lotSizeSqFt: null }, "N/A"],
-    [{}, "N/A"],
-    [{ lotSize: 0 }, "N/A"],
+    [{ lotSize: null, lotSizeSqFt: null }, "—"],
+    [{}, "—"],
+    [{ lotSize: 0 }, "—"],
   ])("%j -> %s", (details, want) => {
     expect(formatLotSize(details)).toBe(want);
   });
@@ -106,7 +109,7 @@ describe("report", () => {
     expect(reportFileName()).toMatch(/^property-report-\d{13}\.csv$/);
   });
 
-  it("builds the payload from a result", () => {
+  it("builds the payload from a result, without a property type the result does not have", () => {
     const result = valuation({
       property: { address: "2114 BIGELOW AVE N", city: "SEATTLE", state: "WA", zip: "98109" },
       valuation: { estimatedValue: 1248000, low: 1150000, high: 1340000, confidence: 0.72, confidenceLevel: "Medium" },
@@ -119,7 +122,7 @@ describe("report", () => {
         city: "SEATTLE",
         state: "WA",
         zipCode: "98109",
-        propertyType: "Single Family",
+        propertyType: null,
         valuation: 1248000,
         low: 1150000,
         high: 1340000,
@@ -153,17 +156,37 @@ describe("report", () => {
 });
 
 describe("details", () => {
-  it("defaults the property type to Single Family", () => {
-    expect(propertyTypeOf({})).toBe("Single Family");
-    expect(propertyTypeOf({ propertyType: " " })).toBe("Single Family");
+  it("never invents a property type: unknown is null", () => {
+    expect(propertyTypeOf({})).toBeNull();
+    expect(propertyTypeOf({ propertyType: null })).toBeNull();
+    expect(propertyTypeOf({ propertyType: " " })).toBeNull();
     expect(propertyTypeOf({ propertyType: "Townhouse" })).toBe("Townhouse");
   });
 
-  it("formats counts, N/A when missing", () => {
+  it("formats counts and whole numbers, a dash when missing (never 0, NaN or null)", () => {
     expect(formatCount(3)).toBe("3");
     expect(formatCount(2.5)).toBe("2.5");
-    expect(formatCount(null)).toBe("N/A");
-    expect(formatCount(undefined)).toBe("N/A");
+    expect(formatCount(0)).toBe("0");
+    expect(formatCount(null)).toBe(NOT_KNOWN);
+    expect(formatCount(undefined)).toBe(NOT_KNOWN);
+    expect(formatCount(Number.NaN)).toBe(NOT_KNOWN);
+    expect(NOT_KNOWN).toBe("—");
+    expect(formatWhole(1850)).toBe("1,850");
+    expect(formatWhole(1926, false)).toBe("1926");
+    expect(formatWhole(null)).toBe(NOT_KNOWN);
+    expect(formatWhole(undefined, false)).toBe(NOT_KNOWN);
+    expect(formatWhole(Number.NaN)).toBe(NOT_KNOWN);
+  });
+
+  it("writes the server's field names in a not-on-record message as words", () => {
+    expect(
+      readableFacts(
+        "No property on record at this address. To value it anyway, add its propertyType and squareFeet (optionally bedrooms, bathrooms, yearBuilt, lotSize).",
+      ),
+    ).toBe(
+      "No property on record at this address. To value it anyway, add its property type and square feet (optionally bedrooms, bathrooms, year built, lot size).",
+    );
+    expect(readableFacts("Property not found")).toBe("Property not found");
   });
 
   it("uses the server's price per square foot, else computes it", () => {
@@ -176,9 +199,11 @@ describe("details", () => {
 
   it("explains each inexact match", () => {
     expect(matchNote("exact")).toBeNull();
-    expect(matchNote("unit_fallback")).toBe("Unit not on record: valued as the building");
-    expect(matchNote("zip_level")).toBe(
-      "Valued from the ZIP code's market: the address is not on record; confidence is lower",
+    expect(matchNote("unit_fallback")).toBe(
+      "Unit not on record: valued at its building from the details you gave; confidence is lower",
+    );
+    expect(matchNote("not_on_record")).toBe(
+      "Not on record: valued at the ZIP code's centre from the details you gave; confidence is lower",
     );
     expect(matchNote("fuzzy")).toBe("Matched a similar street name");
   });

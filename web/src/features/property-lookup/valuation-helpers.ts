@@ -27,9 +27,15 @@ export function formatInteger(value: number): string {
   return integer.format(Math.round(value));
 }
 
+/**
+ * What the screen shows for a fact the records do not hold (and, for a home not on record, one the caller did not
+ * give): a dash, never a typical value, a zero or "null".
+ */
+export const NOT_KNOWN = "—";
+
 /** Bathrooms may be fractional (2.5); other counts are shown as they come. */
 export function formatCount(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return "N/A";
+  if (value === null || value === undefined || !Number.isFinite(value)) return NOT_KNOWN;
   return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
 }
 
@@ -41,14 +47,14 @@ export function acresFromSqFt(sqft: number): number {
 }
 
 /**
- * The lot size in acres with two decimals ("0.14 acres"), or "N/A". The server sends acres in `lotSize`; when only
- * `lotSizeSqFt` is there it is converted. A lot of zero or less is no information, so it reads N/A too.
+ * The lot size in acres with two decimals ("0.14 acres"), or a dash. The server sends acres in `lotSize`; when only
+ * `lotSizeSqFt` is there it is converted. A lot of zero or less is no information, so it reads as a dash too.
  */
 export function formatLotSize(details: Pick<PropertyValuation["details"], "lotSize" | "lotSizeSqFt">): string {
   let acres: number | null = null;
   if (typeof details.lotSize === "number" && details.lotSize > 0) acres = details.lotSize;
   else if (typeof details.lotSizeSqFt === "number" && details.lotSizeSqFt > 0) acres = acresFromSqFt(details.lotSizeSqFt);
-  if (acres === null || !Number.isFinite(acres)) return "N/A";
+  if (acres === null || !Number.isFinite(acres)) return NOT_KNOWN;
   const text = acres.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return `${text} ${text === "1.00" ? "acre" : "acres"}`;
 }
@@ -98,10 +104,15 @@ export function reportFileName(timestamp: number = Date.now()): string {
 /** The contract caps the comparables of a report request (ReportRequest.propertyData.comparables maxItems). */
 export const REPORT_MAX_COMPARABLES = 50;
 
-export const DEFAULT_PROPERTY_TYPE = "Single Family";
+/** A whole number with thousands separators, or a dash when unknown (square feet, year built). */
+export function formatWhole(value: number | null | undefined, separators = true): string {
+  if (typeof value !== "number" || !Number.isFinite(value)) return NOT_KNOWN;
+  return separators ? formatInteger(value) : String(Math.round(value));
+}
 
-export function propertyTypeOf(details: PropertyValuation["details"]): string {
-  return details.propertyType?.trim() || DEFAULT_PROPERTY_TYPE;
+/** The property type as the server gives it, or null when unknown: never a default the records do not say. */
+export function propertyTypeOf(details: Pick<PropertyValuation["details"], "propertyType">): string | null {
+  return details.propertyType?.trim() || null;
 }
 
 /** The body of POST /api/properties/download-report, built from a lookup result. */
@@ -133,14 +144,30 @@ export function buildReportPayload(result: PropertyValuation): ReportRequest {
 export function matchNote(matchCode: PropertyValuation["property"]["matchCode"]): string | null {
   switch (matchCode) {
     case "unit_fallback":
-      return "Unit not on record: valued as the building";
-    case "zip_level":
-      return "Valued from the ZIP code's market: the address is not on record; confidence is lower";
+      return "Unit not on record: valued at its building from the details you gave; confidence is lower";
+    case "not_on_record":
+      return "Not on record: valued at the ZIP code's centre from the details you gave; confidence is lower";
     case "fuzzy":
       return "Matched a similar street name";
     default:
       return null;
   }
+}
+
+/** The lookup's facts by their API names, as a person reads them: the server's 404 names them so. */
+const FACT_WORDS: Readonly<Record<string, string>> = {
+  propertyType: "property type",
+  squareFeet: "square feet",
+  yearBuilt: "year built",
+  lotSize: "lot size",
+};
+
+/**
+ * The server's sentence for a home that is not on record ("... add its propertyType and squareFeet (optionally
+ * bedrooms, bathrooms, yearBuilt, lotSize).") with the field names written as words.
+ */
+export function readableFacts(message: string): string {
+  return message.replace(/\b(propertyType|squareFeet|yearBuilt|lotSize)\b/g, (name) => FACT_WORDS[name] ?? name);
 }
 
 /** Price per square foot: the server's figure, else the estimate over the square feet, else null. */

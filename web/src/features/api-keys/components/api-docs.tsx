@@ -100,15 +100,22 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
                 ["city", "Recommended", `City, e.g. ${SAMPLE_ADDRESS.city}.`],
                 ["state", "Recommended", `Two-letter state code, e.g. ${SAMPLE_ADDRESS.state}.`],
                 ["zip", "Recommended", `5-digit ZIP code (or ZIP+4), e.g. ${SAMPLE_ADDRESS.zip}.`],
+                ["propertyType", "For a home not on record", "Single Family, Condo, Townhouse, Multi-Family, Manufactured or Other."],
+                ["squareFeet", "For a home not on record", "Living area, 100 to 100,000."],
                 ["bedrooms, bathrooms", "Optional", "Numbers from 0 to 50."],
-                ["squareFeet", "Optional", "Living area, 100 to 100,000."],
                 ["yearBuilt", "Optional", "1700 to 2100."],
                 ["lotSize", "Optional", "Lot size in square feet."],
-                ["propertyType", "Optional", "Single Family, Condo, Townhouse, Multi-Family, Manufactured or Other."],
               ]}
             />
-            <p className="text-muted-foreground">
-              The optional attributes improve the valuation of a home that is not on record.
+            <p data-testid="not-on-record-rule" className="text-muted-foreground">
+              A home on record is valued from its record. A home that is not (
+              <code className="font-mono text-xs">matchCode</code>{" "}
+              <code className="font-mono text-xs">not_on_record</code>, or{" "}
+              <code className="font-mono text-xs">unit_fallback</code> for a unit of a building on record) is valued
+              only from the details you give: <code className="font-mono text-xs">propertyType</code> and{" "}
+              <code className="font-mono text-xs">squareFeet</code> at least. Without them the answer is a free 404
+              that says what to add; its <code className="font-mono text-xs">details</code> are exactly what you gave,
+              null elsewhere. Input that is not an address is a free 400 naming the field.
             </p>
           </div>
 
@@ -191,10 +198,10 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
                 </tr>
               </thead>
               <tbody className="divide-y">
-                <ErrorRow status="400 Bad Request" meaning="Invalid format or missing required fields; field names the first bad field, fields lists them all. A JSON body on the GET is refused too." todo="Fix the request; do not retry it unchanged." />
+                <ErrorRow status="400 Bad Request" meaning="Invalid format or missing required fields, or input that is not an address (no house number or street name, a ZIP code that does not exist or lies in another state); field names the first bad field, fields lists them all. A JSON body on the GET is refused too." todo="Fix the request; do not retry it unchanged." />
                 <ErrorRow status="401 Unauthorized" meaning="Invalid or missing API key (missing, malformed, unknown or deleted)." todo="Check the x-api-key header and that the key still exists above." />
                 <ErrorRow status="402 Payment Required" meaning="Insufficient credits. The body carries the overage billing details: balance, creditsRequired, plan, overageRateCents (price of a credit beyond your plan, 0 on Free) and overageLimitCents (your overage limit, null when none is set)." todo="Upgrade, buy credits or raise your overage limit on Billing & Credits." />
-                <ErrorRow status="404 Not Found" meaning="No market data for the address." todo="Check the address; not charged." />
+                <ErrorRow status="404 Not Found" meaning="The home is not on record and propertyType and squareFeet were not given (the message says what to add; fields names them), or there is no market data near the address." todo="Add the details named, or check the address; not charged." />
                 <ErrorRow status="429 Too Many Requests" meaning="Rate limit exceeded for this key." todo="Wait the Retry-After seconds, then retry." />
                 <ErrorRow status="503 Service Unavailable" meaning="The valuation engine is starting." todo="Retry after a short, growing delay." />
               </tbody>

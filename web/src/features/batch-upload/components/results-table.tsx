@@ -7,6 +7,7 @@ import {
   formatText,
   formatUsd,
   formatYear,
+  reasonLabel,
 } from "../batch-helpers";
 import { ResultStatusBadge } from "./status-badges";
 
@@ -51,6 +52,7 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
         <tbody>
           {results.map((r) => {
             const address = r.fullAddress.trim() || r.address.trim() || "—";
+            const reason = reasonLabel(r.reason);
             return (
               <tr key={r.line} data-testid="result-row" className="border-b align-top last:border-0">
                 <td className="px-2 py-2 text-right tabular-nums text-muted-foreground">{r.line}</td>
@@ -74,7 +76,12 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
                 <td className="px-2 py-2 font-mono text-xs">{formatText(r.matchCode)}</td>
                 <td className="max-w-[16rem] px-2 py-2 text-destructive">
                   {r.error ? (
-                    <span className="block truncate" title={r.error}>
+                    <span className="block truncate" title={reason ? `${reason}: ${r.error}` : r.error}>
+                      {reason ? (
+                        <span data-testid="result-reason" className="font-medium">
+                          {reason}:{" "}
+                        </span>
+                      ) : null}
                       {r.error}
                     </span>
                   ) : (

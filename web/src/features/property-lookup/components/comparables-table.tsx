@@ -4,9 +4,9 @@ import {
   formatCount,
   formatCurrency,
   formatDate,
-  formatInteger,
   formatMiles,
   formatSimilarity,
+  formatWhole,
 } from "../valuation-helpers";
 
 function cityLine(c: ComparableSale): string | null {
@@ -66,10 +66,8 @@ export function ComparablesTable({ comparables }: { comparables: ComparableSale[
                 <td className="px-3 py-2 text-right tabular-nums">{formatCurrency(c.salePrice)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatCount(c.bedrooms)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatCount(c.bathrooms)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">
-                  {typeof c.squareFeet === "number" ? formatInteger(c.squareFeet) : "N/A"}
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{c.yearBuilt ?? "N/A"}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatWhole(c.squareFeet)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatWhole(c.yearBuilt, false)}</td>
                 <td className="px-3 py-2">
                   <div className="flex items-center gap-2">
                     <div

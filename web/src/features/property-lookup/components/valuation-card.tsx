@@ -26,8 +26,10 @@ import {
   formatInteger,
   formatLotSize,
   formatValueRange,
+  formatWhole,
   homeStatusLabel,
   matchNote,
+  NOT_KNOWN,
   pricePerSqFt,
   propertyTypeOf,
   rentSourceLabel,
@@ -174,13 +176,13 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
             {formatCount(details.bathrooms)}
           </Stat>
           <Stat icon={<Ruler />} label="Square Feet">
-            {typeof details.squareFeet === "number" ? formatInteger(details.squareFeet) : "N/A"}
+            {formatWhole(details.squareFeet)}
           </Stat>
           <Stat icon={<CalendarDays />} label="Year Built">
-            {details.yearBuilt ?? "N/A"}
+            {formatWhole(details.yearBuilt, false)}
           </Stat>
           <Stat icon={<Building2 />} label="Property Type">
-            {propertyTypeOf(details)}
+            {propertyTypeOf(details) ?? NOT_KNOWN}
           </Stat>
           <Stat icon={<LandPlot />} label="Lot Size">
             <span data-testid="lot-size">{formatLotSize(details)}</span>
