@@ -26,18 +26,20 @@ type Result struct {
 	ValueLow       *int64   `json:"valueLow"`
 	ValueHigh      *int64   `json:"valueHigh"`
 	Confidence     *float64 `json:"confidence"`
-	PricePerSqFt   *int64   `json:"pricePerSqFt"`
-	RentEstimate   *int64   `json:"rentEstimate"`
-	Bedrooms       *float64 `json:"bedrooms"`
-	Bathrooms      *float64 `json:"bathrooms"`
-	SquareFeet     *int64   `json:"squareFeet"`
-	YearBuilt      *int64   `json:"yearBuilt"`
-	LotSize        *int64   `json:"lotSize"`
-	PropertyType   string   `json:"propertyType"`
-	ImageURL       string   `json:"imageUrl"`
-	MatchCode      string   `json:"matchCode"`
-	Reason         *string  `json:"reason"`
-	Error          string   `json:"error"`
+	// ConfidenceLevel is the API's level for Confidence (valuation.ConfidenceLevel), nil when not valued.
+	ConfidenceLevel *string  `json:"confidenceLevel"`
+	PricePerSqFt    *int64   `json:"pricePerSqFt"`
+	RentEstimate    *int64   `json:"rentEstimate"`
+	Bedrooms        *float64 `json:"bedrooms"`
+	Bathrooms       *float64 `json:"bathrooms"`
+	SquareFeet      *int64   `json:"squareFeet"`
+	YearBuilt       *int64   `json:"yearBuilt"`
+	LotSize         *int64   `json:"lotSize"`
+	PropertyType    string   `json:"propertyType"`
+	ImageURL        string   `json:"imageUrl"`
+	MatchCode       string   `json:"matchCode"`
+	Reason          *string  `json:"reason"`
+	Error           string   `json:"error"`
 }
 
 // cellKind says how a results column is written: text (through sheet.SafeCell), a whole number, a number with
@@ -72,6 +74,7 @@ var resultColumns = []resultColumn{
 	{name: "Value Low", width: 14, kind: kindMoney, int: func(r *Result) *int64 { return r.ValueLow }},
 	{name: "Value High", width: 14, kind: kindMoney, int: func(r *Result) *int64 { return r.ValueHigh }},
 	{name: "Confidence", width: 12, kind: kindFloat, float: func(r *Result) *float64 { return r.Confidence }},
+	{name: "Confidence Level", width: 12, kind: kindText, text: func(r *Result) string { return deref(r.ConfidenceLevel) }},
 	{name: "Price Per Sq Ft", width: 15, kind: kindMoney, int: func(r *Result) *int64 { return r.PricePerSqFt }},
 	{name: "Rent Estimate", width: 14, kind: kindMoney, int: func(r *Result) *int64 { return r.RentEstimate }},
 	{name: "Bedrooms", width: 10, kind: kindFloat, float: func(r *Result) *float64 { return r.Bedrooms }},
@@ -267,4 +270,11 @@ func ExampleCSV() []byte {
 	}
 	cw.Flush()
 	return b.Bytes()
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

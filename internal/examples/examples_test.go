@@ -273,6 +273,7 @@ func TestAddressesDoNotDependOnTheDay(t *testing.T) {
 var notDemoHomes = map[string]string{
 	"535 Mission Street":    "the company's office (components/company-info.ts), not a property example",
 	"250 Park Avenue South": "the company's office (components/company-info.ts), not a property example",
+	"1 Nowhere Ln":          "README's example of a home not on record, valued only from the facts given",
 }
 
 // streetAddress finds "<number> <name> <suffix> [<directional>]" street lines: "5873 River Dr N", "7006 MAPLE RD".

@@ -188,6 +188,7 @@ func fill(r *batch.Result, v *valuation.Result) {
 	r.EstimatedValue = ptr(v.Valuation.EstimatedValue)
 	r.ValueLow, r.ValueHigh = ptr(v.Valuation.Low), ptr(v.Valuation.High)
 	r.Confidence = ptr(v.Valuation.Confidence)
+	r.ConfidenceLevel = ptr(v.Valuation.ConfidenceLevel)
 	r.PricePerSqFt = v.Valuation.PricePerSqFt
 	r.Bedrooms, r.Bathrooms = v.Details.Bedrooms, v.Details.Bathrooms
 	r.SquareFeet, r.YearBuilt, r.LotSize = v.Details.SquareFeet, v.Details.YearBuilt, v.Details.LotSizeSqFt

@@ -47,6 +47,11 @@ function makeResult(overrides: Partial<PropertyValuation> = {}): PropertyValuati
       pricePerSqFt: 537,
       valuationDate: "2026-02-03",
       lastUpdated: "2026-02-02T06:00:00Z",
+      evidence: [
+        { source: "model", weight: 0.6, value: 960_000 },
+        { source: "comparables", weight: 0, value: 990_000 },
+        { source: "last_sale", weight: 0.4, value: 1_030_000, saleDate: "2025-12-01", salePrice: 1_010_000 },
+      ],
     },
     details: {
       bedrooms: 3,
@@ -266,6 +271,12 @@ describe("a lookup", () => {
     expect(badge).toHaveTextContent("91% High Confidence");
     expect(badge).toHaveClass("bg-green-100");
     expect(c.getByText("means: about 91% of homes like this sell within 10% of our estimate")).toBeInTheDocument();
+    // What the estimate is made of, heaviest first; a part with no weight is left out.
+    expect(
+      within(c.getByTestId("evidence"))
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["Model 60%", "Last sale of this home 40%: sold Dec 1, 2025 for $1,010,000, $1,030,000 today"]);
     expect(c.getByTestId("match-note")).toHaveTextContent(
       "Unit not on record: valued at its building from the details you gave; confidence is lower",
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ComparableSale, PropertyValuation } from "@/lib/types";
 import { SAMPLE_VALUATION } from "./sample-valuation";
 import {
+  evidenceLines,
   acresFromSqFt,
   buildReportPayload,
   confidenceLabel,
@@ -226,5 +227,22 @@ describe("details", () => {
     expect(formatDate("2024-05-01")).toBe("May 1, 2024");
     expect(formatDate("2026-01-14T06:00:00Z")).toBe("Jan 14, 2026");
     expect(formatDate("not a date")).toBe("not a date");
+  });
+});
+
+describe("evidenceLines", () => {
+  it("lists the parts heaviest first and says why a last sale carries no weight", () => {
+    expect(
+      evidenceLines([
+        { source: "model", weight: 0.9, value: 500_000 },
+        { source: "comparables", weight: 0.1, value: 520_000 },
+        { source: "last_sale", weight: 0, value: 300_000, saleDate: "2025-06-02", salePrice: 290_000 },
+      ]),
+    ).toEqual([
+      "Model 90%",
+      "Comparable sales 10%",
+      "Last sale of this home 0%: sold Jun 2, 2025 for $290,000, $300,000 today (judged no guide to today's value)",
+    ]);
+    expect(evidenceLines(undefined)).toEqual([]);
   });
 });

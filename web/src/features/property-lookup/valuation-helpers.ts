@@ -221,3 +221,29 @@ export function rentSourceLabel(source: PropertyValuation["marketData"]["rentSou
       return null;
   }
 }
+
+type Evidence = { source: "model" | "comparables" | "last_sale"; weight: number; value: number; saleDate?: string; salePrice?: number };
+
+const EVIDENCE_LABEL: Record<Evidence["source"], string> = {
+  model: "Model",
+  comparables: "Comparable sales",
+  last_sale: "Last sale of this home",
+};
+
+/**
+ * What an estimate is made of, heaviest first, as lines for the card: "Model 62%", "Last sale of this home 38%:
+ * sold Mar 3, 2026 for $742,500, $760,000 today". Parts the API lists with weight 0 are kept only for the last sale,
+ * with the reason it carries none.
+ */
+export function evidenceLines(evidence: readonly Evidence[] | undefined): string[] {
+  if (!evidence) return [];
+  return [...evidence]
+    .filter((e) => e.weight > 0 || e.source === "last_sale")
+    .sort((a, b) => b.weight - a.weight)
+    .map((e) => {
+      const head = `${EVIDENCE_LABEL[e.source]} ${Math.round(e.weight * 100)}%`;
+      if (e.source !== "last_sale" || !e.saleDate || e.salePrice == null) return head;
+      const sale = `sold ${formatDate(e.saleDate)} for ${formatCurrency(e.salePrice)}, ${formatCurrency(e.value)} today`;
+      return e.weight > 0 ? `${head}: ${sale}` : `${head}: ${sale} (judged no guide to today's value)`;
+    });
+}

@@ -72,7 +72,9 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
                 <td className="px-2 py-2 text-right tabular-nums">{formatYear(r.yearBuilt)}</td>
                 <td className="whitespace-nowrap px-2 py-2">{formatText(r.propertyType)}</td>
                 <td className="px-2 py-2 text-right tabular-nums">{formatUsd(r.rentEstimate)}</td>
-                <td className="px-2 py-2 text-right tabular-nums">{formatConfidence(r.confidence)}</td>
+                <td className="px-2 py-2 text-right tabular-nums">{formatConfidence(r.confidence)}
+                  {r.confidenceLevel ? <span className="ml-1 text-muted-foreground">{r.confidenceLevel}</span> : null}
+                </td>
                 <td className="px-2 py-2 font-mono text-xs">{formatText(r.matchCode)}</td>
                 <td className="max-w-[16rem] px-2 py-2 text-destructive">
                   {r.error ? (

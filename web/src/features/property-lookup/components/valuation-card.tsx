@@ -20,6 +20,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter } from "@/components/ui/card";
 import type { PropertyValuation } from "@/lib/types";
 import {
+  evidenceLines,
   formatCount,
   formatCurrency,
   formatDate,
@@ -88,6 +89,7 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
   const { property, valuation, details, marketData, meta } = result;
   const note = matchNote(property.matchCode);
   const ppsf = pricePerSqFt(result);
+  const evidence = evidenceLines(valuation.evidence);
   const status = homeStatusLabel(details.homeStatus);
   const rentSource = rentSourceLabel(marketData.rentSource);
   const county = marketData.county ?? property.county ?? null;
@@ -152,6 +154,19 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
           </div>
 
           <ConfidenceBadge confidence={valuation.confidence} level={valuation.confidenceLevel} />
+
+          {evidence.length > 0 ? (
+            <div data-testid="evidence" className="text-sm">
+              <p className="text-muted-foreground">Based on</p>
+              <ul className="mt-1 space-y-0.5">
+                {evidence.map((line) => (
+                  <li key={line} className="break-words">
+                    {line}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
 
           {note ? (
             <div
