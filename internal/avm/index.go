@@ -17,9 +17,6 @@ type Index struct {
 	Seasonal [12]float64
 	// Slope is the seasonally adjusted trend per month used beyond the data, already damped and clipped.
 	Slope float64
-	// TrendMonths and TrendDamping are the window and damping chosen for Slope (chooseTrend).
-	TrendMonths  int
-	TrendDamping float64
 	// MaxAhead caps how far past the data the trend is extrapolated; later dates get the level at the cap.
 	MaxAhead int
 }
@@ -131,8 +128,8 @@ func buildIndex(dates []time.Time, resid []float64) Index {
 	for m := range levels {
 		adjusted[m] = levels[m] - ix.Seasonal[start.AddDate(0, m, 0).Month()-1]
 	}
-	ix.TrendMonths, ix.TrendDamping = chooseTrend(adjusted)
-	ix.Slope = trendSlope(adjusted, ix.TrendMonths, ix.TrendDamping)
+	months, damping := chooseTrend(adjusted)
+	ix.Slope = trendSlope(adjusted, months, damping)
 	return ix
 }
 
@@ -293,6 +290,3 @@ func median(v []float64) float64 {
 	}
 	return (c[n/2-1] + c[n/2]) / 2
 }
-
-// IndexForTest exposes the index (scratch).
-func (e *Engine) IndexForTest() *Index { return &e.index }

@@ -107,3 +107,25 @@ func TestSeasonalProfileMeasuredFromTwoYears(t *testing.T) {
 		t.Error("one year of data did not fall back to the default profile")
 	}
 }
+
+func TestChooseTrendByBacktest(t *testing.T) {
+	// Too short to backtest: the defaults.
+	if k, d := chooseTrend(make([]float64, 7)); k != trendMonths || d != trendDamping {
+		t.Errorf("7 months chose %d months at %.2f, want the defaults", k, d)
+	}
+	// Flat, then rising 1% a month for the last five months: only a short, undamped window follows it.
+	levels := make([]float64, 12)
+	for i := 7; i < len(levels); i++ {
+		levels[i] = levels[i-1] + 0.01
+	}
+	if k, d := chooseTrend(levels); k > 4 || d < 0.85 {
+		t.Errorf("an accelerating index chose %d months at %.2f", k, d)
+	}
+	// A steady trend gives no reason to leave the defaults.
+	for i := range levels {
+		levels[i] = 0.004 * float64(i)
+	}
+	if k, d := chooseTrend(levels); d < trendDamping || k < 3 {
+		t.Errorf("a steady index chose %d months at %.2f", k, d)
+	}
+}

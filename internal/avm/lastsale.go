@@ -38,8 +38,9 @@ type lastSale struct {
 // lastSaleOf finds the latest sale of property before at (never skip) and weighs it against modelLog.
 func (e *Engine) lastSaleOf(property int32, at time.Time, skip int32, modelLog float64) lastSale {
 	best := int32(-1)
-	for _, k := range e.byProperty[property] {
-		if k != skip && e.sales[k].date.Before(at) && (best < 0 || e.sales[k].date.After(e.sales[best].date)) {
+	own := e.byProperty[property] // oldest first
+	for i := len(own) - 1; i >= 0 && best < 0; i-- {
+		if k := own[i]; k != skip && e.sales[k].date.Before(at) {
 			best = k
 		}
 	}

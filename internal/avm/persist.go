@@ -45,7 +45,8 @@ type snapshot struct {
 
 // Marshal saves the engine; Restore rebuilds it against the same market.
 func (e *Engine) Marshal() ([]byte, error) {
-	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index, Alpha: e.alpha, K0: e.k0, Offset: e.offset, BlendSale: e.blendSale,
+	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index,
+		Alpha: e.alpha, K0: e.k0, Offset: e.offset, BlendSale: e.blendSale,
 		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, ZApprox: e.calib.zApprox, Horizon: e.calib.horizon, Strength: e.calib.strength, HeldN: e.calib.holdoutN,
 		HeldHits: e.calib.holdoutHits, Forward: e.calib.timeForward}
 	if len(present(e.folds)) != len(e.folds) {
@@ -83,7 +84,8 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	for i, sale := range m.Sales {
 		byID[sale.ID] = int32(i)
 	}
-	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index, alpha: s.Alpha, k0: s.K0, offset: s.Offset, blendSale: s.BlendSale, dataEnd: s.DataEnd,
+	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index,
+		alpha: s.Alpha, k0: s.K0, offset: s.Offset, blendSale: s.BlendSale, dataEnd: s.DataEnd,
 		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {

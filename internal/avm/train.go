@@ -251,8 +251,8 @@ func propertyIndex(m *Market) *geo.Index {
 }
 
 // outOfFold predicts every row with a model trained on the other folds, and returns those models by fold (nil for a
-// fold without rows). The folds train in parallel, one per
-// core: they are independent, and this is most of the training time.
+// fold without rows). The folds train in parallel, one per core: they are independent, and this is most of the
+// training time.
 func outOfFold(X [][]float64, y []float64, fold []int, folds int, p gbm.Params) ([]float64, []*gbm.Model, error) {
 	out := make([]float64, len(X))
 	models := make([]*gbm.Model, folds)

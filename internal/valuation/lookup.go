@@ -369,26 +369,9 @@ func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *prope
 // givenDetails are the details of a home that is not on record: exactly the facts the caller gave, null
 // elsewhere (its market status, photo and everything not given are unknown).
 func givenDetails(in Input) ResultDetails {
-	num := func(p *float64) *float64 {
-		if p == nil {
-			return nil
-		}
-		return optF(*p)
-	}
-	whole := func(p *float64) *int64 {
-		if p == nil {
-			return nil
-		}
-		return optI(*p)
-	}
-	d := ResultDetails{Bedrooms: num(in.Bedrooms), Bathrooms: num(in.Bathrooms), SquareFeet: whole(in.SquareFeet),
-		LivingArea: whole(in.SquareFeet), YearBuilt: whole(in.YearBuilt), LotSizeSqFt: whole(in.LotSize),
-		PropertyType: optS(in.givenType())}
-	if in.LotSize != nil && *in.LotSize > 0 {
-		acres := math.Round(*in.LotSize/43560*100) / 100
-		d.LotSize = &acres
-	}
-	return d
+	h := avm.Unknown()
+	applyInput(&h, in)
+	return detailsOf(h)
 }
 
 func deref(p *float64) float64 {

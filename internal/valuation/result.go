@@ -173,15 +173,10 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		r.Valuation.PricePerSqFt = optI(val.Value / subject.Sqft)
 	}
 
-	r.Details = ResultDetails{Bedrooms: optF(subject.Beds), Bathrooms: optF(subject.Baths),
-		SquareFeet: optI(subject.Sqft), LivingArea: optI(subject.Sqft), YearBuilt: optI(subject.YearBuilt),
-		PropertyType: optS(string(subject.Type)), LotSizeSqFt: optI(subject.LotSqft), HomeStatus: optS("OFF_MARKET")}
-	if subject.LotSqft > 0 {
-		acres := math.Round(subject.LotSqft/43560*100) / 100
-		r.Details.LotSize = &acres
-	}
+	r.Details = detailsOf(subject)
 	if rec != nil {
 		r.Details.ImageURL = optS(rec.ImageURL)
+		r.Details.HomeStatus = optS("OFF_MARKET")
 	}
 
 	rent := snap.engine.Rent(subject, val.Value, at)
@@ -216,6 +211,18 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 	}
 	r.Meta.DataSource = source
 	return r
+}
+
+// detailsOf shows what is known of a home; unknown numbers and type are null.
+func detailsOf(h avm.Home) ResultDetails {
+	d := ResultDetails{Bedrooms: optF(h.Beds), Bathrooms: optF(h.Baths), SquareFeet: optI(h.Sqft),
+		LivingArea: optI(h.Sqft), YearBuilt: optI(h.YearBuilt), PropertyType: optS(string(h.Type)),
+		LotSizeSqFt: optI(h.LotSqft)}
+	if h.LotSqft > 0 {
+		acres := math.Round(h.LotSqft/43560*100) / 100
+		d.LotSize = &acres
+	}
+	return d
 }
 
 // evidenceOf shows the parts of an estimate, weights to three decimals (so they may add up to 1 ± 0.001).
