@@ -3,6 +3,7 @@ import type { ComparableSale, PropertyValuation } from "@/lib/types";
 import { SAMPLE_VALUATION } from "./sample-valuation";
 import {
   evidenceLines,
+  wholePercents,
   acresFromSqFt,
   buildReportPayload,
   confidenceLabel,
@@ -244,5 +245,10 @@ describe("evidenceLines", () => {
       "Last sale of this home 0%: sold Jun 2, 2025 for $290,000, $300,000 today (judged no guide to today's value)",
     ]);
     expect(evidenceLines(undefined)).toEqual([]);
+  });
+
+  it("shows whole percents that add up to 100", () => {
+    expect(wholePercents([0.906, 0.06, 0.035])).toEqual([91, 6, 3]);
+    expect(wholePercents([0, 0])).toEqual([0, 0]);
   });
 });

@@ -237,13 +237,28 @@ const EVIDENCE_LABEL: Record<Evidence["source"], string> = {
  */
 export function evidenceLines(evidence: readonly Evidence[] | undefined): string[] {
   if (!evidence) return [];
-  return [...evidence]
-    .filter((e) => e.weight > 0 || e.source === "last_sale")
-    .sort((a, b) => b.weight - a.weight)
-    .map((e) => {
-      const head = `${EVIDENCE_LABEL[e.source]} ${Math.round(e.weight * 100)}%`;
+  const parts = [...evidence].filter((e) => e.weight > 0 || e.source === "last_sale").sort((a, b) => b.weight - a.weight);
+  const percents = wholePercents(parts.map((e) => e.weight));
+  return parts.map((e, i) => {
+      const head = `${EVIDENCE_LABEL[e.source]} ${percents[i]}%`;
       if (e.source !== "last_sale" || !e.saleDate || e.salePrice == null) return head;
       const sale = `sold ${formatDate(e.saleDate)} for ${formatCurrency(e.salePrice)}, ${formatCurrency(e.value)} today`;
       return e.weight > 0 ? `${head}: ${sale}` : `${head}: ${sale} (judged no guide to today's value)`;
     });
+}
+
+/** Shares as whole percents that add up to 100 (largest remainder), so "91% · 6% · 4%" never reads as 101%. */
+export function wholePercents(shares: readonly number[]): number[] {
+  const total = shares.reduce((a, b) => a + b, 0);
+  if (total <= 0) return shares.map(() => 0);
+  const exact = shares.map((w) => (w / total) * 100);
+  const out = exact.map(Math.floor);
+  // The points the floors lost go to the shares that lost the most.
+  const order = exact.map((x, i) => ({ rest: x - Math.floor(x), i })).sort((a, b) => b.rest - a.rest);
+  let left = 100 - out.reduce((a, b) => a + b, 0);
+  for (const { i } of order) {
+    if (left-- <= 0) break;
+    out[i] = (out[i] ?? 0) + 1;
+  }
+  return out;
 }
