@@ -20,8 +20,9 @@ const SnapshotVersion = 7
 type snapshot struct {
 	Version int
 	Opt     Options
-	// Final is the model trained on every sale; Folds the out-of-fold models, by fold (empty when a fold had none).
-	// With Opt.Bag the engine averages them all.
+	// Final is the model trained on every sale; Folds the out-of-fold models, by fold (empty when a fold had none:
+	// a restored engine then values a recorded home with Final alone rather than with its fold's model, see
+	// predictFor). With Opt.Bag the engine averages them all.
 	Final     *gbm.Model
 	Folds     []*gbm.Model
 	Index     Index
