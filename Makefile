@@ -11,13 +11,14 @@ WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.ht
 GO_SOURCES  := $(shell find . -name '*.go' -not -path './web/node_modules/*' -not -path './e2e/node_modules/*') \
 	$(shell find internal/store/migrations -name '*.sql') api/openapi.yaml go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e bench fuzz vet examples clean help
+.PHONY: run build web test test-go test-web test-e2e screenshots bench fuzz vet examples clean help
 
 help:
 	@echo "make run     build everything and start the server at http://localhost:8080 (SQLite, demo data)"
 	@echo "make test    every test: Go (SQLite and PostgreSQL), web unit tests, browser end-to-end tests"
 	@echo "make build   build bin/valuator with the web app embedded"
 	@echo "make bench   benchmarks"
+	@echo "make screenshots  screenshots of every screen on a phone and a laptop, into docs/screenshots"
 	@echo "make examples  regenerate the example valuation the product shows (after a change to the engine or the answer)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s; add -parallel=1 to FUZZFLAGS to spare cores)"
 
@@ -59,6 +60,14 @@ test-web: web/node_modules/.installed
 # End-to-end tests drive Debian's Chromium against the real binary on a free port with a fresh database.
 test-e2e: $(BIN) e2e/node_modules/.installed
 	cd e2e && npx playwright test
+
+# Full-page screenshots of every screen at 390x844 (phone) and 1440x900 (laptop), signed out and in as the seeded
+# demo account, written to docs/screenshots (linked from the README). The same walk runs in `make test` and fails
+# on sideways scrolling, console errors and clipped code blocks or tables; this only adds the pictures.
+screenshots: $(BIN) e2e/node_modules/.installed
+	rm -rf docs/screenshots/phone docs/screenshots/laptop
+	cd e2e && SCREENSHOTS=../docs/screenshots npx playwright test tests/screens.spec.ts
+	node e2e/screenshots-index.mjs docs/screenshots
 
 # The example valuation the landing page, the API Keys docs, the help center and api/openapi.yaml show: the real
 # engine's answer for a demo home (internal/examples). go test ./internal/examples fails while it is out of date.
