@@ -99,9 +99,15 @@ async function layoutFaults(page: Page): Promise<string[]> {
       const text = (el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
       return `<${el.tagName.toLowerCase()}> "${text}"`;
     };
+    // Seen by a sighted user: a box, not hidden, not inside a screen-reader-only (clipped away) element.
     const visible = (el: Element) => {
       const r = el.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === "hidden") return false;
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const cs = getComputedStyle(a);
+        if ((cs.clip && cs.clip !== "auto") || (cs.clipPath && cs.clipPath !== "none")) return false;
+      }
+      return true;
     };
     // The element's box must be visible in every clipping ancestor; an ancestor that scrolls is its own scroll,
     // and then that ancestor's box must be visible in turn.
@@ -129,6 +135,20 @@ async function layoutFaults(page: Page): Promise<string[]> {
       }
       const why = clippedBy(el);
       if (why) faults.push(`${describe(el)} ${why}`);
+    }
+
+    // A page taller than the window must end with its content (the footer), not with an empty band to scroll into.
+    const docHeight = document.documentElement.scrollHeight;
+    if (docHeight > window.innerHeight) {
+      let contentBottom = 0;
+      for (const el of document.body.querySelectorAll("*")) {
+        const leaf = el.children.length === 0 && (el.textContent ?? "").trim() !== "";
+        if (!leaf && !["svg", "img", "canvas", "input", "button"].includes(el.tagName.toLowerCase())) continue;
+        if (!visible(el)) continue;
+        contentBottom = Math.max(contentBottom, el.getBoundingClientRect().bottom + window.scrollY);
+      }
+      const band = docHeight - contentBottom;
+      if (band > 160) faults.push(`a blank band of ${Math.round(band)} px below the last content`);
     }
 
     // Chart labels (SVG text) must be readable, not scaled down to a few pixels.
