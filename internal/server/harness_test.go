@@ -177,6 +177,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 			"assets/index-abc.js":  {Data: []byte(strings.Repeat("console.log('valuator');\n", 200))},
 			"assets/index-abc.css": {Data: []byte("body{}")},
 			"favicon.svg":          {Data: []byte("<svg/>")},
+			".vite/manifest.json":  {Data: []byte(`{"index.html":{"file":"assets/index-abc.js","isEntry":true}}`)},
 		}
 	}
 	var mailer mail.Sender = box

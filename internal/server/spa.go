@@ -15,7 +15,8 @@ import (
 
 // spa serves the embedded single-page app: files by name, hashed assets cached for a year (their names change
 // with their content), and index.html for every other path so the app's router can show the page (or its
-// not-found screen). Text files are gzipped once and kept in memory.
+// not-found screen). Text files are gzipped once and kept in memory. Hidden names (a segment starting with a dot,
+// like the build manifest .vite/manifest.json, which only the bundle-budget test reads) are not served.
 type spa struct {
 	files fs.FS
 
@@ -36,7 +37,7 @@ func newSPA(files fs.FS) *spa {
 
 func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
-	if name != "" && name != "index.html" {
+	if name != "" && name != "index.html" && !hidden(name) {
 		if f := s.load(name); f != nil {
 			if strings.HasPrefix(name, "assets/") {
 				w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
@@ -109,6 +110,11 @@ func (s *spa) load(name string) *spaFile {
 	}
 	s.cache[name] = f
 	return f
+}
+
+// hidden reports whether a path has a segment starting with a dot.
+func hidden(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.Contains(name, "/.")
 }
 
 func contentType(name string) string {

@@ -44,12 +44,12 @@ describe("HelpCenterPage", () => {
     expect(csv.textContent).toContain(`${EXAMPLE_REQUEST.address},${EXAMPLE_REQUEST.city},`);
   });
 
-  it("is routed at /help-center, where the contact page's button points", () => {
+  it("is routed at /help-center, where the contact page's button points", async () => {
     render(
       <MemoryRouter initialEntries={["/help-center"]}>
         <AppRoutes />
       </MemoryRouter>,
     );
-    expect(screen.getByRole("heading", { level: 1, name: "Help Center" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 1, name: "Help Center" })).toBeInTheDocument();
   });
 });

@@ -1,0 +1,23 @@
+import { lazy, Suspense, useState } from "react";
+import { useToast } from "@/components/ui/use-toast";
+
+/** The toaster's code (Radix toast, about 10 KB gzip); the pages that show toasts fetch it with theirs (routes.tsx). */
+export const loadToaster = () => import("@/components/ui/toaster");
+
+const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
+
+/**
+ * The app's toasts. The toaster is mounted when the first toast is shown and stays mounted, so pages that never
+ * show one (the landing page) do not load its code.
+ */
+export function Notifications() {
+  const { toasts } = useToast();
+  const [mounted, setMounted] = useState(false);
+  if (!mounted && toasts.length > 0) setMounted(true);
+  if (!mounted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}

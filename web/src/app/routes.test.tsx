@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Component, lazy, Suspense, type ReactNode } from "react";
+import { act, render, screen } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { MemoryRouter } from "react-router";
+import { toast } from "@/components/ui/use-toast";
+import { AuthProvider } from "@/lib/auth";
+import { createQueryClient } from "@/lib/query-client";
+import { dismissToasts, makeUser, mockFetch } from "@/test/utils";
+import { ChunkErrorBoundary } from "./chunk-error-boundary";
+import { Notifications } from "./notifications";
+import { AppRoutes, prefetchOnIntent } from "./routes";
+
+function renderRoutes(route: string) {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[route]}>
+        <AuthProvider>
+          <AppRoutes />
+          <Notifications />
+        </AuthProvider>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("the route table", () => {
+  it("shows the landing page at once: it is in the entry chunk", () => {
+    renderRoutes("/");
+    expect(screen.getByRole("heading", { level: 1, name: "Property Valuation Made Simple" })).toBeInTheDocument();
+  });
+
+  it.each([
+    ["/pricing", "heading", { level: 1, name: /pricing/i }],
+    ["/login", "button", { name: "Sign In" }],
+    ["/contact-us", "heading", { level: 1, name: "Contact Us" }],
+    ["/opt-out", "heading", { level: 1 }],
+  ] as const)("loads %s on demand", async (route, role, options) => {
+    renderRoutes(route);
+    expect(await screen.findByRole(role, options)).toBeInTheDocument();
+  });
+
+  it("loads the signed-in app for a signed-in visitor", async () => {
+    localStorage.setItem("token", "vs_test");
+    mockFetch({ "GET /api/user/profile": { body: makeUser() } });
+    renderRoutes("/history");
+    expect(await screen.findByRole("heading", { level: 1, name: "Request History" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole("navigation", { name: /main/i })).toBeInTheDocument();
+  });
+});
+
+describe("Notifications", () => {
+  it("mounts the toaster with the first toast", async () => {
+    dismissToasts();
+    renderRoutes("/");
+    expect(screen.queryByRole("region", { name: /Notifications/ })).not.toBeInTheDocument();
+    act(() => {
+      toast({ title: "Saved" });
+    });
+    expect(await screen.findByRole("region", { name: /Notifications/ })).toBeInTheDocument();
+    expect(await screen.findByText("Saved", { selector: "div" })).toBeInTheDocument();
+    dismissToasts();
+  });
+});
+
+describe("prefetchOnIntent", () => {
+  it("listens for intent on links and stops when asked", () => {
+    const add = vi.spyOn(document, "addEventListener");
+    const remove = vi.spyOn(document, "removeEventListener");
+    const stop = prefetchOnIntent();
+    const types = add.mock.calls.map((c) => c[0]);
+    expect(types).toEqual(expect.arrayContaining(["pointerover", "touchstart", "focusin", "submit"]));
+    stop();
+    expect(remove.mock.calls.map((c) => c[0])).toEqual(expect.arrayContaining(types));
+    add.mockRestore();
+    remove.mockRestore();
+  });
+});
+
+describe("ChunkErrorBoundary", () => {
+  function renderFailing(error: Error) {
+    const Page = lazy(() => Promise.reject(error));
+    return render(
+      <ChunkErrorBoundary resetKey="/pricing">
+        <Suspense fallback={null}>
+          <Page />
+        </Suspense>
+      </ChunkErrorBoundary>,
+    );
+  }
+
+  it("offers a reload when a page's code cannot be fetched", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    renderFailing(new TypeError("Failed to fetch dynamically imported module: /assets/public-pages-abc.js"));
+    expect(await screen.findByRole("heading", { name: "This page could not be loaded" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Reload" })).toBeInTheDocument();
+    vi.restoreAllMocks();
+  });
+
+  it("passes any other error on", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const caught: unknown[] = [];
+    class Outer extends Component<{ children: ReactNode }, { failed: boolean }> {
+      state = { failed: false };
+      static getDerivedStateFromError() {
+        return { failed: true };
+      }
+      componentDidCatch(error: unknown) {
+        caught.push(error);
+      }
+      render() {
+        return this.state.failed ? <p>outer caught it</p> : this.props.children;
+      }
+    }
+    const Page = lazy(() => Promise.reject(new Error("a bug")));
+    render(
+      <Outer>
+        <ChunkErrorBoundary resetKey="/pricing">
+          <Suspense fallback={null}>
+            <Page />
+          </Suspense>
+        </ChunkErrorBoundary>
+      </Outer>,
+    );
+    expect(await screen.findByText("outer caught it")).toBeInTheDocument();
+    expect(caught).toEqual([new Error("a bug")]);
+    vi.restoreAllMocks();
+  });
+});
