@@ -146,6 +146,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := config.EnsureSecret(&cfg); err != nil {
 		return err
 	}
+	// The port is taken first: a port in use stops the start before the database is migrated or seeded and before
+	// any job worker runs (workers of a server that then fails would take jobs only to drop them).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (VALUATOR_ADDR): %w", cfg.Addr, err)
+	}
+	defer ln.Close() // on an early return; srv.Serve closes it otherwise
 	db, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -261,10 +268,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		People:           people,
 	})
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s (VALUATOR_ADDR): %w", cfg.Addr, err)
-	}
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

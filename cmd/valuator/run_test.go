@@ -72,12 +72,44 @@ func TestServeStartsAndShutsDownGracefully(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "secret")); err != nil {
 		t.Errorf("no generated secret: %v", err)
 	}
+	// The start-up log at INFO is the line that matters, not River's notice that it polls.
+	if strings.Contains(srv.logs.String(), "poll only mode") || !strings.Contains(srv.logs.String(), "valuator started") {
+		t.Errorf("start-up log:\n%s", srv.logs.String())
+	}
 	srv.stop(t)
 	if !strings.Contains(srv.logs.String(), "stopped") {
 		t.Errorf("no clean stop in the log:\n%s", srv.logs.String())
 	}
 	if _, err := http.Get(srv.url + "/healthz"); err == nil {
 		t.Error("server still answers after shutdown")
+	}
+}
+
+// TestServeFailsFastOnATakenPort: a port in use stops `serve` before the database is opened and before the job
+// queue exists, so no worker takes a job only to be stopped with the failed start.
+func TestServeFailsFastOnATakenPort(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dir := t.TempDir()
+	env := envFrom(map[string]string{"VALUATOR_ADDR": taken.Addr().String(), "VALUATOR_DATA_DIR": dir,
+		"VALUATOR_DATABASE_URL": "sqlite://" + filepath.Join(dir, "v.db"), "VALUATOR_LOG_LEVEL": "debug"})
+	var out, logs syncBuffer
+	err = run(context.Background(), nil, env, &out, &logs)
+	if err == nil || !strings.Contains(err.Error(), "VALUATOR_ADDR") {
+		t.Fatalf("run() = %v, want an error naming VALUATOR_ADDR", err)
+	}
+	// Even at DEBUG the job queue said nothing: it was never made, let alone started.
+	if strings.Contains(logs.String(), "component=jobs") {
+		t.Errorf("the job queue ran before the port was known to be free:\n%s", logs.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "v.db")); !os.IsNotExist(err) {
+		t.Errorf("the database was opened (stat: %v); want nothing done before the port is bound", err)
+	}
+	if out.String() != "" {
+		t.Errorf("stdout = %q, want nothing (no demo seeded, not running)", out.String())
 	}
 }
 
