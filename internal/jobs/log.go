@@ -31,7 +31,9 @@ func (h riverHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return riverHandler{h.Handler.WithAttrs(attrs)}
 }
 
-func (h riverHandler) WithGroup(name string) slog.Handler { return riverHandler{h.Handler.WithGroup(name)} }
+func (h riverHandler) WithGroup(name string) slog.Handler {
+	return riverHandler{h.Handler.WithGroup(name)}
+}
 
 // riverLogger is the logger River gets: the application's, marked as the job queue's, with riverHandler's levels.
 func riverLogger(log *slog.Logger) *slog.Logger {
