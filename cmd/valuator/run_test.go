@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -15,8 +13,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"valuator/internal/account"
-	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
@@ -159,6 +155,12 @@ type served struct {
 // and waits until it is ready. The test stops it with stop (or at cleanup).
 func startServe(t *testing.T, env map[string]string) *served {
 	t.Helper()
+	return startServeFor(t, env, 15*time.Second)
+}
+
+// startServeFor is startServe waiting up to wait for the server to be ready.
+func startServeFor(t *testing.T, env map[string]string, wait time.Duration) *served {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +182,7 @@ func startServe(t *testing.T, env map[string]string) *served {
 	go func() { s.done <- run(ctx, nil, envFrom(vars), s.out, s.logs) }()
 	t.Cleanup(cancel)
 
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(wait)
 	for {
 		res, err := http.Get(s.url + "/readyz")
 		if err == nil {
@@ -208,40 +210,6 @@ func (s *served) stop(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("server did not stop after the context was cancelled")
-	}
-}
-
-// TestDemoSeedsAnEmptyDevelopmentDatabase checks the demo account and market of a first development start.
-func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
-	dir := t.TempDir()
-	db, err := store.Open(context.Background(), "sqlite://"+filepath.Join(dir, "v.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
-		SessionTTL: time.Hour})
-	if err := seedDemoAccount(context.Background(), db, accounts, &out); err != nil {
-		t.Fatal(err)
-	}
-	if err := seedDemoMarket(context.Background(), db, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), demoEmail) || !strings.Contains(out.String(), "3000 homes") {
-		t.Errorf("output = %q", out.String())
-	}
-	if _, err := accounts.Login(context.Background(), account.LoginInput{Email: demoEmail, Password: demoPassword},
-		account.Client{IP: "127.0.0.1"}); err != nil {
-		t.Errorf("demo login: %v", err)
-	}
-	// A second start leaves a seeded database alone.
-	out.Reset()
-	if err := seedDemoMarket(context.Background(), db, &out); err != nil || out.Len() != 0 {
-		t.Errorf("second seed: %v %q", err, out.String())
 	}
 }
 
