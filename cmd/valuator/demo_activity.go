@@ -48,7 +48,9 @@ import (
 // developer has credits left to try things with. A paid plan would need payments that were never made.
 //
 // The activity is deterministic: the same homes, people, days and outcomes on every first start (the days are
-// counted back from the start).
+// counted back from the start). It is written once the engine is trained (the training the server needs anyway);
+// the writing itself takes a fraction of a second: about 40 calls and a 12-row batch job. Person lookups use the
+// local directory's demo residents, never a network provider.
 
 // demoActivity is the seeding of one demo account.
 type demoActivity struct {
@@ -192,8 +194,8 @@ func seedDemoActivity(ctx context.Context, db *store.DB, valuer jobs.Valuer, peo
 		}
 	}
 
-	// A spreadsheet of open houses valued in the dashboard this morning: its results are still downloadable
-	// (batch files are kept for batch.Retention).
+	// A spreadsheet of open houses valued in the dashboard three hours before the start: its results are still
+	// downloadable (a job's rows are kept for batch.Retention after it finishes).
 	var batchHomes []property.Home
 	for range demoBatchHomes {
 		batchHomes = append(batchHomes, next())
