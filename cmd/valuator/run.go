@@ -146,6 +146,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := config.EnsureSecret(&cfg); err != nil {
 		return err
 	}
+	// The port is taken first: a port in use stops the start before the database is migrated or seeded and before
+	// any job worker runs (workers of a server that then fails would take jobs only to drop them).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (VALUATOR_ADDR): %w", cfg.Addr, err)
+	}
+	defer ln.Close() // on an early return; srv.Serve closes it otherwise
 	db, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -172,8 +179,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		BaseURL:    cfg.BaseURL,
 		SessionTTL: cfg.SessionTTL,
 	})
+	sealer, err := apikey.NewSealer(cfg.Secret)
+	if err != nil {
+		return err
+	}
+	var demoUser int64 // the demo account when it was created by this start
 	if cfg.Demo {
-		if err := seedDemoAccount(ctx, db, accounts, stdout); err != nil {
+		if demoUser, err = seedDemoAccount(ctx, db, started, stdout); err != nil {
 			return err
 		}
 		if err := seedDemoMarket(ctx, db, stdout); err != nil {
@@ -183,20 +195,28 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return err
 		}
 	}
+	demoAccount, err := demoSignIn(ctx, db, cfg)
+	if err != nil {
+		return err
+	}
 	// The engine loads (or trains) in the background: the server answers at once, /readyz says when lookups can
 	// be served, and the market is reloaded whenever records change.
 	vals := valuation.New(db, log, nil, avm.DefaultOptions())
 	vals.SetCacheSize(cfg.CacheSize)
 	go func() {
+		if demoUser != 0 {
+			// The demo account's weeks of use are valued by the real engine: trained (and saved) for the seeding
+			// first, so that the server is ready only once the account's history is written, and then restored
+			// by vals rather than trained twice.
+			if err := seedDemoTrained(ctx, db, log, sealer, demoUser, started, stdout); err != nil && ctx.Err() == nil {
+				log.Error("seeding the demo account's activity", "err", err)
+			}
+		}
 		if err := vals.Load(ctx); err != nil && ctx.Err() == nil {
 			log.Error("loading the valuation engine", "err", err)
 		}
 		vals.Watch(ctx, time.Minute)
 	}()
-	sealer, err := apikey.NewSealer(cfg.Secret)
-	if err != nil {
-		return err
-	}
 	bill, err := newBilling(cfg, db, log)
 	if err != nil {
 		return err
@@ -259,12 +279,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		SpreadsheetReads: gate.New(server.DefaultSpreadsheetReads()),
 		Billing:          bill,
 		People:           people,
+		DemoAccount:      demoAccount,
 	})
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s (VALUATOR_ADDR): %w", cfg.Addr, err)
-	}
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -15,8 +13,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"valuator/internal/account"
-	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
@@ -72,12 +68,44 @@ func TestServeStartsAndShutsDownGracefully(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "secret")); err != nil {
 		t.Errorf("no generated secret: %v", err)
 	}
+	// The start-up log at INFO is the line that matters, not River's notice that it polls.
+	if strings.Contains(srv.logs.String(), "poll only mode") || !strings.Contains(srv.logs.String(), "valuator started") {
+		t.Errorf("start-up log:\n%s", srv.logs.String())
+	}
 	srv.stop(t)
 	if !strings.Contains(srv.logs.String(), "stopped") {
 		t.Errorf("no clean stop in the log:\n%s", srv.logs.String())
 	}
 	if _, err := http.Get(srv.url + "/healthz"); err == nil {
 		t.Error("server still answers after shutdown")
+	}
+}
+
+// TestServeFailsFastOnATakenPort: a port in use stops `serve` before the database is opened and before the job
+// queue exists, so no worker takes a job only to be stopped with the failed start.
+func TestServeFailsFastOnATakenPort(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dir := t.TempDir()
+	env := envFrom(map[string]string{"VALUATOR_ADDR": taken.Addr().String(), "VALUATOR_DATA_DIR": dir,
+		"VALUATOR_DATABASE_URL": "sqlite://" + filepath.Join(dir, "v.db"), "VALUATOR_LOG_LEVEL": "debug"})
+	var out, logs syncBuffer
+	err = run(context.Background(), nil, env, &out, &logs)
+	if err == nil || !strings.Contains(err.Error(), "VALUATOR_ADDR") {
+		t.Fatalf("run() = %v, want an error naming VALUATOR_ADDR", err)
+	}
+	// Even at DEBUG the job queue said nothing: it was never made, let alone started.
+	if strings.Contains(logs.String(), "component=jobs") {
+		t.Errorf("the job queue ran before the port was known to be free:\n%s", logs.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "v.db")); !os.IsNotExist(err) {
+		t.Errorf("the database was opened (stat: %v); want nothing done before the port is bound", err)
+	}
+	if out.String() != "" {
+		t.Errorf("stdout = %q, want nothing (no demo seeded, not running)", out.String())
 	}
 }
 
@@ -127,6 +155,12 @@ type served struct {
 // and waits until it is ready. The test stops it with stop (or at cleanup).
 func startServe(t *testing.T, env map[string]string) *served {
 	t.Helper()
+	return startServeFor(t, env, 15*time.Second)
+}
+
+// startServeFor is startServe waiting up to wait for the server to be ready.
+func startServeFor(t *testing.T, env map[string]string, wait time.Duration) *served {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +182,7 @@ func startServe(t *testing.T, env map[string]string) *served {
 	go func() { s.done <- run(ctx, nil, envFrom(vars), s.out, s.logs) }()
 	t.Cleanup(cancel)
 
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(wait)
 	for {
 		res, err := http.Get(s.url + "/readyz")
 		if err == nil {
@@ -176,40 +210,6 @@ func (s *served) stop(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("server did not stop after the context was cancelled")
-	}
-}
-
-// TestDemoSeedsAnEmptyDevelopmentDatabase checks the demo account and market of a first development start.
-func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
-	dir := t.TempDir()
-	db, err := store.Open(context.Background(), "sqlite://"+filepath.Join(dir, "v.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
-		SessionTTL: time.Hour})
-	if err := seedDemoAccount(context.Background(), db, accounts, &out); err != nil {
-		t.Fatal(err)
-	}
-	if err := seedDemoMarket(context.Background(), db, &out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), demoEmail) || !strings.Contains(out.String(), "3000 homes") {
-		t.Errorf("output = %q", out.String())
-	}
-	if _, err := accounts.Login(context.Background(), account.LoginInput{Email: demoEmail, Password: demoPassword},
-		account.Client{IP: "127.0.0.1"}); err != nil {
-		t.Errorf("demo login: %v", err)
-	}
-	// A second start leaves a seeded database alone.
-	out.Reset()
-	if err := seedDemoMarket(context.Background(), db, &out); err != nil || out.Len() != 0 {
-		t.Errorf("second seed: %v %q", err, out.String())
 	}
 }
 

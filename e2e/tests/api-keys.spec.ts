@@ -167,7 +167,8 @@ test("the Generate New Key dialog checks its fields and shows the plan's cap", a
   const dialog = page.getByRole("dialog", { name: "Generate New Key" });
   const name = dialog.getByLabel("Key Name");
   const rate = dialog.getByLabel("Rate Limit (requests per minute)");
-  await expect(rate).toHaveValue("100");
+  // A new key starts at the Free plan's cap: the limit it would really get.
+  await expect(rate).toHaveValue("60");
 
   await rate.fill("");
   await dialog.getByRole("button", { name: "Generate Key" }).click();
@@ -185,6 +186,7 @@ test("the Generate New Key dialog checks its fields and shows the plan's cap", a
   await expect(dialog).toBeHidden();
   await page.getByRole("button", { name: "Generate New Key" }).click();
   await expect(name).toHaveValue("");
+  await expect(rate).toHaveValue("60");
 
   // A limit above the Free plan's cap is kept, and the plan's 60 a minute applies.
   await name.fill("Batch worker");

@@ -146,6 +146,8 @@ type Key struct {
 
 // Limits of a key's settings (spec working-screens sections 5 and 9).
 const (
+	// DefaultRateLimit is a new key's limit on a plan without a cap (Enterprise), when its creator sets none; on
+	// the other plans a new key gets the plan's cap (DefaultFor).
 	DefaultRateLimit = 100
 	MinRateLimit     = 1
 	MaxRateLimit     = 1000
@@ -167,8 +169,21 @@ type CreateInput struct {
 	RateLimit *float64 `json:"rateLimit"`
 }
 
-// Validate checks the form and returns the trimmed name and the rate limit (100 when not given).
-func (in CreateInput) Validate() (string, int, error) {
+// DefaultFor is the rate limit of a new key of an account on plan when its creator gives none: the plan's cap, so
+// that the key's own limit is the one it really gets (a default of 100 read "100/min (60/min on your plan)" on every
+// new key of a Free or Basic account). Enterprise has no cap, and its keys get DefaultRateLimit rather than
+// MaxRateLimit: a key's limit is also a guard against a runaway client, and 100 a minute is the product's usual
+// budget, which the owner raises (up to 1,000) for a key that needs more.
+func DefaultFor(plan string) int {
+	if c := PlanCap(plan); c > 0 {
+		return c
+	}
+	return DefaultRateLimit
+}
+
+// Validate checks the form of an account on plan and returns the trimmed name and the rate limit (DefaultFor(plan)
+// when not given).
+func (in CreateInput) Validate(plan string) (string, int, error) {
 	name := strings.TrimSpace(in.Name)
 	var v apperr.Validation
 	v.Check(name != "", "name", MsgNameRequired)
@@ -177,7 +192,7 @@ func (in CreateInput) Validate() (string, int, error) {
 	if p := text.NameProblem(name); p != "" {
 		v.Add("name", "Key name "+p)
 	}
-	limit := DefaultRateLimit
+	limit := DefaultFor(plan)
 	if in.RateLimit != nil {
 		r := *in.RateLimit
 		ok := r == float64(int(r)) && r >= MinRateLimit && r <= MaxRateLimit

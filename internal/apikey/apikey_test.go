@@ -81,23 +81,28 @@ func TestValidate(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	for _, tt := range []struct {
 		in    CreateInput
+		plan  string
 		name  string
 		limit int
 		field string
 	}{
-		{CreateInput{Name: "  Production  "}, "Production", 100, ""},
-		{CreateInput{Name: "Batch", RateLimit: f(1)}, "Batch", 1, ""},
-		{CreateInput{Name: "Batch", RateLimit: f(1000)}, "Batch", 1000, ""},
-		{CreateInput{Name: "   "}, "", 0, "name"},
-		{CreateInput{Name: "x", RateLimit: f(0)}, "", 0, "rateLimit"},
-		{CreateInput{Name: "x", RateLimit: f(1001)}, "", 0, "rateLimit"},
-		{CreateInput{Name: "x", RateLimit: f(1.5)}, "", 0, "rateLimit"},
-		{CreateInput{Name: strings.Repeat("n", 101)}, "", 0, "name"},
+		// Without a limit, a key gets the plan's cap (100 on Enterprise, which has none).
+		{CreateInput{Name: "  Production  "}, "free", "Production", 60, ""},
+		{CreateInput{Name: "Production"}, "basic", "Production", 60, ""},
+		{CreateInput{Name: "Production"}, "professional", "Production", 120, ""},
+		{CreateInput{Name: "Production"}, "enterprise", "Production", 100, ""},
+		{CreateInput{Name: "Batch", RateLimit: f(1)}, "free", "Batch", 1, ""},
+		{CreateInput{Name: "Batch", RateLimit: f(1000)}, "free", "Batch", 1000, ""},
+		{CreateInput{Name: "   "}, "free", "", 0, "name"},
+		{CreateInput{Name: "x", RateLimit: f(0)}, "free", "", 0, "rateLimit"},
+		{CreateInput{Name: "x", RateLimit: f(1001)}, "free", "", 0, "rateLimit"},
+		{CreateInput{Name: "x", RateLimit: f(1.5)}, "free", "", 0, "rateLimit"},
+		{CreateInput{Name: strings.Repeat("n", 101)}, "free", "", 0, "name"},
 	} {
-		name, limit, err := tt.in.Validate()
+		name, limit, err := tt.in.Validate(tt.plan)
 		if tt.field == "" {
 			if err != nil || name != tt.name || limit != tt.limit {
-				t.Errorf("Validate(%+v) = %q %d %v", tt.in, name, limit, err)
+				t.Errorf("Validate(%+v, %s) = %q %d %v, want %q %d", tt.in, tt.plan, name, limit, err, tt.name, tt.limit)
 			}
 			continue
 		}

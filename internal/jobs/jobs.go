@@ -83,7 +83,7 @@ func New(cfg Config) (*Queue, error) {
 	}
 	q := &Queue{cfg: cfg}
 	rc := &river.Config{
-		Logger:            cfg.Logger.With("component", "jobs"),
+		Logger:            riverLogger(cfg.Logger),
 		FetchPollInterval: cfg.PollInterval,
 		FetchCooldown:     min(cfg.PollInterval, 100*time.Millisecond),
 		// A run lasts one slice; the timeout only catches a run that hangs. A job still "running" well past

@@ -54,7 +54,8 @@ func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	name, limit, err := in.Validate()
+	p := userFrom(r.Context())
+	name, limit, err := in.Validate(p.user.Plan)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -69,7 +70,6 @@ func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	p := userFrom(r.Context())
 	row, err := s.store.CreateAPIKey(r.Context(), p.user.ID, name, apikey.Hash(value), sealed, apikey.Preview(value),
 		limit, apikey.MaxPerAccount, s.now())
 	if errors.Is(err, store.ErrTooManyKeys) {

@@ -107,6 +107,18 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, auth)
 }
 
+// demoAccount gives the sign-in page the demo account's email and password, so that it can offer "Use the demo
+// account". Only a development server that has the demo account answers; production never does, whatever it was
+// given, since a password in a public answer is only acceptable for the demo's published one.
+func (s *Server) demoAccount(w http.ResponseWriter, r *http.Request) {
+	if !s.cfg.Dev() || s.demo == nil {
+		s.writeError(w, r, apperr.NotFound("no_demo_account", "This server has no demo account"))
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, s.demo)
+}
+
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	if err := s.accounts.Logout(r.Context(), bearerToken(r)); err != nil {
 		s.writeError(w, r, err)

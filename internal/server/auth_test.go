@@ -14,6 +14,41 @@ import (
 	"valuator/internal/testdb"
 )
 
+// TestDemoAccountEndpoint: a development server with a demo account gives its sign-in, which signs in; without one,
+// and in production even when given one, the answer is 404.
+func TestDemoAccountEndpoint(t *testing.T) {
+	demo := &DemoAccount{Email: "demo@valuator.dev", Password: "valuator-demo"}
+	withDemo := func(o *appOptions) { o.demo = demo }
+	t.Run("development", func(t *testing.T) {
+		a := newTestApp(t, testdb.SQLiteURL(t), withDemo)
+		a.register(demo.Email, demo.Password, "Demo User")
+		r := a.do(req{method: "GET", path: "/api/auth/demo"})
+		expectStatus(t, r, http.StatusOK)
+		var got DemoAccount
+		r.json(t, &got)
+		if got != *demo || r.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("GET /api/auth/demo = %+v (Cache-Control %q), want %+v, no-store", got, r.header.Get("Cache-Control"), *demo)
+		}
+		expectStatus(t, a.login(got.Email, got.Password), http.StatusOK)
+	})
+	for _, tt := range []struct {
+		name string
+		opts []func(*appOptions)
+	}{
+		{"development without a demo account", nil},
+		{"production", []func(*appOptions){production, withDemo}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newTestApp(t, testdb.SQLiteURL(t), tt.opts...)
+			r := a.do(req{method: "GET", path: "/api/auth/demo"})
+			expectStatus(t, r, http.StatusNotFound)
+			if e := r.errBody(t); e.Code != "no_demo_account" || strings.Contains(string(r.body), demo.Password) {
+				t.Errorf("answer %s, want a 404 with code no_demo_account and no password", r.body)
+			}
+		})
+	}
+}
+
 func TestRegister(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		a := newTestApp(t, url)

@@ -132,6 +132,8 @@ type appOptions struct {
 	configMailer bool
 	// billing changes the billing service (another payments provider).
 	billing func(*billing.Service)
+	// demo is the demo account's sign-in the server is given (as run gives it in development).
+	demo *DemoAccount
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -223,7 +225,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
 		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
-		People: person.Directory{Store: db}})
+		People: person.Directory{Store: db}, DemoAccount: o.demo})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

@@ -53,6 +53,29 @@ func rateHeaders(t *testing.T, r resp) (limit, remaining, reset int) {
 	return
 }
 
+// TestNewKeyDefaultsToThePlanCap: a key created without a rate limit gets the plan's cap (100 on Enterprise, which has
+// none), so that its own limit is the one that applies and the table shows no "(N/min on your plan)" note.
+func TestNewKeyDefaultsToThePlanCap(t *testing.T) {
+	a := newTestApp(t, testdb.SQLiteURL(t))
+	for i, tt := range []struct {
+		plan string
+		want int
+	}{{"free", 60}, {"basic", 60}, {"professional", 120}, {"enterprise", 100}} {
+		t.Run(tt.plan, func(t *testing.T) {
+			token, u := a.register(fmt.Sprintf("key%d@example.com", i), "correct-horse", "Key Owner")
+			setPlan(t, a, u.ID, tt.plan, -1)
+			r := a.do(req{method: "POST", path: "/api/api-keys", token: token, body: map[string]any{"name": "Default"}})
+			expectStatus(t, r, http.StatusCreated)
+			var k apikey.Key
+			r.json(t, &k)
+			if k.RateLimit != tt.want || k.EffectiveRateLimit != tt.want {
+				t.Errorf("new key on %s: rateLimit %d, effective %d; want %d and %d", tt.plan, k.RateLimit,
+					k.EffectiveRateLimit, tt.want, tt.want)
+			}
+		})
+	}
+}
+
 func TestAPIKeyLifecycle(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, dbURL string) {
 		a := newTestApp(t, dbURL, withSeattle)
@@ -73,8 +96,9 @@ func TestAPIKeyLifecycle(t *testing.T) {
 		def := a.do(req{method: "POST", path: "/api/api-keys", token: jane, body: map[string]any{"name": "Default"}})
 		var d apikey.Key
 		def.json(t, &d)
-		if d.RateLimit != 100 {
-			t.Errorf("default rate limit = %d", d.RateLimit)
+		// Without a limit, a key gets the plan's cap: the limit it shows is the one it has.
+		if d.RateLimit != 60 || d.EffectiveRateLimit != 60 {
+			t.Errorf("default rate limit on the Free plan = %d (effective %d), want 60", d.RateLimit, d.EffectiveRateLimit)
 		}
 
 		var list []apikey.Key

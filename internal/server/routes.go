@@ -24,6 +24,7 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/auth/register", s.limitForm("register", registerLimit, s.register)},
 		{"POST", "/api/auth/login", s.login},
 		{"POST", "/api/auth/logout", s.logout},
+		{"GET", "/api/auth/demo", s.demoAccount},
 		{"GET", "/api/auth/user", s.requireUser(s.getProfile)},
 		{"POST", "/api/auth/change-password", s.requireUser(s.changePassword)},
 		{"POST", "/api/auth/request-password-reset", s.limitForm("reset", resetLimit, s.requestPasswordReset)},

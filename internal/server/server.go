@@ -97,6 +97,15 @@ type Deps struct {
 	Billing *billing.Service
 	// People finds people (the local directory, or Whitepages).
 	People person.Provider
+	// DemoAccount is the demo account's sign-in, which GET /api/auth/demo gives the sign-in page (optional: set
+	// only in development when the demo account exists; production never answers it).
+	DemoAccount *DemoAccount
+}
+
+// DemoAccount is the sign-in of the demo account a development server seeds.
+type DemoAccount struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
 }
 
 // Resolver looks up a host's addresses (net.Resolver).
@@ -134,6 +143,7 @@ type Server struct {
 	resolver    Resolver
 	billing     *billing.Service
 	people      person.Provider
+	demo        *DemoAccount
 }
 
 // New returns the product's HTTP handler.
@@ -170,6 +180,7 @@ func New(d Deps) http.Handler {
 		resolver:    d.Resolver,
 		billing:     d.Billing,
 		people:      d.People,
+		demo:        d.DemoAccount,
 	}
 	s.routes()
 	return s.observe(s.secure(http.HandlerFunc(s.dispatch)))

@@ -3,6 +3,7 @@ import {
   NAME_REQUIRED,
   NAME_RESERVED,
   RATE_LIMIT_INVALID,
+  defaultRateLimit,
   formatKeyDate,
   formatRateLimit,
   generateKeySchema,
@@ -43,6 +44,17 @@ describe("generateKeySchema", () => {
   it("refuses a name over 100 characters", () => {
     expect(generateKeySchema.safeParse({ name: "x".repeat(100), rateLimit: "100" }).success).toBe(true);
     expect(generateKeySchema.safeParse({ name: "x".repeat(101), rateLimit: "100" }).success).toBe(false);
+  });
+});
+
+describe("defaultRateLimit", () => {
+  it.each([
+    ["free", 60],
+    ["basic", 60],
+    ["professional", 120],
+    ["enterprise", 100],
+  ] as const)("starts a %s key at %i a minute", (plan, limit) => {
+    expect(defaultRateLimit(plan)).toBe(limit);
   });
 });
 

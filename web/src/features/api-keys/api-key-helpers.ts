@@ -6,6 +6,7 @@ import type { ApiKey, User } from "@/lib/types";
 
 export const RATE_LIMIT_MIN = 1;
 export const RATE_LIMIT_MAX = 1000;
+/** A new key's limit on a plan without a cap (Enterprise); see defaultRateLimit. */
 export const DEFAULT_RATE_LIMIT = 100;
 export const KEY_NAME_MAX = 100;
 /** The most live keys an account may have (apikey.MaxPerAccount on the server). */
@@ -59,6 +60,14 @@ export const PLAN_LABELS: Record<Plan, string> = {
   professional: "Professional",
   enterprise: "Enterprise",
 };
+
+/**
+ * The limit the Generate New Key form starts at: the plan's cap, the limit a key really gets (apikey.DefaultFor on the
+ * server, which applies it too when the field is not sent), or DEFAULT_RATE_LIMIT on a plan without a cap.
+ */
+export function defaultRateLimit(plan: Plan): number {
+  return PLAN_RATE_CAPS[plan] ?? DEFAULT_RATE_LIMIT;
+}
 
 /** The sentence under the rate limit field: what the current plan does to the limit being chosen. */
 export function planCapNote(plan: Plan): string {

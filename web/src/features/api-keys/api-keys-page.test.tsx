@@ -229,21 +229,23 @@ describe("Generate New Key", () => {
     expect(requests.some((r) => r.method === "POST")).toBe(false);
   });
 
-  it("starts at 100 requests a minute and explains the plan's cap", async () => {
+  it("starts at the Free plan's cap of 60 requests a minute and explains the cap", async () => {
     await renderPage();
     const dialog = await openGenerate();
-    expect(within(dialog).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(100);
+    expect(within(dialog).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(60);
     expect(dialog).toHaveTextContent("Your Free plan caps every key at 60 requests a minute");
   });
 
   it.each([
-    ["professional", "Your Professional plan caps every key at 120 requests a minute"],
-    ["enterprise", "Your Enterprise plan has no cap"],
-  ] as const)("explains the cap of the %s plan", async (plan, text) => {
+    ["basic", 60, "Your Basic plan caps every key at 60 requests a minute"],
+    ["professional", 120, "Your Professional plan caps every key at 120 requests a minute"],
+    ["enterprise", 100, "Your Enterprise plan has no cap"],
+  ] as const)("on the %s plan starts at %i a minute and explains the cap", async (plan, limit, text) => {
     await renderPage({}, { user: makeUser({ plan }) });
-    // The note follows the signed-in user's plan once the profile is read.
+    // The note and the default follow the signed-in user's plan once the profile is read.
     const dialog = await openGenerate();
     await waitFor(() => expect(dialog).toHaveTextContent(text));
+    expect(within(dialog).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(limit);
   });
 
   it("sends the trimmed name and an integer rate limit, then shows the new full key once", async () => {
@@ -298,14 +300,18 @@ describe("Generate New Key", () => {
     const again = await openGenerate();
     expect(within(again).queryByTestId("new-key-value")).not.toBeInTheDocument();
     expect(within(again).getByLabelText("Key Name")).toHaveValue("");
-    expect(within(again).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(100);
+    expect(within(again).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(60);
   });
 
-  it("sends the default rate limit of 100 when it is left alone", async () => {
-    const { requests } = await renderPage({ [CREATE]: { status: 201, body: makeKey({ id: 12, name: "Default" }) } });
+  it("sends the plan's cap when the rate limit is left alone", async () => {
+    const { requests } = await renderPage({
+      [CREATE]: { status: 201, body: makeKey({ id: 12, name: "Default", rateLimit: 60, effectiveRateLimit: 60 }) },
+    });
     const dialog = await fillAndSubmit("Default");
     await within(dialog).findByTestId("new-key-value");
-    expect(requests.find((r) => r.method === "POST")?.body).toEqual({ name: "Default", rateLimit: 100 });
+    expect(requests.find((r) => r.method === "POST")?.body).toEqual({ name: "Default", rateLimit: 60 });
+    // The key gets the limit it shows: no "(60/min on your plan)" note.
+    expect(dialog).toHaveTextContent('"Default" is ready, limited to 60/min.');
   });
 
   it("puts the server's field errors on the fields and toasts 'Failed to create API key'", async () => {

@@ -38,7 +38,7 @@ const location = () => screen.getByTestId("location").textContent;
 
 describe("LoginPage", () => {
   it("shows the validation messages and sends nothing", async () => {
-    const { fetchMock } = mockFetch({});
+    const { requests } = mockFetch({});
     renderAuthRoutes("/login");
     await userEvent.type(screen.getByLabelText("Email"), "not-an-email");
     await userEvent.type(screen.getByLabelText("Password"), "12345");
@@ -47,7 +47,8 @@ describe("LoginPage", () => {
     expect(await screen.findByText("Invalid email address")).toBeInTheDocument();
     expect(screen.getByText("Password must be at least 6 characters")).toBeInTheDocument();
     expect(screen.getByLabelText("Email")).toHaveAttribute("aria-invalid", "true");
-    expect(fetchMock).not.toHaveBeenCalled();
+    // Only the question whether there is a demo account to offer was asked.
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /api/auth/demo"]);
   });
 
   it("reads 'Signing in...' while submitting and shows the server's message on failure", async () => {
@@ -86,8 +87,48 @@ describe("LoginPage", () => {
     await userEvent.click(screen.getByRole("button", { name: "Sign In" }));
 
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
-    expect(requests[0]!.body).toEqual({ email: "jane@example.com", password: "secret-password" });
+    expect(requests.find((r) => r.method === "POST")!.body).toEqual({ email: "jane@example.com", password: "secret-password" });
     expect(localStorage.getItem("token")).toBe("t-1");
+  });
+
+  it("offers no demo account when the server has none (production, or no demo seeded)", async () => {
+    const { requests } = mockFetch({});
+    renderAuthRoutes("/login");
+    await waitFor(() => expect(requests.map((r) => r.url)).toContain("/api/auth/demo"));
+    // The 404 has been read: the page settles without the offer.
+    await screen.findByRole("button", { name: "Sign In" });
+    await waitFor(() => expect(screen.queryByTestId("demo-account")).not.toBeInTheDocument());
+    expect(screen.queryByRole("button", { name: "Use the demo account" })).not.toBeInTheDocument();
+  });
+
+  it("signs in as the demo account a development server offers", async () => {
+    const demo = { email: "demo@valuator.dev", password: "valuator-demo" };
+    const { requests } = mockFetch({
+      "GET /api/auth/demo": { body: demo },
+      "POST /api/auth/login": { body: { token: "t-demo", user: makeUser({ email: demo.email, fullName: "Demo User" }) } },
+    });
+    renderAuthRoutes("/login");
+    const button = await screen.findByRole("button", { name: "Use the demo account" });
+    expect(screen.getByTestId("demo-account")).toHaveTextContent("signs in as demo@valuator.dev");
+    await userEvent.click(button);
+
+    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === "POST").map((r) => r.body)).toEqual([demo]);
+    expect(localStorage.getItem("token")).toBe("t-demo");
+  });
+
+  it("shows the server's message when the demo account cannot sign in", async () => {
+    const demo = { email: "demo@valuator.dev", password: "valuator-demo" };
+    mockFetch({
+      "GET /api/auth/demo": { body: demo },
+      "POST /api/auth/login": { status: 401, body: errorBody("Invalid email or password", { code: "unauthorized" }) },
+    });
+    renderAuthRoutes("/login");
+    await userEvent.click(await screen.findByRole("button", { name: "Use the demo account" }));
+    expect(await screen.findByText("Invalid email or password")).toBeInTheDocument();
+    // The form shows what was tried.
+    expect(screen.getByLabelText("Email")).toHaveValue(demo.email);
+    expect(location()).toBe("/login");
   });
 
   it("links to password recovery, registration and home", async () => {

@@ -1,14 +1,30 @@
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { Link, Navigate } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
+import { apiJson, errorMessage } from "@/lib/api";
+import type { components } from "@/lib/api-types";
 import { AuthLayout } from "./auth-layout";
 import { useAuth } from "@/lib/auth";
+
+type DemoAccount = components["schemas"]["DemoAccount"];
+
+/**
+ * The demo account's sign-in: only a development server that seeded one gives it (GET /api/auth/demo); anywhere
+ * else the answer is 404, and any failure simply means there is no demo account to offer.
+ */
+async function fetchDemoAccount(): Promise<DemoAccount | null> {
+  try {
+    return await apiJson<DemoAccount>("GET", "/api/auth/demo");
+  } catch {
+    return null;
+  }
+}
 
 // Product-and-account spec, section 5: the sign-in rules (6 characters here; 8 when a password is chosen).
 export const loginSchema = z.object({
@@ -22,12 +38,14 @@ export function LoginPage() {
   const {
     register,
     handleSubmit,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
     mode: "onSubmit",
     defaultValues: { email: "", password: "" },
   });
+  const { data: demo } = useQuery({ queryKey: ["/api/auth/demo"], queryFn: fetchDemoAccount, enabled: !user });
 
   if (user) return <Navigate to="/dashboard" replace />;
 
@@ -37,6 +55,13 @@ export function LoginPage() {
     } catch (err) {
       toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Login failed") });
     }
+  };
+
+  // The demo account signs in through the form, filled in where the visitor can see it.
+  const signInAsDemo = (account: DemoAccount) => {
+    setValue("email", account.email);
+    setValue("password", account.password);
+    void handleSubmit(onSubmit)();
   };
 
   return (
@@ -78,6 +103,23 @@ export function LoginPage() {
         <Button type="submit" className="w-full" disabled={isSubmitting}>
           {isSubmitting ? "Signing in..." : "Sign In"}
         </Button>
+        {demo ? (
+          <div data-testid="demo-account" className="space-y-2 border-t pt-4 text-center">
+            <Button
+              type="button"
+              variant="outline"
+              className="w-full"
+              disabled={isSubmitting}
+              onClick={() => signInAsDemo(demo)}
+            >
+              Use the demo account
+            </Button>
+            <p className="text-xs text-muted-foreground">
+              Development server: signs in as {demo.email}, an account with a few weeks of lookups, an API key and a
+              finished batch job.
+            </p>
+          </div>
+        ) : null}
       </form>
     </AuthLayout>
   );

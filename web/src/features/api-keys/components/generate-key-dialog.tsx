@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Copy, ShieldAlert } from "lucide-react";
@@ -18,13 +18,13 @@ import type { ApiKey } from "@/lib/types";
 import { applyServerFieldErrors, useCreateApiKey } from "../api/api-keys-api";
 import {
   CREATE_FAILED,
-  DEFAULT_RATE_LIMIT,
   KEY_NAME_MAX,
   RATE_LIMIT_MAX,
   RATE_LIMIT_MIN,
   failureDetail,
   formatRateLimit,
   generateKeySchema,
+  defaultRateLimit,
   planCapNote,
   type GenerateKeyInput,
   type GenerateKeyValues,
@@ -38,7 +38,8 @@ interface GenerateKeyDialogProps {
   plan: Plan;
 }
 
-const DEFAULTS: GenerateKeyInput = { name: "", rateLimit: String(DEFAULT_RATE_LIMIT) };
+/** A fresh form: no name, and the plan's cap as the rate limit (the limit a key on this plan really gets). */
+const defaultsFor = (plan: Plan): GenerateKeyInput => ({ name: "", rateLimit: String(defaultRateLimit(plan)) });
 
 /**
  * The 'Generate New Key' dialog: asks for a name and a rate limit, then shows the new full key once with a copy
@@ -56,14 +57,20 @@ export function GenerateKeyDialog({ open, onOpenChange, plan }: GenerateKeyDialo
   } = useForm<GenerateKeyInput, unknown, GenerateKeyValues>({
     resolver: zodResolver(generateKeySchema),
     mode: "onSubmit",
-    defaultValues: DEFAULTS,
+    defaultValues: defaultsFor(plan),
   });
+
+  // The plan is known once the profile is read (and changes with an upgrade): the form follows it, keeping whatever
+  // the user has typed into an open dialog.
+  useEffect(() => {
+    reset(defaultsFor(plan), { keepDirtyValues: open });
+  }, [open, plan, reset]);
 
   const changeOpen = (next: boolean) => {
     if (isSubmitting) return;
     if (!next) {
       // A fresh form next time, and the shown key is not kept on screen once the dialog is closed.
-      reset(DEFAULTS);
+      reset(defaultsFor(plan));
       setCreated(null);
     }
     onOpenChange(next);
