@@ -323,14 +323,14 @@ func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
 }
 
 // TestNoDemoSignInOutsideTheDemo: the sign-in page's demo button is offered only by a development server with the
-// demo on; a production server answers 404 (the demo is never seeded there).
+// demo on; a production server answers 204 (none) (the demo is never seeded there).
 func TestNoDemoSignInOutsideTheDemo(t *testing.T) {
 	srv := startServe(t, nil) // development, VALUATOR_DEMO=false
-	getJSON(t, srv.url+"/api/auth/demo", "", http.StatusNotFound, nil)
+	getJSON(t, srv.url+"/api/auth/demo", "", http.StatusNoContent, nil)
 	srv.stop(t)
 	srv = startServe(t, map[string]string{"VALUATOR_ENV": "production", "VALUATOR_DEMO": "true",
 		"VALUATOR_SECRET": strings.Repeat("s", 40), "VALUATOR_BASE_URL": "https://valuator.example.com"})
-	getJSON(t, srv.url+"/api/auth/demo", "", http.StatusNotFound, nil)
+	getJSON(t, srv.url+"/api/auth/demo", "", http.StatusNoContent, nil)
 	if strings.Contains(srv.out.String(), demoEmail) {
 		t.Errorf("production seeded the demo account: %q", srv.out.String())
 	}

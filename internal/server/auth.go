@@ -109,10 +109,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 
 // demoAccount gives the sign-in page the demo account's email and password, so that it can offer "Use the demo
 // account". Only a development server that has the demo account answers; production never does, whatever it was
-// given, since a password in a public answer is only acceptable for the demo's published one.
+// given, since a password in a public answer is only acceptable for the demo's published one. Having none is the
+// normal case, not an error: 204, so every sign-in page elsewhere does not log a failed request in the browser.
 func (s *Server) demoAccount(w http.ResponseWriter, r *http.Request) {
 	if !s.cfg.Dev() || s.demo == nil {
-		s.writeError(w, r, apperr.NotFound("no_demo_account", "This server has no demo account"))
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

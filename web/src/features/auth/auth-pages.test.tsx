@@ -92,10 +92,10 @@ describe("LoginPage", () => {
   });
 
   it("offers no demo account when the server has none (production, or no demo seeded)", async () => {
-    const { requests } = mockFetch({});
+    const { requests } = mockFetch({ "GET /api/auth/demo": { status: 204 } });
     renderAuthRoutes("/login");
     await waitFor(() => expect(requests.map((r) => r.url)).toContain("/api/auth/demo"));
-    // The 404 has been read: the page settles without the offer.
+    // The 204 has been read: the page settles without the offer.
     await screen.findByRole("button", { name: "Sign In" });
     await waitFor(() => expect(screen.queryByTestId("demo-account")).not.toBeInTheDocument());
     expect(screen.queryByRole("button", { name: "Use the demo account" })).not.toBeInTheDocument();

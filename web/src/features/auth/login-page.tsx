@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
-import { apiJson, errorMessage } from "@/lib/api";
+import { apiRequest, errorMessage } from "@/lib/api";
 import type { components } from "@/lib/api-types";
 import { AuthLayout } from "./auth-layout";
 import { useAuth } from "@/lib/auth";
@@ -16,11 +16,12 @@ type DemoAccount = components["schemas"]["DemoAccount"];
 
 /**
  * The demo account's sign-in: only a development server that seeded one gives it (GET /api/auth/demo); anywhere
- * else the answer is 404, and any failure simply means there is no demo account to offer.
+ * else the answer is 204 (none), and any failure simply means there is no demo account to offer.
  */
 async function fetchDemoAccount(): Promise<DemoAccount | null> {
   try {
-    return await apiJson<DemoAccount>("GET", "/api/auth/demo");
+    const res = await apiRequest("GET", "/api/auth/demo");
+    return res.status === 200 ? ((await res.json()) as DemoAccount) : null;
   } catch {
     return null;
   }
