@@ -1,4 +1,5 @@
 import type * as React from "react";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { Link } from "react-router";
 import { Check, Gift, Minus, Building } from "lucide-react";
 import { PageIntro, PublicLayout } from "@/components/public-layout";
@@ -127,7 +128,7 @@ const COMPARISON_ROWS: ReadonlyArray<{ label: string; cell: (p: Plan) => Cell }>
 
 function ComparisonTable() {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <TableScroll className="rounded-lg border">
       <table className="w-full min-w-[640px] text-sm">
         <caption className="sr-only">Plan comparison</caption>
         <thead className="bg-muted/60">
@@ -161,7 +162,7 @@ function ComparisonTable() {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

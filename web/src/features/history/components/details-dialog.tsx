@@ -59,7 +59,7 @@ export function DetailsDialog({ entry, onClose }: DetailsDialogProps) {
               {entry.requestData ? (
                 <pre
                   data-testid="history-request-data"
-                  className="max-h-64 overflow-auto rounded-md bg-muted p-3 font-mono text-xs"
+                  className="max-h-64 overflow-auto whitespace-pre-wrap rounded-md bg-muted p-3 font-mono text-xs [overflow-wrap:anywhere]"
                 >
                   {JSON.stringify(entry.requestData, null, 2)}
                 </pre>

@@ -1,4 +1,5 @@
 import { Eye, RotateCw } from "lucide-react";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { UsageEntry } from "@/lib/types";
@@ -38,7 +39,7 @@ const COLUMNS = ["Property", "Valuation", "Status", "Response Time", "API Key", 
 
 export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: HistoryTableProps) {
   return (
-    <div className={cn("overflow-x-auto transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
+    <TableScroll className={cn("transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
       <table data-testid="history-table" className="w-full min-w-[56rem] caption-bottom text-sm">
         <caption className="sr-only">Request history</caption>
         <thead>
@@ -118,6 +119,6 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
