@@ -117,10 +117,6 @@ export function formatValuation(value: number | null): string {
   return value === null ? DASH : usd.format(Math.round(value));
 }
 
-export function formatMs(ms: number): string {
-  return `${integer.format(Math.round(ms))} ms`;
-}
-
 const timestampFormat = new Intl.DateTimeFormat("en-US", {
   year: "numeric",
   month: "short",

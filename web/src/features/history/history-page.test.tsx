@@ -112,6 +112,17 @@ describe("HistoryPage", () => {
     expect(third?.[4]).toBe("Staging");
   });
 
+  it("shows a response time under a millisecond as '<1 ms' in the table and the details, never '0 ms'", async () => {
+    const fast = makeEntry({ id: 7, responseTimeMs: 0, requestId: "req-7" });
+    const { user } = renderHistory({ [PAGE1]: { body: makeHistory([fast]) } });
+    const [row] = await screen.findAllByTestId("history-row");
+    expect(cellsOf(row!)[3]).toBe("<1 ms");
+    await user.click(within(row!).getByRole("button", { name: "View details" }));
+    const dialog = await screen.findByTestId("history-details");
+    expect(within(dialog).getByText("Response Time").nextElementSibling).toHaveTextContent("<1 ms");
+    expect(screen.queryByText("0 ms")).not.toBeInTheDocument();
+  });
+
   it("labels a row Success for 200-299 and Error otherwise", async () => {
     renderHistory();
     const rows = await screen.findAllByTestId("history-row");

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { formatResponseTime } from "@/lib/format";
 import type { UsageEntry } from "@/lib/types";
-import { DASH, formatMs, formatTimestamp, formatValuation, keyLabel, serviceLabel } from "../history-helpers";
+import { DASH, formatTimestamp, formatValuation, keyLabel, serviceLabel } from "../history-helpers";
 import { StatusBadge } from "./history-table";
 
 interface DetailsDialogProps {
@@ -46,7 +47,7 @@ export function DetailsDialog({ entry, onClose }: DetailsDialogProps) {
               <Row label="Status">
                 <StatusBadge status={entry.responseStatus} />
               </Row>
-              <Row label="Response Time">{formatMs(entry.responseTimeMs)}</Row>
+              <Row label="Response Time">{formatResponseTime(entry.responseTimeMs)}</Row>
               <Row label="Credits Used">{entry.creditsUsed}</Row>
               <Row label="API Key">{keyLabel(entry.apiKeyName)}</Row>
               <Row label="Timestamp">

@@ -2,11 +2,11 @@ import { Eye, RotateCw } from "lucide-react";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { formatResponseTime } from "@/lib/format";
 import type { UsageEntry } from "@/lib/types";
 import { cn } from "@/lib/utils";
 import {
   DASH,
-  formatMs,
   formatTimestamp,
   formatValuation,
   isSuccessStatus,
@@ -78,7 +78,7 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
                 <td className="px-3 py-2">
                   <StatusBadge status={e.responseStatus} />
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatMs(e.responseTimeMs)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatResponseTime(e.responseTimeMs)}</td>
                 <td className="px-3 py-2">
                   <span className={cn(e.apiKeyName === null && "text-muted-foreground")}>{keyLabel(e.apiKeyName)}</span>
                 </td>
