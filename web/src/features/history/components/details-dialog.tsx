@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { formatResponseTime } from "@/lib/format";
 import type { UsageEntry } from "@/lib/types";
-import { DASH, formatTimestamp, formatValuation, keyLabel, serviceLabel } from "../history-helpers";
+import { DASH, formatTimestamp, formatValuation, keyLabel, retryPlan, serviceLabel } from "../history-helpers";
 import { StatusBadge } from "./history-table";
 
 interface DetailsDialogProps {
@@ -21,6 +21,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /** Every recorded field of one call, with the parameters it was made with. */
 export function DetailsDialog({ entry, onClose }: DetailsDialogProps) {
+  const plan = entry ? retryPlan(entry) : null;
   return (
     <Dialog
       open={entry !== null}
@@ -54,6 +55,11 @@ export function DetailsDialog({ entry, onClose }: DetailsDialogProps) {
                 <time dateTime={entry.createdAt}>{formatTimestamp(entry.createdAt)}</time>
               </Row>
               <Row label="Valuation">{formatValuation(entry.valuation)}</Row>
+              {plan?.kind === "unavailable" ? (
+                <Row label="Retry">
+                  <span data-testid="history-retry-reason">{plan.reason}</span>
+                </Row>
+              ) : null}
             </dl>
             <div className="space-y-2">
               <h4 className="text-sm font-medium">Request data</h4>

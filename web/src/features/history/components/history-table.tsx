@@ -11,7 +11,8 @@ import {
   formatValuation,
   isSuccessStatus,
   keyLabel,
-  retryRequest,
+  RETRY_TITLES,
+  retryPlan,
   serviceLabel,
 } from "../history-helpers";
 
@@ -61,7 +62,7 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
         </thead>
         <tbody>
           {entries.map((e) => {
-            const canRetry = retryRequest(e) !== null;
+            const plan = retryPlan(e);
             const retrying = retryingId === e.id;
             const address = e.propertyAddress?.trim() || DASH;
             return (
@@ -98,19 +99,31 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
                     >
                       <Eye aria-hidden="true" />
                     </Button>
-                    {canRetry ? (
+                    {plan && plan.kind !== "unavailable" ? (
                       <Button
                         type="button"
                         variant="ghost"
                         size="icon"
                         className="h-8 w-8"
                         aria-label="Retry"
-                        title="Run this lookup again (1 credit if it succeeds)"
+                        title={RETRY_TITLES[plan.kind]}
                         disabled={retryingId !== null}
                         onClick={() => onRetry(e)}
                       >
                         <RotateCw className={cn(retrying && "animate-spin")} aria-hidden="true" />
                       </Button>
+                    ) : plan ? (
+                      // A failed call that cannot be made again from here says why, rather than showing nothing.
+                      <span
+                        role="img"
+                        tabIndex={0}
+                        data-testid="retry-unavailable"
+                        aria-label={`Cannot retry: ${plan.reason}`}
+                        title={plan.reason}
+                        className="inline-flex h-8 w-8 cursor-help items-center justify-center rounded-md text-muted-foreground/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                      >
+                        <RotateCw className="h-4 w-4" aria-hidden="true" />
+                      </span>
                     ) : null}
                   </div>
                 </td>
