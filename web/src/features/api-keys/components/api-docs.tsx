@@ -120,7 +120,7 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
             </p>
           </div>
 
-          <div className="grid gap-4 xl:grid-cols-2">
+          <div className="grid gap-4 xl:grid-cols-2 xl:items-start">
             <CodeBlock title="curl" code={curlExample(baseUrl, sampleKey)} />
             <CodeBlock title="JavaScript (fetch)" code={fetchExample(baseUrl)} />
           </div>
@@ -208,7 +208,7 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
               </tbody>
             </table>
           </TableScroll>
-          <div className="grid gap-4 xl:grid-cols-2">
+          <div className="grid gap-4 xl:grid-cols-2 xl:items-start">
             <CodeBlock title="402 response" code={EXAMPLE_402} />
             <CodeBlock title="429 response" code={EXAMPLE_429} />
           </div>

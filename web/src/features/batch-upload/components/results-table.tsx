@@ -57,7 +57,7 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
             return (
               <tr key={r.line} data-testid="result-row" className="border-b align-top last:border-0">
                 <td className="px-2 py-2 text-right tabular-nums text-muted-foreground">{r.line}</td>
-                <td className="max-w-[14rem] px-2 py-2">
+                <td className="max-w-[13rem] px-2 py-2">
                   <span className="block truncate" title={address}>
                     {address}
                   </span>
@@ -79,7 +79,7 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
                 <td className="px-2 py-2 font-mono text-xs">{formatText(r.matchCode)}</td>
                 {/* The error wraps (three lines at most, the whole of it on hover) instead of holding one long line
                     that pushed Confidence and Error out of view. */}
-                <td className="min-w-[12rem] px-2 py-2 text-destructive">
+                <td className="min-w-[11rem] px-2 py-2 text-destructive">
                   {r.error ? (
                     <span className="line-clamp-3" title={reason ? `${reason}: ${r.error}` : r.error}>
                       {reason ? (
