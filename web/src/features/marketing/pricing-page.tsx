@@ -321,9 +321,13 @@ export function PricingPage() {
         </section>
 
         <section aria-labelledby="compare-heading" className="space-y-6">
-          <h2 id="compare-heading" className="text-2xl font-bold tracking-tight">
-            Compare plans
-          </h2>
+          <div className="space-y-1">
+            <h2 id="compare-heading" className="text-2xl font-bold tracking-tight">
+              Compare plans
+            </h2>
+            {/* On a phone the table scrolls inside its box, and phones show no scrollbar: say there is more. */}
+            <p className="text-sm text-muted-foreground md:hidden">Swipe the table sideways to see all four plans.</p>
+          </div>
           <ComparisonTable />
         </section>
 
