@@ -104,8 +104,9 @@ test("the example file: download it, upload it with its detected mapping, follow
     await expect(page).toHaveURL(/\/batch-upload$/);
     await expect(page.getByRole("heading", { level: 1, name: "Batch Upload" })).toBeVisible();
     await expect(page.getByTestId("drop-zone")).toContainText("Drag and drop your file here, or click to browse");
-    await expect(page.getByText("CSV or Excel files (.csv, .xlsx, .xls), up to 50MB and at most 100 properties per upload."))
-      .toBeVisible();
+    await expect(page.getByTestId("batch-plan-limit")).toHaveText(
+      "Your Free plan: up to 100 properties per upload (Basic: 1,000).",
+    );
     await expect(page.getByTestId("jobs-empty")).toContainText("No batch jobs yet");
   });
 

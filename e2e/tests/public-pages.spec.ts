@@ -71,8 +71,13 @@ test("API documentation is served from the contract, bundled with no external or
   expect(external).toEqual([]);
 });
 
-test("unknown routes show the not-found screen", async ({ page }) => {
+test("unknown routes show the not-found screen in the public frame, with links a visitor would use", async ({ page }) => {
   await page.goto("/no/such/page");
-  await expect(page.getByText("404 Page Not Found")).toBeVisible();
-  await expect(page.getByText("Did you forget to add the page to the router?")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "We can't find that page" })).toBeVisible();
+  await expect(page.getByRole("banner")).toBeVisible();
+  await expect(page.getByRole("contentinfo")).toBeVisible();
+  const next = page.getByRole("navigation", { name: "Where to go next" });
+  await expect(next.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+  await expect(next.getByRole("link", { name: "Help Center" })).toHaveAttribute("href", "/help-center");
+  await expect(next.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
 });

@@ -9,7 +9,11 @@ interface CodeBlockProps {
   className?: string;
 }
 
-/** A dark, scrollable code sample with a copy button. */
+/**
+ * A dark code sample with a copy button. Long lines wrap inside the box (a URL breaks anywhere), so nothing is
+ * hidden behind a scrollbar that phones and overlay-scrollbar desktops do not show, and the block never widens its
+ * page: it is min-w-0 and max-w-full, so it fits a flex or grid cell. Copy takes the code as written, unwrapped.
+ */
 export function CodeBlock({ title, code, className }: CodeBlockProps) {
   const [copied, setCopied] = useState(false);
 
@@ -29,7 +33,7 @@ export function CodeBlock({ title, code, className }: CodeBlockProps) {
   }
 
   return (
-    <figure className={cn("overflow-hidden rounded-lg border border-slate-800 bg-slate-950 text-slate-100", className)}>
+    <figure className={cn("min-w-0 max-w-full overflow-hidden rounded-lg border border-slate-800 bg-slate-950 text-slate-100", className)}>
       <figcaption className="flex items-center justify-between border-b border-slate-800 px-4 py-2 text-xs font-medium text-slate-400">
         <span>{title}</span>
         <button
@@ -42,7 +46,7 @@ export function CodeBlock({ title, code, className }: CodeBlockProps) {
           {copied ? "Copied" : "Copy"}
         </button>
       </figcaption>
-      <pre className="overflow-x-auto p-4 text-sm leading-relaxed">
+      <pre className="overflow-x-auto whitespace-pre-wrap p-4 text-sm leading-relaxed [overflow-wrap:anywhere]">
         <code className="font-mono">{code}</code>
       </pre>
     </figure>

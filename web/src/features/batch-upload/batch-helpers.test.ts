@@ -31,7 +31,7 @@ import {
   isResultStatusFilter,
   isResultsGone,
   jobProgress,
-  limitText,
+  FILE_LIMIT_TEXT,
   mappingHint,
   mappingStatus,
   MAX_FILE_BYTES,
@@ -107,9 +107,8 @@ describe("plan limits", () => {
     expect(planBatchLimit(plan)).toBe(want);
   });
 
-  it("words the limit line", () => {
-    expect(limitText(10_000)).toBe("up to 50MB and at most 10,000 properties per upload");
-    expect(limitText(100)).toBe("up to 50MB and at most 100 properties per upload");
+  it("words the file line without a plan figure (the plan's limit has its own line, from the plan table)", () => {
+    expect(FILE_LIMIT_TEXT).toBe("CSV or Excel files (.csv, .xlsx, .xls), up to 50MB");
   });
 
   it("flags only files with more rows than the limit", () => {

@@ -1,6 +1,7 @@
 // Pure rules of the Batch Upload screen (working-screens spec, sections 2-5, 8 and 9; api/openapi.yaml, tag Batch):
 // the file checks, the plan's batch size, the column-mapping rules, job progress and success rate, which actions a
 // job offers, the request URLs and file names, and formatting. No React and no I/O, so each rule is tested alone.
+import { planById } from "@/features/marketing/plans";
 import { ApiError } from "@/lib/api";
 import type {
   BatchJob,
@@ -11,7 +12,6 @@ import type {
   ColumnMapping,
   ColumnType,
   DownloadFormat,
-  Plan,
   ResultStatusFilter,
 } from "./batch-types";
 
@@ -90,25 +90,16 @@ export function checkBatchFile(file: { name: string; size: number }): FileProble
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The plan's batch size (api/openapi.yaml, createJob: rows beyond it are refused).
-
-export const PLAN_BATCH_LIMITS: Readonly<Record<Plan, number>> = {
-  free: 100,
-  basic: 1_000,
-  professional: 10_000,
-  enterprise: 50_000,
-};
+// The plan's batch size (api/openapi.yaml, createJob: rows beyond it are refused), read from the one plan table
+// (features/marketing/plans.ts, the mirror of internal/billing/plans.go).
 
 /** Most properties one upload may hold on a plan; an unknown or missing plan gets the Free plan's limit. */
 export function planBatchLimit(plan: string | null | undefined): number {
-  if (plan && Object.hasOwn(PLAN_BATCH_LIMITS, plan)) return PLAN_BATCH_LIMITS[plan as Plan];
-  return PLAN_BATCH_LIMITS.free;
+  return planById(plan).batchSize;
 }
 
-/** The upload zone's limit line: "up to 50MB and at most 1,000 properties per upload". */
-export function limitText(planLimit: number): string {
-  return `up to ${MAX_FILE_MB}MB and at most ${formatCount(planLimit)} properties per upload`;
-}
+/** The upload zone's file line: "CSV or Excel files (.csv, .xlsx, .xls), up to 50MB". */
+export const FILE_LIMIT_TEXT = `CSV or Excel files (.csv, .xlsx, .xls), up to ${MAX_FILE_MB}MB`;
 
 export function exceedsPlanLimit(rowCount: number, planLimit: number): boolean {
   return rowCount > planLimit;

@@ -102,10 +102,10 @@ describe("BatchUploadPage: upload", () => {
     expect(screen.getByRole("heading", { name: "Batch Upload" })).toBeInTheDocument();
     const zone = screen.getByTestId("drop-zone");
     expect(zone).toHaveAccessibleName("Drag and drop your file here, or click to browse");
-    // The limit comes from the plan (basic) once the profile is read.
+    // The limit comes from the plan (basic) once the profile is read, with the next plan's beside it.
     await waitFor(() =>
       expect(zone).toHaveAccessibleDescription(
-        "CSV or Excel files (.csv, .xlsx, .xls), up to 50MB and at most 1,000 properties per upload.",
+        "CSV or Excel files (.csv, .xlsx, .xls), up to 50MB. Your Basic plan: up to 1,000 properties per upload (Professional: 10,000).",
       ),
     );
     expect(screen.getByRole("button", { name: "Download Examples" })).toBeInTheDocument();
@@ -114,14 +114,13 @@ describe("BatchUploadPage: upload", () => {
   });
 
   it.each([
-    ["free", "100"],
-    ["professional", "10,000"],
-    ["enterprise", "50,000"],
-  ] as const)("states the %s plan's limit of %s properties", async (plan, n) => {
+    ["free", "Your Free plan: up to 100 properties per upload (Basic: 1,000)."],
+    ["professional", "Your Professional plan: up to 10,000 properties per upload (Enterprise: 50,000)."],
+    ["enterprise", "Your Enterprise plan: up to 50,000 properties per upload."],
+  ] as const)("states the %s plan's limit and the next plan's", async (plan, line) => {
     renderBatch({ user: { plan } });
-    await waitFor(() =>
-      expect(screen.getByTestId("drop-zone")).toHaveAccessibleDescription(expect.stringContaining(`at most ${n} properties`)),
-    );
+    await waitFor(() => expect(screen.getByTestId("batch-plan-limit")).toHaveTextContent(line));
+    expect(screen.getByTestId("drop-zone")).toHaveAccessibleDescription(expect.stringContaining(line));
   });
 
   it("opens the file chooser from the keyboard", async () => {
@@ -248,7 +247,7 @@ describe("BatchUploadPage: upload", () => {
     const { user } = await toMapping({ [PREVIEW]: { body: makePreview({ planLimit: 2_500 }) } });
     await user.click(screen.getByRole("button", { name: "Back to Upload" }));
     expect(await screen.findByTestId("drop-zone")).toHaveAccessibleDescription(
-      expect.stringContaining("at most 2,500 properties per upload"),
+      expect.stringContaining("Your Basic plan: up to 2,500 properties per upload (Professional: 10,000)"),
     );
   });
 

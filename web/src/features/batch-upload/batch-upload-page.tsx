@@ -4,6 +4,7 @@ import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { saveTextFile } from "@/lib/csv";
+import { batchLimitLine } from "@/features/marketing/plans";
 import {
   fetchExampleCsv,
   fetchJobDownload,
@@ -219,7 +220,7 @@ export function BatchUploadPage() {
           />
         ) : (
           <UploadCard
-            planLimit={planLimit}
+            planLimitLine={batchLimitLine(plan, planLimit)}
             readingFileName={preview.isPending ? (preview.variables?.name ?? "") : null}
             onFile={onFile}
             onDownloadExample={() => void onDownloadExample()}

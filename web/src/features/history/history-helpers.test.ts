@@ -10,6 +10,7 @@ import {
   pageWindow,
   parseKeyFilterValue,
   keyFilterValue,
+  retryPlan,
   retryRequest,
   showingText,
   type HistoryFilters,
@@ -175,6 +176,71 @@ describe("retryRequest", () => {
     expect(retryRequest(makeEntry({ responseStatus: 200 }))).toBeNull();
     expect(retryRequest(makeEntry({ responseStatus: 500, apiService: "person_lookup" }))).toBeNull();
     expect(retryRequest(makeEntry({ responseStatus: 500, propertyAddress: null, requestData: {} }))).toBeNull();
+  });
+});
+
+describe("retryPlan", () => {
+  const PERSON = requestData({
+    name: "Jane Doe",
+    street_line_1: "",
+    city: "Seattle",
+    state_code: "WA",
+    postal_code: "98103",
+    purpose: "real_estate_transaction",
+  });
+  const person = (status: number, data = PERSON) =>
+    makeEntry({ responseStatus: status, apiService: "person_lookup", endpoint: "POST /api/find-person", requestData: data });
+  const batch = (status: number, data: Record<string, unknown>) =>
+    makeEntry({ responseStatus: status, apiService: "batch", endpoint: "POST /api/jobs", requestData: requestData(data) });
+
+  it("has nothing to retry on a successful row, whatever the service", () => {
+    expect(retryPlan(makeEntry({ responseStatus: 200 }))).toBeNull();
+    expect(retryPlan(person(200))).toBeNull();
+    expect(retryPlan(batch(200, { jobId: 4 }))).toBeNull();
+  });
+
+  it("retries every kind of failure of a valuation (400, 402, 404, 429, 500, 503), from the dashboard or an API key", () => {
+    for (const status of [400, 402, 404, 429, 500, 503]) {
+      for (const apiKeyName of [null, "Production"]) {
+        expect(retryPlan(makeEntry({ responseStatus: status, apiKeyName }))?.kind).toBe("property");
+      }
+    }
+  });
+
+  it("retries a failed person lookup with the same query and purpose, leaving out blank parts", () => {
+    for (const status of [404, 402, 503]) {
+      expect(retryPlan(person(status))).toEqual({
+        kind: "person",
+        body: { name: "Jane Doe", city: "Seattle", state_code: "WA", postal_code: "98103", purpose: "real_estate_transaction" },
+      });
+    }
+  });
+
+  it("retries a failed batch job by its id (402 out of credits, 500 failed)", () => {
+    expect(retryPlan(batch(402, { jobId: 7, fileName: "homes.csv", status: "failed" }))).toEqual({
+      kind: "batch",
+      jobId: 7,
+      fileName: "homes.csv",
+    });
+    expect(retryPlan(batch(500, { jobId: 8, status: "failed" }))).toEqual({ kind: "batch", jobId: 8, fileName: "Batch #8" });
+  });
+
+  it("says why a failed row that lacks what the call needs cannot be retried, instead of offering nothing", () => {
+    const cases = [
+      makeEntry({ responseStatus: 400, propertyAddress: null, requestData: null }),
+      person(400, requestData({ name: "Jane Doe" })),
+      person(400, requestData({ ...(PERSON as Record<string, unknown>), purpose: "curiosity" })),
+      batch(500, { fileName: "homes.csv" }),
+    ];
+    for (const entry of cases) {
+      const plan = retryPlan(entry);
+      expect(plan?.kind).toBe("unavailable");
+      expect(plan?.kind === "unavailable" && plan.reason.length > 20).toBe(true);
+    }
+    expect(retryPlan(person(400, requestData({ name: "Jane Doe" })))).toMatchObject({ reason: expect.stringContaining("Person Lookup") });
+    expect(retryPlan(person(400, requestData({ ...(PERSON as Record<string, unknown>), purpose: "" })))).toMatchObject({
+      reason: expect.stringContaining("permissible purpose"),
+    });
   });
 });
 

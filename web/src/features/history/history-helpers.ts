@@ -3,6 +3,7 @@
 // every rule is unit-tested on its own.
 import { toCsv, type CsvValue } from "@/lib/csv";
 import type { PropertyLookupRequest, UsageEntry } from "@/lib/types";
+import { PURPOSE_VALUES, type FindPersonRequest, type Purpose } from "@/features/person-lookup/person-types";
 
 /** Spec section 9: the history page size. */
 export const PAGE_SIZE = 50;
@@ -117,10 +118,6 @@ export function formatValuation(value: number | null): string {
   return value === null ? DASH : usd.format(Math.round(value));
 }
 
-export function formatMs(ms: number): string {
-  return `${integer.format(Math.round(ms))} ms`;
-}
-
 const timestampFormat = new Intl.DateTimeFormat("en-US", {
   year: "numeric",
   month: "short",
@@ -188,6 +185,84 @@ export function retryRequest(entry: UsageEntry): PropertyLookupRequest | null {
   }
   const line = entry.propertyAddress?.trim();
   return line ? { address: line } : null;
+}
+
+/**
+ * What the retry icon of a history row does. Every failed call the dashboard can make again is retried the way it
+ * was first made: a property valuation through POST /api/property/lookup, a person lookup through
+ * POST /api/find-person with the same query and the same permissible purpose, a failed batch job through
+ * POST /api/jobs/{id}/retry (it continues with the rows not yet valued). A failed row whose record lacks what the
+ * call needs is "unavailable", with the reason the screen shows instead of the icon.
+ */
+export type RetryPlan =
+  | { kind: "property"; body: PropertyLookupRequest }
+  | { kind: "person"; body: FindPersonRequest }
+  | { kind: "batch"; jobId: number; fileName: string }
+  | { kind: "unavailable"; reason: string };
+
+/** What the retry icon's tooltip says each kind costs. */
+export const RETRY_TITLES: Record<Exclude<RetryPlan["kind"], "unavailable">, string> = {
+  property: "Run this lookup again (1 credit if it succeeds)",
+  person: "Run this person lookup again with the same purpose (5 credits if found)",
+  batch: "Retry this batch job: it continues with the rows not yet valued (1 credit each)",
+};
+
+function isPurpose(v: unknown): v is Purpose {
+  return typeof v === "string" && (PURPOSE_VALUES as readonly string[]).includes(v);
+}
+
+/** The person lookup to send again, from the recorded query, or which required part the record lacks. */
+function personRetry(data: Record<string, unknown>): FindPersonRequest | "no-query" | "no-purpose" {
+  const name = stringField(data, "name");
+  const city = stringField(data, "city");
+  const state = stringField(data, "state_code");
+  if (!name || !city || !state) return "no-query";
+  if (!isPurpose(data.purpose)) return "no-purpose";
+  const body: FindPersonRequest = { name, city, state_code: state, purpose: data.purpose };
+  const street = stringField(data, "street_line_1");
+  const zip = stringField(data, "postal_code");
+  if (street) body.street_line_1 = street;
+  if (zip) body.postal_code = zip;
+  return body;
+}
+
+/** How a row is retried; null for a successful row (there is nothing to retry). */
+export function retryPlan(entry: UsageEntry): RetryPlan | null {
+  if (isSuccessStatus(entry.responseStatus)) return null;
+  const data = (entry.requestData ?? {}) as Record<string, unknown>;
+  switch (entry.apiService) {
+    case "property_valuation": {
+      const body = retryRequest(entry);
+      return body
+        ? { kind: "property", body }
+        : { kind: "unavailable", reason: "This call recorded no address, so there is nothing to look up again." };
+    }
+    case "person_lookup": {
+      const body = personRetry(data);
+      if (body === "no-query") {
+        return {
+          kind: "unavailable",
+          reason: "This lookup was refused before it had a name, city and state: run a new one from Person Lookup.",
+        };
+      }
+      if (body === "no-purpose") {
+        return {
+          kind: "unavailable",
+          reason: "This lookup recorded no permissible purpose: run it again from Person Lookup and choose one.",
+        };
+      }
+      return { kind: "person", body };
+    }
+    case "batch": {
+      const jobId = data.jobId;
+      if (typeof jobId === "number" && Number.isInteger(jobId) && jobId > 0) {
+        return { kind: "batch", jobId, fileName: stringField(data, "fileName") ?? `Batch #${jobId}` };
+      }
+      return { kind: "unavailable", reason: "This record names no batch job: retry it from Batch Upload." };
+    }
+    default:
+      return { kind: "unavailable", reason: "This kind of call cannot be made again from the history." };
+  }
 }
 
 export const CSV_HEADER = [

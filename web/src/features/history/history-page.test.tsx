@@ -112,6 +112,17 @@ describe("HistoryPage", () => {
     expect(third?.[4]).toBe("Staging");
   });
 
+  it("shows a response time under a millisecond as '<1 ms' in the table and the details, never '0 ms'", async () => {
+    const fast = makeEntry({ id: 7, responseTimeMs: 0, requestId: "req-7" });
+    const { user } = renderHistory({ [PAGE1]: { body: makeHistory([fast]) } });
+    const [row] = await screen.findAllByTestId("history-row");
+    expect(cellsOf(row!)[3]).toBe("<1 ms");
+    await user.click(within(row!).getByRole("button", { name: "View details" }));
+    const dialog = await screen.findByTestId("history-details");
+    expect(within(dialog).getByText("Response Time").nextElementSibling).toHaveTextContent("<1 ms");
+    expect(screen.queryByText("0 ms")).not.toBeInTheDocument();
+  });
+
   it("labels a row Success for 200-299 and Error otherwise", async () => {
     renderHistory();
     const rows = await screen.findAllByTestId("history-row");
@@ -295,12 +306,94 @@ describe("HistoryPage", () => {
     expect(click).not.toHaveBeenCalled();
   });
 
-  it("offers Retry only on failed property valuations with an address", async () => {
+  it("offers Retry on every failed row that can be retried, and says why on one that cannot", async () => {
     renderHistory();
     const rows = await screen.findAllByTestId("history-row");
     const retryable = rows.map((r) => within(r).queryByRole("button", { name: "Retry" }) !== null);
-    // Success, failed valuation, failed person lookup, success (204), failed valuation (302).
+    // Success, failed valuation, failed person lookup recorded without city and state, success (204), failed
+    // valuation (302).
     expect(retryable).toEqual([false, true, false, false, true]);
+    // The person lookup is a failed row: it is not left blank, it says why it cannot be retried.
+    const why = within(rows[2]!).getByTestId("retry-unavailable");
+    expect(why).toHaveAccessibleName(expect.stringMatching(/^Cannot retry: .*Person Lookup/));
+    expect(why).toHaveAttribute("title", expect.stringContaining("name, city and state"));
+    // Every failed row has either a Retry or a reason; a successful row has neither.
+    for (const [i, row] of rows.entries()) {
+      const failed = [1, 2, 4].includes(i);
+      const marks =
+        within(row).queryAllByRole("button", { name: "Retry" }).length + within(row).queryAllByTestId("retry-unavailable").length;
+      expect(marks).toBe(failed ? 1 : 0);
+    }
+  });
+
+  it("offers Retry on failed person lookups and batch jobs too, not only on valuations", async () => {
+    const person = makeEntry({
+      id: 11,
+      propertyAddress: "Jane Doe, Seattle, WA",
+      valuation: null,
+      responseStatus: 503,
+      apiService: "person_lookup",
+      endpoint: "POST /api/find-person",
+      requestData: requestData({ name: "Jane Doe", city: "Seattle", state_code: "WA", purpose: "identity_verification" }),
+      requestId: "req-11",
+    });
+    const job = makeEntry({
+      id: 12,
+      propertyAddress: "Batch #7 (homes.csv): 40 of 100 valued",
+      valuation: null,
+      responseStatus: 402,
+      apiService: "batch",
+      endpoint: "POST /api/jobs",
+      requestData: requestData({ jobId: 7, fileName: "homes.csv", status: "failed" }),
+      requestId: "batch-7",
+    });
+    const { user, calls } = renderHistory({
+      [PAGE1]: { body: makeHistory([person, job]) },
+      "POST /api/find-person": { body: { data: { name: "Jane Q. Doe" } } },
+      "POST /api/jobs/7/retry": { body: { id: 7, fileName: "homes.csv", status: "pending" } },
+    });
+    const rows = await screen.findAllByTestId("history-row");
+
+    await user.click(within(rows[0]!).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Person Found")).toBeInTheDocument();
+    expect(calls("POST /api/find-person")[0]?.body).toEqual({
+      name: "Jane Doe",
+      city: "Seattle",
+      state_code: "WA",
+      purpose: "identity_verification",
+    });
+    await waitFor(() => expect(within(rows[1]!).getByRole("button", { name: "Retry" })).toBeEnabled());
+
+    await user.click(within(rows[1]!).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Job Restarted")).toBeInTheDocument();
+    expect(screen.getByText("homes.csv is queued again.")).toBeInTheDocument();
+    expect(calls("POST /api/jobs/7/retry")).toHaveLength(1);
+  });
+
+  it("tells the server's reason when a batch job cannot be retried", async () => {
+    const job = makeEntry({
+      id: 12,
+      responseStatus: 500,
+      apiService: "batch",
+      endpoint: "POST /api/jobs",
+      requestData: requestData({ jobId: 7, fileName: "homes.csv", status: "failed" }),
+    });
+    const { user } = renderHistory({
+      [PAGE1]: { body: makeHistory([job]) },
+      "POST /api/jobs/7/retry": { status: 409, body: errorBody("This job's rows were deleted; upload the file again", { code: "conflict" }) },
+    });
+    const [row] = await screen.findAllByTestId("history-row");
+    await user.click(within(row!).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Retry Failed")).toBeInTheDocument();
+    expect(screen.getByText("This job's rows were deleted; upload the file again")).toBeInTheDocument();
+  });
+
+  it("says in the details why a failed row cannot be retried", async () => {
+    const { user } = renderHistory();
+    const rows = await screen.findAllByTestId("history-row");
+    await user.click(within(rows[2]!).getByRole("button", { name: "View details" }));
+    const dialog = await screen.findByTestId("history-details");
+    expect(within(dialog).getByTestId("history-retry-reason")).toHaveTextContent(/name, city and state/);
   });
 
   it("retries a failed lookup, tells the value, refreshes the balance and refetches the history", async () => {

@@ -10,7 +10,7 @@ import { errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { saveTextFile } from "@/lib/csv";
 import type { UsageEntry } from "@/lib/types";
-import { useApiKeys, useRetryLookup, useUsageHistory } from "./api/history-api";
+import { useApiKeys, useRetryCall, useUsageHistory } from "./api/history-api";
 import { DetailsDialog } from "./components/details-dialog";
 import { HistoryFilters } from "./components/history-filters";
 import { HistoryPagination } from "./components/history-pagination";
@@ -23,7 +23,7 @@ import {
   historyUrl,
   matchesFilters,
   NO_FILTERS,
-  retryRequest,
+  retryPlan,
   type HistoryFilters as Filters,
 } from "./history-helpers";
 
@@ -32,6 +32,8 @@ import {
 
 export const FETCH_FAILED = "Failed to fetch usage history";
 const LOOKUP_FALLBACK = "Failed to get property valuation";
+const PERSON_FALLBACK = "Failed to find the person";
+const JOB_FALLBACK = "Failed to retry job";
 
 export function HistoryPage() {
   const { refreshUser } = useAuth();
@@ -44,7 +46,7 @@ export function HistoryPage() {
 
   const history = useUsageHistory(page, filters);
   const keys = useApiKeys();
-  const retry = useRetryLookup();
+  const retry = useRetryCall();
 
   const keyNames = useMemo(() => [...new Set((keys.data ?? []).map((k) => k.name))], [keys.data]);
   const rows = useMemo(() => (history.data?.data ?? []).filter((e) => matchesFilters(e, filters)), [history.data, filters]);
@@ -88,22 +90,38 @@ export function HistoryPage() {
   };
 
   const onRetry = (entry: UsageEntry) => {
-    const body = retryRequest(entry);
-    if (!body || retryingId !== null) return;
+    const plan = retryPlan(entry);
+    if (!plan || plan.kind === "unavailable" || retryingId !== null) return;
     setRetryingId(entry.id);
-    retry.mutate(body, {
-      onSuccess: (result) => {
-        toast({
-          title: "Lookup Succeeded",
-          description: `${result.property.formattedAddress}: ${formatValuation(result.valuation.estimatedValue)}`,
-        });
+    retry.mutate(plan, {
+      onSuccess: (outcome) => {
+        switch (outcome.kind) {
+          case "property":
+            toast({
+              title: "Lookup Succeeded",
+              description: `${outcome.valuation.property.formattedAddress}: ${formatValuation(outcome.valuation.valuation.estimatedValue)}`,
+            });
+            break;
+          case "person":
+            toast({ title: "Person Found", description: outcome.name });
+            break;
+          case "batch":
+            toast({ title: "Job Restarted", description: `${outcome.fileName} is queued again.` });
+            break;
+        }
       },
       onError: (err) => {
-        toast({ variant: "destructive", title: "Lookup Failed", description: errorMessage(err, LOOKUP_FALLBACK) });
+        const [title, fallback] =
+          plan.kind === "batch"
+            ? ["Retry Failed", JOB_FALLBACK]
+            : plan.kind === "person"
+              ? ["Lookup Failed", PERSON_FALLBACK]
+              : ["Lookup Failed", LOOKUP_FALLBACK];
+        toast({ variant: "destructive", title, description: errorMessage(err, fallback) });
       },
       onSettled: () => {
         setRetryingId(null);
-        // A successful lookup used a credit: the header's balance must show it.
+        // A successful retry used credits: the header's balance must show it.
         void refreshUser();
       },
     });

@@ -14,6 +14,7 @@ import {
   EXAMPLE_RESPONSE_JSON,
 } from "@/lib/example-valuation";
 import { BATCH_FILE_MAX_MB, FREE_CREDITS, OVERAGE_PER_CREDIT_USD } from "./plans";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 // The Help Center (/help-center), linked from the contact page's 'Visit Help Center' button: task-oriented
 // answers about getting started, keys, credits, batches, confidence and errors.
@@ -350,7 +351,7 @@ function ErrorsTopic() {
         can find your request in our logs.
       </p>
       <CodeBlock title="Error response" code={ERROR_BODY} />
-      <div className="overflow-x-auto rounded-lg border">
+      <TableScroll className="rounded-lg border">
         <table className="w-full min-w-[640px] text-sm">
           <caption className="sr-only">HTTP status codes and what to do</caption>
           <thead className="bg-muted/60">
@@ -378,7 +379,7 @@ function ErrorsTopic() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -92,3 +92,27 @@ export function formatRateLimit(plan: Plan): string {
 export function pricePerCredit(plan: Plan): string {
   return `$${(plan.priceUsd / plan.credits).toFixed(3)}`;
 }
+
+/** A plan by its id; an unknown or missing id is the Free plan (as on the server: a rule never loosens on bad data). */
+export function planById(id: string | null | undefined): Plan {
+  return ALL_PLANS.find((p) => p.id === id) ?? FREE_PLAN;
+}
+
+/** The plan after this one in the table (the upgrade to offer), or null for the top plan. */
+export function nextPlan(plan: Plan): Plan | null {
+  const i = ALL_PLANS.findIndex((p) => p.id === plan.id);
+  return i >= 0 && i < ALL_PLANS.length - 1 ? ALL_PLANS[i + 1]! : null;
+}
+
+/**
+ * The one sentence every screen uses for the batch size: the user's own plan and limit, and the next plan's, e.g.
+ * "Your Free plan: up to 100 properties per upload (Basic: 1,000)"; the top plan has no next ("Your Enterprise
+ * plan: up to 50,000 properties per upload"). `statedLimit` is the limit the server stated for the user's plan,
+ * when it has, and wins over the table's figure.
+ */
+export function batchLimitLine(planId: string | null | undefined, statedLimit?: number): string {
+  const plan = planById(planId);
+  const next = nextPlan(plan);
+  const own = `Your ${plan.name} plan: up to ${formatNumber(statedLimit ?? plan.batchSize)} properties per upload`;
+  return next ? `${own} (${next.name}: ${formatNumber(next.batchSize)})` : own;
+}

@@ -1,4 +1,5 @@
 import type * as React from "react";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { Link } from "react-router";
 import { Check, Gift, Minus, Building } from "lucide-react";
 import { PageIntro, PublicLayout } from "@/components/public-layout";
@@ -127,7 +128,7 @@ const COMPARISON_ROWS: ReadonlyArray<{ label: string; cell: (p: Plan) => Cell }>
 
 function ComparisonTable() {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <TableScroll className="rounded-lg border">
       <table className="w-full min-w-[640px] text-sm">
         <caption className="sr-only">Plan comparison</caption>
         <thead className="bg-muted/60">
@@ -161,7 +162,7 @@ function ComparisonTable() {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -320,9 +321,13 @@ export function PricingPage() {
         </section>
 
         <section aria-labelledby="compare-heading" className="space-y-6">
-          <h2 id="compare-heading" className="text-2xl font-bold tracking-tight">
-            Compare plans
-          </h2>
+          <div className="space-y-1">
+            <h2 id="compare-heading" className="text-2xl font-bold tracking-tight">
+              Compare plans
+            </h2>
+            {/* On a phone the table scrolls inside its box, and phones show no scrollbar: say there is more. */}
+            <p className="text-sm text-muted-foreground md:hidden">Swipe the table sideways to see all four plans.</p>
+          </div>
           <ComparisonTable />
         </section>
 

@@ -212,11 +212,25 @@ describe("before any search", () => {
     expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
   });
 
-  it("shows the promo banners for batch upload and API keys", () => {
+  it("shows the promo banners for batch upload and API keys", async () => {
     renderLookup();
-    expect(screen.getByText(/up to 1,000 properties/)).toBeInTheDocument();
+    // The batch limit is the user's own plan's, with the next plan's, from the plan table (as on the Batch page).
+    await waitFor(() =>
+      expect(screen.getByTestId("promo-batch-limit")).toHaveTextContent(
+        "Your Free plan: up to 100 properties per upload (Basic: 1,000).",
+      ),
+    );
+    expect(screen.queryByText(/up to 1,000 properties/)).not.toBeInTheDocument();
     expect(screen.getByRole("link", { name: /Batch Upload/ })).toHaveAttribute("href", "/batch-upload");
     expect(screen.getByRole("link", { name: /API Key/ })).toHaveAttribute("href", "/api-keys");
+  });
+
+  it.each([
+    ["basic", "Your Basic plan: up to 1,000 properties per upload (Professional: 10,000)."],
+    ["enterprise", "Your Enterprise plan: up to 50,000 properties per upload."],
+  ] as const)("states a %s user's own batch limit in the promo", async (plan, line) => {
+    renderLookup({ "GET /api/user/profile": { body: makeUser({ plan }) } });
+    await waitFor(() => expect(screen.getByTestId("promo-batch-limit")).toHaveTextContent(line));
   });
 });
 

@@ -3,7 +3,7 @@ import {
   avgTimeNote,
   formatCount,
   formatDay,
-  formatMs,
+  avgTimeText,
   keysNote,
   monthNote,
   PLACEHOLDER_SERIES,
@@ -16,18 +16,23 @@ import {
   usageSeries,
 } from "./reporting-helpers";
 
-describe("formatCount and formatMs", () => {
-  it("use thousands separators and whole numbers", () => {
+describe("formatCount", () => {
+  it("uses thousands separators and whole numbers", () => {
     expect(formatCount(0)).toBe("0");
     expect(formatCount(1234567)).toBe("1,234,567");
-    expect(formatMs(182.4)).toBe("182 ms");
-    expect(formatMs(1500)).toBe("1,500 ms");
+  });
+});
+
+describe("avgTimeText", () => {
+  it("shows the mean with the shared response-time format, '<1 ms' under a millisecond", () => {
+    expect(avgTimeText({ totalRequests: 3, avgResponseTime: 182.4 })).toBe("182 ms");
+    expect(avgTimeText({ totalRequests: 3, avgResponseTime: 1500 })).toBe("1,500 ms");
+    expect(avgTimeText({ totalRequests: 3, avgResponseTime: 0.3 })).toBe("<1 ms");
+    expect(avgTimeText({ totalRequests: 3, avgResponseTime: 0 })).toBe("<1 ms");
   });
 
-  it("reads a missing time as 0 ms", () => {
-    expect(formatMs(undefined)).toBe("0 ms");
-    expect(formatMs(null)).toBe("0 ms");
-    expect(formatMs(Number.NaN)).toBe("0 ms");
+  it("shows '-' when there were no requests, as the success rate does (there is no time to show)", () => {
+    expect(avgTimeText({ totalRequests: 0, avgResponseTime: 0 })).toBe("-");
   });
 });
 

@@ -1,5 +1,6 @@
 // Pure helpers of the Reporting screen (product-and-account spec, sections 2, 4 and 9): the figures and notes of
 // the four cards, the chart series and the relative times of the activity list. No React and no I/O here.
+import { formatResponseTime } from "@/lib/format";
 import type { UsageStats } from "@/lib/types";
 
 export const PERIODS = [30, 7, 90] as const;
@@ -29,10 +30,6 @@ const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 /** A whole number with thousands separators: 12345 -> "12,345". */
 export function formatCount(n: number): string {
   return integer.format(Math.round(n));
-}
-
-export function formatMs(ms: number | null | undefined): string {
-  return `${formatCount(typeof ms === "number" && Number.isFinite(ms) ? ms : 0)} ms`;
 }
 
 /** A status code is a success from 200 to 299 (working-screens spec, section 4). */
@@ -70,9 +67,14 @@ export function successNote(successful: number, total: number): string {
   return "Needs attention";
 }
 
+/** The 'Avg Response Time' card: "-" when there were no requests (as the success rate), else the mean. */
+export function avgTimeText(stats: Pick<UsageStats, "totalRequests" | "avgResponseTime">): string {
+  return stats.totalRequests > 0 ? formatResponseTime(stats.avgResponseTime) : "-";
+}
+
 export function avgTimeNote(stats: Pick<UsageStats, "totalRequests" | "p50" | "p95">): string {
   if (stats.totalRequests <= 0) return "No requests in this period";
-  return `p50 ${formatMs(stats.p50)} · p95 ${formatMs(stats.p95)}`;
+  return `p50 ${formatResponseTime(stats.p50)} · p95 ${formatResponseTime(stats.p95)}`;
 }
 
 export function keysNote(count: number): string {

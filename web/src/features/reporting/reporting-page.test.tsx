@@ -185,7 +185,7 @@ describe("ReportingPage", () => {
     expect(card("stat-calls")).toEqual({ value: "40", note: "No activity last month" });
   });
 
-  it("shows '-', 0 ms and no activity when there are no requests", async () => {
+  it("shows '-' and no activity when there are no requests", async () => {
     const stats = makeStats(NO_REQUESTS) as Partial<UsageStats>;
     // The spec reads a missing average as 0.
     delete stats.avgResponseTime;
@@ -193,7 +193,8 @@ describe("ReportingPage", () => {
     await screen.findByTestId("stat-calls");
     expect(card("stat-calls")).toEqual({ value: "0", note: "No activity yet" });
     expect(card("stat-success-rate")).toEqual({ value: "-", note: "No requests in this period" });
-    expect(card("stat-avg-time")).toEqual({ value: "0 ms", note: "No requests in this period" });
+    // No requests: no time to show (not "0 ms", not "<1 ms"), as the success rate says "-".
+    expect(card("stat-avg-time")).toEqual({ value: "-", note: "No requests in this period" });
     await waitFor(() => expect(card("stat-keys")).toEqual({ value: "0", note: "Create one to use the API" }));
   });
 
@@ -295,6 +296,18 @@ describe("ReportingPage", () => {
     expect(items[1]).toHaveTextContent("Dashboard • Response: 404 • 1,234 ms • 3 hours ago");
     expect(within(items[1]!).getByText("Error")).toBeInTheDocument();
     expect(within(panel).getByRole("link", { name: "View all" })).toHaveAttribute("href", "/history");
+  });
+
+  it("shows times under a millisecond as '<1 ms', never '0 ms' (cards and Recent Activity)", async () => {
+    renderReporting({
+      [STATS30]: { body: makeStats({ avgResponseTime: 0.4, p50: 0, p95: 3 }) },
+      [RECENT]: { body: history([makeEntry(1, { responseTimeMs: 0 })]) },
+    });
+    await screen.findByTestId("stat-calls");
+    expect(card("stat-avg-time")).toEqual({ value: "<1 ms", note: "p50 <1 ms · p95 3 ms" });
+    const items = await within(await screen.findByTestId("recent-activity")).findAllByTestId("activity-item");
+    expect(items[0]).toHaveTextContent("Production • Response: 200 • <1 ms • 5 minutes ago");
+    expect(screen.queryByText(/\b0 ms/)).not.toBeInTheDocument();
   });
 
   it("shows the empty activity state when there are no calls", async () => {

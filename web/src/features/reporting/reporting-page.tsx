@@ -16,7 +16,7 @@ import {
   avgTimeNote,
   DEFAULT_PERIOD,
   formatCount,
-  formatMs,
+  avgTimeText,
   isPeriod,
   keysNote,
   monthNote,
@@ -139,7 +139,7 @@ export function ReportingPage() {
                 testId="stat-avg-time"
                 title="Avg Response Time"
                 icon={<Clock />}
-                value={formatMs(s.avgResponseTime)}
+                value={avgTimeText(s)}
                 note={avgTimeNote(s)}
                 hint={`Mean, median (p50) and 95th percentile of ${PERIOD_LABELS[days].toLowerCase()}`}
               />

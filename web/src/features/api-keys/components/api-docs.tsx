@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { Link } from "react-router";
 import { AlertTriangle, BookOpen, Clock, ShieldCheck } from "lucide-react";
 import { CodeBlock } from "@/components/code-block";
@@ -119,7 +120,7 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
             </p>
           </div>
 
-          <div className="grid gap-4 xl:grid-cols-2">
+          <div className="grid gap-4 xl:grid-cols-2 xl:items-start">
             <CodeBlock title="curl" code={curlExample(baseUrl, sampleKey)} />
             <CodeBlock title="JavaScript (fetch)" code={fetchExample(baseUrl)} />
           </div>
@@ -187,7 +188,7 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-4 text-sm">
-          <div className="overflow-x-auto rounded-md border">
+          <TableScroll className="rounded-md border">
             <table data-testid="api-error-codes" className="w-full min-w-[560px]">
               <caption className="sr-only">Error codes</caption>
               <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
@@ -206,8 +207,8 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
                 <ErrorRow status="503 Service Unavailable" meaning="The valuation engine is starting." todo="Retry after a short, growing delay." />
               </tbody>
             </table>
-          </div>
-          <div className="grid gap-4 xl:grid-cols-2">
+          </TableScroll>
+          <div className="grid gap-4 xl:grid-cols-2 xl:items-start">
             <CodeBlock title="402 response" code={EXAMPLE_402} />
             <CodeBlock title="429 response" code={EXAMPLE_429} />
           </div>
@@ -312,7 +313,7 @@ function Callout({ tone, icon, children }: { tone: "warning"; icon: ReactNode; c
 function ParamTable({ rows, head }: { rows: string[][]; head?: string[] }) {
   const columns = head ?? ["Parameter", "", "Description"];
   return (
-    <div className="overflow-x-auto rounded-md border">
+    <TableScroll className="rounded-md border">
       <table className="w-full min-w-[480px] text-sm">
         <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
           <tr>
@@ -338,7 +339,7 @@ function ParamTable({ rows, head }: { rows: string[][]; head?: string[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -3,6 +3,7 @@ import { Button } from "@/components/ui/button";
 import type { ApiKey } from "@/lib/types";
 import { formatKeyDate, formatRateLimit } from "../api-key-helpers";
 import { copyApiKey } from "../copy-key";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 interface ApiKeysTableProps {
   keys: ApiKey[];
@@ -12,7 +13,7 @@ interface ApiKeysTableProps {
 /** The account's keys, newest first (the server's order): masked key with a copy button, limits, dates, delete. */
 export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
   return (
-    <div className="overflow-x-auto rounded-md border">
+    <TableScroll className="rounded-md border">
       <table data-testid="api-keys-table" className="w-full min-w-[760px] text-sm">
         <caption className="sr-only">Your API keys</caption>
         <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
@@ -30,8 +31,9 @@ export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
         <tbody className="divide-y">
           {keys.map((key) => (
             <tr key={key.id} data-testid="api-key-row" className="hover:bg-muted/30">
-              <th scope="row" className="px-4 py-3 text-left font-medium">
-                <span className="break-all">{key.name}</span>
+              <th scope="row" className="min-w-[10rem] max-w-[16rem] px-4 py-3 text-left font-medium">
+                {/* Breaks between words, and inside a long unbroken name only where it must (never letter by letter). */}
+                <span className="break-words">{key.name}</span>
               </th>
               <td className="px-4 py-3">
                 <div className="flex items-center gap-1">
@@ -82,6 +84,6 @@ export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -41,7 +41,9 @@ export function JobDetailsDialog({ job, onClose }: JobDetailsDialogProps) {
         if (!open) onClose();
       }}
     >
-      <DialogContent data-testid="job-details" className="max-w-6xl grid-cols-[minmax(0,1fr)]">
+      {/* As wide as the screen allows (up to 88rem), so that at 1440 px every column of the results, Confidence and
+          Error included, is in view; narrower screens scroll the table inside its box. */}
+      <DialogContent data-testid="job-details" className="max-w-[min(calc(100vw-2rem),88rem)]">
         {/* Keyed by job, so another job starts again at page 1 with no filter. */}
         {job ? <JobDetails key={job.id} job={job} /> : null}
       </DialogContent>

@@ -21,6 +21,7 @@ import {
   sourceLabel,
 } from "../batch-helpers";
 import { JobStatusBadge } from "./status-badges";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 export interface JobActionState {
   cancellingId: number | null;
@@ -103,7 +104,7 @@ export function JobQueue(props: JobQueueProps) {
 
 function JobTable({ jobs, actions, onCancel, onRetry, onDownload, onView }: JobQueueProps & { jobs: readonly BatchJob[] }) {
   return (
-    <div className="overflow-x-auto">
+    <TableScroll>
       <table data-testid="jobs-table" className="w-full min-w-[52rem] text-sm">
         <caption className="sr-only">Batch jobs</caption>
         <thead>
@@ -138,7 +139,7 @@ function JobTable({ jobs, actions, onCancel, onRetry, onDownload, onView }: JobQ
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

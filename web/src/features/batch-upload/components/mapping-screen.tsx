@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from "react";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { Link } from "react-router";
 import { AlertTriangle, ArrowLeft, FileSpreadsheet, Info, Play } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
@@ -77,7 +78,7 @@ export function MappingScreen({ preview, mapping, credits, confirming, onChange,
         </p>
       </CardHeader>
       <CardContent className="space-y-4">
-        <div className="overflow-x-auto rounded-md border">
+        <TableScroll className="rounded-md border">
           <table data-testid="mapping-table" className="w-full min-w-[40rem] text-sm">
             <caption className="sr-only">Columns of {fileName} and the address part each holds</caption>
             <thead>
@@ -162,7 +163,7 @@ export function MappingScreen({ preview, mapping, credits, confirming, onChange,
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
 
         {overLimit ? (
           <div

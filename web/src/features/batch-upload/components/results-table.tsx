@@ -10,6 +10,7 @@ import {
   reasonLabel,
 } from "../batch-helpers";
 import { ResultStatusBadge } from "./status-badges";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const COLUMNS = [
   { label: "Line", numeric: true },
@@ -33,8 +34,8 @@ export const RESULT_COLUMNS: readonly string[] = COLUMNS.map((c) => c.label);
 /** One page of a job's rows, in file order, each with its valuation or its error. */
 export function ResultsTable({ results, busy }: { results: readonly BatchResult[]; busy?: boolean }) {
   return (
-    <div className={cn("overflow-x-auto rounded-md border transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
-      <table data-testid="results-table" className="w-full min-w-[72rem] text-sm">
+    <TableScroll className={cn("rounded-md border transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
+      <table data-testid="results-table" className="w-full min-w-[60rem] text-sm">
         <caption className="sr-only">Results of the job</caption>
         <thead>
           <tr className="border-b bg-muted/40 text-left">
@@ -42,7 +43,7 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
               <th
                 key={c.label}
                 scope="col"
-                className={cn("h-10 whitespace-nowrap px-2 font-medium text-muted-foreground", c.numeric && "text-right")}
+                className={cn("h-10 px-2 py-1.5 align-bottom font-medium leading-tight text-muted-foreground", c.numeric && "text-right")}
               >
                 {c.label}
               </th>
@@ -56,7 +57,7 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
             return (
               <tr key={r.line} data-testid="result-row" className="border-b align-top last:border-0">
                 <td className="px-2 py-2 text-right tabular-nums text-muted-foreground">{r.line}</td>
-                <td className="max-w-[16rem] px-2 py-2">
+                <td className="max-w-[13rem] px-2 py-2">
                   <span className="block truncate" title={address}>
                     {address}
                   </span>
@@ -72,13 +73,15 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
                 <td className="px-2 py-2 text-right tabular-nums">{formatYear(r.yearBuilt)}</td>
                 <td className="whitespace-nowrap px-2 py-2">{formatText(r.propertyType)}</td>
                 <td className="px-2 py-2 text-right tabular-nums">{formatUsd(r.rentEstimate)}</td>
-                <td className="px-2 py-2 text-right tabular-nums">{formatConfidence(r.confidence)}
+                <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums">{formatConfidence(r.confidence)}
                   {r.confidenceLevel ? <span className="ml-1 text-muted-foreground">{r.confidenceLevel}</span> : null}
                 </td>
                 <td className="px-2 py-2 font-mono text-xs">{formatText(r.matchCode)}</td>
-                <td className="max-w-[16rem] px-2 py-2 text-destructive">
+                {/* The error wraps (three lines at most, the whole of it on hover) instead of holding one long line
+                    that pushed Confidence and Error out of view. */}
+                <td className="min-w-[11rem] px-2 py-2 text-destructive">
                   {r.error ? (
-                    <span className="block truncate" title={reason ? `${reason}: ${r.error}` : r.error}>
+                    <span className="line-clamp-3" title={reason ? `${reason}: ${r.error}` : r.error}>
                       {reason ? (
                         <span data-testid="result-reason" className="font-medium">
                           {reason}:{" "}
@@ -95,6 +98,6 @@ export function ResultsTable({ results, busy }: { results: readonly BatchResult[
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

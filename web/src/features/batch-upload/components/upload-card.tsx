@@ -3,11 +3,11 @@ import { Download, FileSpreadsheet, Loader2, Upload } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { cn } from "@/lib/utils";
-import { ACCEPT_ATTRIBUTE, limitText } from "../batch-helpers";
+import { ACCEPT_ATTRIBUTE, FILE_LIMIT_TEXT } from "../batch-helpers";
 
 interface UploadCardProps {
-  /** Most properties one upload may hold on the user's plan. */
-  planLimit: number;
+  /** The user's plan limit and the next plan's ("Your Free plan: up to 100 properties per upload (Basic: 1,000)"). */
+  planLimitLine: string;
   /** The name of the file being read by the server, or null when none is. */
   readingFileName: string | null;
   onFile: (file: File) => void;
@@ -27,7 +27,7 @@ function draggingFiles(e: DragEvent | globalThis.DragEvent): boolean {
  * work), the limits, and the 'Download Examples' template.
  */
 export function UploadCard({
-  planLimit,
+  planLimitLine,
   readingFileName,
   onFile,
   onDownloadExample,
@@ -137,7 +137,10 @@ export function UploadCard({
           {reading ? `Reading ${readingFileName}…` : ""}
         </p>
         <p id={limitId} className="mt-3 text-center text-sm text-muted-foreground">
-          CSV or Excel files (.csv, .xlsx, .xls), {limitText(planLimit)}.
+          {FILE_LIMIT_TEXT}.{" "}
+          <span data-testid="batch-plan-limit" className="block sm:inline">
+            {planLimitLine}.
+          </span>
         </p>
         <input
           ref={inputRef}

@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { formatResponseTime } from "@/lib/format";
 import type { UsageEntry } from "@/lib/types";
-import { DASH, formatMs, formatTimestamp, formatValuation, keyLabel, serviceLabel } from "../history-helpers";
+import { DASH, formatTimestamp, formatValuation, keyLabel, retryPlan, serviceLabel } from "../history-helpers";
 import { StatusBadge } from "./history-table";
 
 interface DetailsDialogProps {
@@ -20,6 +21,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /** Every recorded field of one call, with the parameters it was made with. */
 export function DetailsDialog({ entry, onClose }: DetailsDialogProps) {
+  const plan = entry ? retryPlan(entry) : null;
   return (
     <Dialog
       open={entry !== null}
@@ -46,20 +48,25 @@ export function DetailsDialog({ entry, onClose }: DetailsDialogProps) {
               <Row label="Status">
                 <StatusBadge status={entry.responseStatus} />
               </Row>
-              <Row label="Response Time">{formatMs(entry.responseTimeMs)}</Row>
+              <Row label="Response Time">{formatResponseTime(entry.responseTimeMs)}</Row>
               <Row label="Credits Used">{entry.creditsUsed}</Row>
               <Row label="API Key">{keyLabel(entry.apiKeyName)}</Row>
               <Row label="Timestamp">
                 <time dateTime={entry.createdAt}>{formatTimestamp(entry.createdAt)}</time>
               </Row>
               <Row label="Valuation">{formatValuation(entry.valuation)}</Row>
+              {plan?.kind === "unavailable" ? (
+                <Row label="Retry">
+                  <span data-testid="history-retry-reason">{plan.reason}</span>
+                </Row>
+              ) : null}
             </dl>
             <div className="space-y-2">
               <h4 className="text-sm font-medium">Request data</h4>
               {entry.requestData ? (
                 <pre
                   data-testid="history-request-data"
-                  className="max-h-64 overflow-auto rounded-md bg-muted p-3 font-mono text-xs"
+                  className="max-h-64 overflow-auto whitespace-pre-wrap rounded-md bg-muted p-3 font-mono text-xs [overflow-wrap:anywhere]"
                 >
                   {JSON.stringify(entry.requestData, null, 2)}
                 </pre>

@@ -1,16 +1,18 @@
 import { Eye, RotateCw } from "lucide-react";
+import { TableScroll } from "@/components/ui/table-scroll";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { formatResponseTime } from "@/lib/format";
 import type { UsageEntry } from "@/lib/types";
 import { cn } from "@/lib/utils";
 import {
   DASH,
-  formatMs,
   formatTimestamp,
   formatValuation,
   isSuccessStatus,
   keyLabel,
-  retryRequest,
+  RETRY_TITLES,
+  retryPlan,
   serviceLabel,
 } from "../history-helpers";
 
@@ -38,7 +40,7 @@ const COLUMNS = ["Property", "Valuation", "Status", "Response Time", "API Key", 
 
 export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: HistoryTableProps) {
   return (
-    <div className={cn("overflow-x-auto transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
+    <TableScroll className={cn("transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
       <table data-testid="history-table" className="w-full min-w-[56rem] caption-bottom text-sm">
         <caption className="sr-only">Request history</caption>
         <thead>
@@ -60,7 +62,7 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
         </thead>
         <tbody>
           {entries.map((e) => {
-            const canRetry = retryRequest(e) !== null;
+            const plan = retryPlan(e);
             const retrying = retryingId === e.id;
             const address = e.propertyAddress?.trim() || DASH;
             return (
@@ -77,7 +79,7 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
                 <td className="px-3 py-2">
                   <StatusBadge status={e.responseStatus} />
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatMs(e.responseTimeMs)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatResponseTime(e.responseTimeMs)}</td>
                 <td className="px-3 py-2">
                   <span className={cn(e.apiKeyName === null && "text-muted-foreground")}>{keyLabel(e.apiKeyName)}</span>
                 </td>
@@ -97,19 +99,31 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
                     >
                       <Eye aria-hidden="true" />
                     </Button>
-                    {canRetry ? (
+                    {plan && plan.kind !== "unavailable" ? (
                       <Button
                         type="button"
                         variant="ghost"
                         size="icon"
                         className="h-8 w-8"
                         aria-label="Retry"
-                        title="Run this lookup again (1 credit if it succeeds)"
+                        title={RETRY_TITLES[plan.kind]}
                         disabled={retryingId !== null}
                         onClick={() => onRetry(e)}
                       >
                         <RotateCw className={cn(retrying && "animate-spin")} aria-hidden="true" />
                       </Button>
+                    ) : plan ? (
+                      // A failed call that cannot be made again from here says why, rather than showing nothing.
+                      <span
+                        role="img"
+                        tabIndex={0}
+                        data-testid="retry-unavailable"
+                        aria-label={`Cannot retry: ${plan.reason}`}
+                        title={plan.reason}
+                        className="inline-flex h-8 w-8 cursor-help items-center justify-center rounded-md text-muted-foreground/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                      >
+                        <RotateCw className="h-4 w-4" aria-hidden="true" />
+                      </span>
                     ) : null}
                   </div>
                 </td>
@@ -118,6 +132,6 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -1,4 +1,5 @@
 import { Scale } from "lucide-react";
+import { TableScroll } from "@/components/ui/table-scroll";
 import type { ComparableSale } from "@/lib/types";
 import {
   formatCount,
@@ -34,7 +35,7 @@ export function ComparablesTable({ comparables }: { comparables: ComparableSale[
     );
   }
   return (
-    <div className="overflow-x-auto rounded-md border">
+    <TableScroll className="rounded-md border">
       <table data-testid="comparables-table" className="w-full min-w-[860px] text-sm">
         <caption className="sr-only">Comparable sales</caption>
         <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
@@ -86,6 +87,6 @@ export function ComparablesTable({ comparables }: { comparables: ComparableSale[
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -1,12 +1,20 @@
+import { useCallback, useLayoutEffect, useState } from "react";
 import { History } from "lucide-react";
 import type { PriceEvent } from "@/lib/types";
 import { formatCurrency, formatDate } from "../valuation-helpers";
 
 // A small step chart of the recorded sales, hand-drawn in SVG: a price holds from one sale to the next, so steps
 // say it more honestly than a sloped line would. Today's estimate is the dashed end of the line.
+//
+// The drawing is laid out at the width it is shown at (one SVG unit is one CSS pixel), so its labels are really
+// LABEL_PX tall: a fixed 640-unit drawing scaled down to a 308 px phone card had 5 px labels.
 
-const W = 640;
+/** The width drawn at before the box has been measured (and where it cannot be, as in tests). */
+const DEFAULT_W = 640;
+const MIN_W = 240;
 const H = 220;
+/** The axis labels' size in CSS pixels. */
+export const LABEL_PX = 12;
 const PAD = { left: 64, right: 20, top: 16, bottom: 28 };
 const DAY_MS = 86_400_000;
 
@@ -26,13 +34,14 @@ function parseDay(date: string): number {
   return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T00:00:00Z` : date);
 }
 
-function yearTicks(tMin: number, tMax: number): number[] {
+/** Up to `most` year labels, evenly spaced. */
+function yearTicks(tMin: number, tMax: number, most: number): number[] {
   const first = new Date(tMin).getUTCFullYear() + 1;
   const last = new Date(tMax).getUTCFullYear();
   const years: number[] = [];
   for (let y = first; y <= last; y++) years.push(y);
   if (years.length === 0) return [];
-  const step = Math.ceil(years.length / 6);
+  const step = Math.ceil(years.length / Math.max(1, most));
   return years.filter((_, i) => i % step === 0);
 }
 
@@ -63,6 +72,26 @@ function changeText(prev: number, next: number): string {
   return `${pct >= 0 ? "+" : "−"}${Math.abs(pct).toFixed(1)}%`;
 }
 
+/** The content width of an element, followed as it resizes; null until measured or where it cannot be. */
+function useWidth<T extends Element>(): [(el: T | null) => void, number | null] {
+  const [el, setEl] = useState<T | null>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  const ref = useCallback((node: T | null) => setEl(node), []);
+  useLayoutEffect(() => {
+    if (!el) return;
+    const read = () => {
+      const w = el.getBoundingClientRect().width;
+      setWidth(w > 0 ? Math.round(w) : null);
+    };
+    read();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(read);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return [ref, width];
+}
+
 interface PriceHistoryChartProps {
   history: PriceEvent[];
   /** Today's estimate, drawn as the dashed end of the line. */
@@ -70,6 +99,8 @@ interface PriceHistoryChartProps {
 }
 
 export function PriceHistoryChart({ history, estimate }: PriceHistoryChartProps) {
+  const [figureRef, measured] = useWidth<HTMLElement>();
+  const W = Math.max(MIN_W, measured ?? DEFAULT_W);
   const sales = history
     .map((e) => ({ ...e, t: parseDay(e.date) }))
     .filter((e) => Number.isFinite(e.t) && e.price > 0)
@@ -119,7 +150,8 @@ export function PriceHistoryChart({ history, estimate }: PriceHistoryChartProps)
   const lineEnd = estimatePoint ? x(estimatePoint.t) : x(last.t);
   const area = `${line} H${lineEnd.toFixed(1)} V${bottom} H${x(first.t).toFixed(1)} Z`;
 
-  const years = yearTicks(tMin, tMax);
+  // A year label is about 30 px wide: keep them well apart on a narrow chart.
+  const years = yearTicks(tMin, tMax, Math.min(6, Math.floor(plotW / 60)));
   const firstYear = new Date(first.t).getUTCFullYear();
   const lastYear = new Date(last.t).getUTCFullYear();
   const label =
@@ -129,12 +161,12 @@ export function PriceHistoryChart({ history, estimate }: PriceHistoryChartProps)
 
   return (
     <div data-testid="price-history" className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
-      <figure className="space-y-2">
+      <figure ref={figureRef} className="min-w-0 space-y-2">
         <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className="h-auto w-full">
           {priceTicks.map((v) => (
             <g key={v}>
               <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} className="stroke-border" strokeDasharray="3 4" />
-              <text x={PAD.left - 8} y={y(v)} dy="0.32em" textAnchor="end" className="fill-muted-foreground text-[11px]">
+              <text x={PAD.left - 8} y={y(v)} dy="0.32em" textAnchor="end" fontSize={LABEL_PX} className="fill-muted-foreground">
                 {compactUsd.format(v)}
               </text>
             </g>
@@ -142,7 +174,7 @@ export function PriceHistoryChart({ history, estimate }: PriceHistoryChartProps)
           {years.map((yr) => {
             const t = Date.UTC(yr, 0, 1);
             return (
-              <text key={yr} x={x(t)} y={H - 8} textAnchor="middle" className="fill-muted-foreground text-[11px]">
+              <text key={yr} x={x(t)} y={H - 8} textAnchor="middle" fontSize={LABEL_PX} className="fill-muted-foreground">
                 {yr}
               </text>
             );

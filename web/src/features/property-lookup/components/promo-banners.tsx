@@ -1,10 +1,13 @@
 import { Link } from "react-router";
 import { ArrowRight, FileSpreadsheet, KeyRound } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { useAuth } from "@/lib/auth";
+import { batchLimitLine } from "@/features/marketing/plans";
 
-// The two promo banners of the spec ("Property Lookup"): batch upload (its text says up to 1,000 properties, as the
-// spec states) and API keys.
+// The two promo banners of the spec ("Property Lookup"): batch upload and API keys. The batch banner states the
+// user's own plan limit and the next plan's, from the one plan table (the Batch page says the same sentence).
 export function PromoBanners() {
+  const { user } = useAuth();
   return (
     <div className="grid gap-4 md:grid-cols-2" aria-label="More ways to value properties" role="region">
       <div className="flex flex-col justify-between gap-4 rounded-lg border bg-gradient-to-br from-blue-50 to-background p-5">
@@ -15,7 +18,10 @@ export function PromoBanners() {
           <div>
             <h2 className="font-semibold">Valuing a whole portfolio?</h2>
             <p className="text-sm text-muted-foreground">
-              Upload a CSV or Excel file with up to 1,000 properties and get every valuation back in one file.
+              Upload a CSV or Excel file and get every valuation back in one file.
+            </p>
+            <p data-testid="promo-batch-limit" className="mt-1 text-sm text-muted-foreground">
+              {batchLimitLine(user?.plan)}.
             </p>
           </div>
         </div>

@@ -4,8 +4,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
+import { formatResponseTime } from "@/lib/format";
 import type { UsageEntry } from "@/lib/types";
-import { formatMs, isSuccessStatus, relativeTime } from "../reporting-helpers";
+import { isSuccessStatus, relativeTime } from "../reporting-helpers";
 import { ErrorCard } from "./error-card";
 
 const SERVICE_LABELS: Record<UsageEntry["apiService"], string> = {
@@ -59,7 +60,7 @@ export function RecentActivity({ entries, loading, error, onRetry, now = Date.no
                       {what}
                     </p>
                     <p className="text-xs text-muted-foreground">
-                      {e.apiKeyName ?? "Dashboard"} • Response: {e.responseStatus} • {formatMs(e.responseTimeMs)} •{" "}
+                      {e.apiKeyName ?? "Dashboard"} • Response: {e.responseStatus} • {formatResponseTime(e.responseTimeMs)} •{" "}
                       <time dateTime={e.createdAt} title={new Date(e.createdAt).toLocaleString()}>
                         {relativeTime(e.createdAt, now)}
                       </time>

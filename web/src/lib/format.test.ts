@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { formatResponseTime } from "./format";
+
+describe("formatResponseTime", () => {
+  it.each([
+    [0, "<1 ms"],
+    [0.4, "<1 ms"],
+    [0.999, "<1 ms"],
+    [1, "1 ms"],
+    [1.4, "1 ms"],
+    [142, "142 ms"],
+    [182.4, "182 ms"],
+    [1234, "1,234 ms"],
+  ])("shows %d ms as %s", (ms, want) => {
+    expect(formatResponseTime(ms)).toBe(want);
+  });
+
+  it("never shows 0 ms: a recorded 0 is a call under a millisecond", () => {
+    expect(formatResponseTime(0)).not.toMatch(/^0 ms$/);
+  });
+
+  it.each([[undefined], [null], [Number.NaN], [Number.POSITIVE_INFINITY]])("shows %s as a dash", (ms) => {
+    expect(formatResponseTime(ms)).toBe("—");
+  });
+});
