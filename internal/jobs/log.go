@@ -8,8 +8,11 @@ import (
 // riverDebug are River's INFO messages that tell an operator nothing to act on, logged at DEBUG instead. River says
 // on every start that the driver has no LISTEN/NOTIFY and that it polls: that is how this queue works on both
 // databases (database/sql drivers, FetchPollInterval), so at INFO it only sat beside the start-up line that matters.
+// Its producer also reports its job counts at INFO whenever they change, which in a busy queue is a line every few
+// seconds that the jobs' own logs and /api/jobs already tell better.
 var riverDebug = map[string]bool{
 	"Driver does not support listener; entering poll only mode": true,
+	"producer: Producer job counts":                             true,
 }
 
 // riverHandler is the slog handler River logs through: every record goes to the application's handler, the known

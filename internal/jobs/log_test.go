@@ -7,10 +7,15 @@ import (
 	"testing"
 )
 
-// TestRiverLoggerLowersKnownNotices: River's poll-only notice is logged at DEBUG, so it is gone from an INFO log and
-// still there in a DEBUG one; River's other messages keep their level.
+// TestRiverLoggerLowersKnownNotices: River's known notices are logged at DEBUG, so they are gone from an INFO log
+// and still there in a DEBUG one; River's other messages keep their level.
 func TestRiverLoggerLowersKnownNotices(t *testing.T) {
-	const notice = "Driver does not support listener; entering poll only mode"
+	for notice := range riverDebug {
+		t.Run(notice, func(t *testing.T) { testRiverNotice(t, notice) })
+	}
+}
+
+func testRiverNotice(t *testing.T, notice string) {
 	for _, tt := range []struct {
 		level      slog.Level
 		wantNotice bool

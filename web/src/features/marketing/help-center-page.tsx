@@ -194,7 +194,7 @@ const TOPICS: readonly Topic[] = [
         q: "How do rate limits work?",
         a: (
           <p>
-            Each key has its own limit per minute (from 1 to 1,000, default 100), capped by your plan: 60 on Free and
+            Each key has its own limit per minute (from 1 to 1,000; a new key starts at your plan's cap), capped by your plan: 60 on Free and
             Basic, 120 on Professional, no cap on Enterprise. Every response carries <code>x-ratelimit-limit</code>,{" "}
             <code>x-ratelimit-remaining</code> and <code>x-ratelimit-reset</code>, so your code can slow down before it
             hits the limit.
