@@ -310,33 +310,35 @@ function Callout({ tone, icon, children }: { tone: "warning"; icon: ReactNode; c
   );
 }
 
-function ParamTable({ rows, head }: { rows: string[][]; head?: string[] }) {
-  const columns = head ?? ["Parameter", "", "Description"];
+/**
+ * Parameters or headers: the name (with whether it is needed, for a row of three) beside its description. Two columns
+ * with no minimum width, so that on a phone the description wraps beside the name instead of hiding past the right
+ * edge of a box that scrolls.
+ */
+function ParamTable({ rows, head }: { rows: string[][]; head?: [string, string] }) {
+  const [nameHead, descriptionHead] = head ?? ["Parameter", "Description"];
   return (
     <TableScroll className="rounded-md border">
-      <table className="w-full min-w-[480px] text-sm">
+      <table className="w-full text-sm">
         <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
           <tr>
-            {columns.map((c, i) => (
-              <th key={i} scope="col" className="px-3 py-2 font-medium">
-                {c || <span className="sr-only">Required</span>}
-              </th>
-            ))}
+            <th scope="col" className="px-3 py-2 font-medium">{nameHead}</th>
+            <th scope="col" className="px-3 py-2 font-medium">{descriptionHead}</th>
           </tr>
         </thead>
         <tbody className="divide-y">
-          {rows.map(([name, ...rest]) => (
-            <tr key={name}>
-              <td className="whitespace-nowrap px-3 py-2 align-top">
-                <code className="font-mono text-xs">{name}</code>
-              </td>
-              {rest.map((cell, i) => (
-                <td key={i} className={i === 0 && rest.length > 1 ? "whitespace-nowrap px-3 py-2 align-top text-muted-foreground" : "px-3 py-2 align-top"}>
-                  {cell}
+          {rows.map((row) => {
+            const [name, need, description] = row.length > 2 ? row : [row[0], undefined, row[1]];
+            return (
+              <tr key={name}>
+                <td className="w-2/5 px-3 py-2 align-top [overflow-wrap:anywhere] sm:w-1/3">
+                  <code className="font-mono text-xs">{name}</code>
+                  {need ? <div className="text-xs text-muted-foreground">{need}</div> : null}
                 </td>
-              ))}
-            </tr>
-          ))}
+                <td className="px-3 py-2 align-top">{description}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </TableScroll>

@@ -3,20 +3,24 @@ import { Button } from "@/components/ui/button";
 import type { ApiKey } from "@/lib/types";
 import { formatKeyDate, formatRateLimit } from "../api-key-helpers";
 import { copyApiKey } from "../copy-key";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
 
 interface ApiKeysTableProps {
   keys: ApiKey[];
   onDelete: (key: ApiKey) => void;
 }
 
-/** The account's keys, newest first (the server's order): masked key with a copy button, limits, dates, delete. */
+/**
+ * The account's keys, newest first (the server's order): masked key with a copy button, limits, dates, delete. On a
+ * phone each row is a small card (name and key across, the limit and dates below with their labels, delete in the
+ * corner) instead of a 760 px table whose last columns would sit out of sight; the markup is the same table.
+ */
 export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
   return (
     <TableScroll className="rounded-md border">
-      <table data-testid="api-keys-table" className="w-full min-w-[760px] text-sm">
+      <table data-testid="api-keys-table" className="w-full text-sm sm:min-w-[760px]">
         <caption className="sr-only">Your API keys</caption>
-        <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
+        <thead className={`${cardTable.head} bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground`}>
           <tr>
             <th scope="col" className="px-4 py-3 font-medium">Name</th>
             <th scope="col" className="px-4 py-3 font-medium">Key</th>
@@ -28,14 +32,14 @@ export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y">
+        <tbody className={`divide-y ${cardTable.body}`}>
           {keys.map((key) => (
-            <tr key={key.id} data-testid="api-key-row" className="hover:bg-muted/30">
-              <th scope="row" className="min-w-[10rem] max-w-[16rem] px-4 py-3 text-left font-medium">
+            <tr key={key.id} data-testid="api-key-row" className={`hover:bg-muted/30 ${cardTable.row[3]}`}>
+              <th scope="row" className={`px-4 py-3 text-left font-medium sm:min-w-[10rem] sm:max-w-[16rem] ${cardTable.fullWidth}`}>
                 {/* Breaks between words, and inside a long unbroken name only where it must (never letter by letter). */}
                 <span className="break-words">{key.name}</span>
               </th>
-              <td className="px-4 py-3">
+              <td className={`px-4 py-3 ${cardTable.fullWidth}`}>
                 <div className="flex items-center gap-1">
                   <code className="whitespace-nowrap rounded bg-muted px-2 py-1 font-mono text-xs">{key.keyPreview}</code>
                   <Button
@@ -56,18 +60,20 @@ export function ApiKeysTable({ keys, onDelete }: ApiKeysTableProps) {
                   </Button>
                 </div>
               </td>
-              <td className="whitespace-nowrap px-4 py-3 tabular-nums">{formatRateLimit(key)}</td>
-              <td className="whitespace-nowrap px-4 py-3">
+              <td data-label="Rate limit" className={`whitespace-nowrap px-4 py-3 tabular-nums ${cardTable.cell}`}>
+                {formatRateLimit(key)}
+              </td>
+              <td data-label="Created" className={`whitespace-nowrap px-4 py-3 ${cardTable.cell}`}>
                 <time dateTime={key.createdAt}>{formatKeyDate(key.createdAt)}</time>
               </td>
-              <td className="whitespace-nowrap px-4 py-3">
+              <td data-label="Last used" className={`whitespace-nowrap px-4 py-3 ${cardTable.cell}`}>
                 {key.lastUsedAt ? (
                   <time dateTime={key.lastUsedAt}>{formatKeyDate(key.lastUsedAt)}</time>
                 ) : (
                   <span className="text-muted-foreground">{formatKeyDate(null)}</span>
                 )}
               </td>
-              <td className="px-4 py-3 text-right">
+              <td className={`px-4 py-3 text-right ${cardTable.corner}`}>
                 <Button
                   type="button"
                   variant="ghost"

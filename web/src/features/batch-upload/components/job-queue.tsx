@@ -21,7 +21,7 @@ import {
   sourceLabel,
 } from "../batch-helpers";
 import { JobStatusBadge } from "./status-badges";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
 
 export interface JobActionState {
   cancellingId: number | null;
@@ -105,9 +105,9 @@ export function JobQueue(props: JobQueueProps) {
 function JobTable({ jobs, actions, onCancel, onRetry, onDownload, onView }: JobQueueProps & { jobs: readonly BatchJob[] }) {
   return (
     <TableScroll>
-      <table data-testid="jobs-table" className="w-full min-w-[52rem] text-sm">
+      <table data-testid="jobs-table" className="w-full text-sm sm:min-w-[52rem]">
         <caption className="sr-only">Batch jobs</caption>
-        <thead>
+        <thead className={cardTable.head}>
           <tr className="border-y bg-muted/40 text-left">
             {COLUMNS.map((c) => (
               <th
@@ -125,7 +125,7 @@ function JobTable({ jobs, actions, onCancel, onRetry, onDownload, onView }: JobQ
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody className={cardTable.body}>
           {jobs.map((job) => (
             <JobRow
               key={job.id}
@@ -160,8 +160,8 @@ function JobRow({ job, actions, onCancel, onRetry, onDownload, onView }: JobRowP
   const source = sourceLabel(job.source);
 
   return (
-    <tr data-testid="job-row" data-job-id={job.id} className="border-b align-top last:border-0 hover:bg-muted/30">
-      <td className="max-w-[16rem] px-3 py-3">
+    <tr data-testid="job-row" data-job-id={job.id} className={cn("border-b align-top last:border-0 hover:bg-muted/30", cardTable.row[2])}>
+      <td className={cn("px-3 py-3 sm:max-w-[16rem]", cardTable.span)}>
         <div className="truncate font-medium" title={job.fileName}>
           {job.fileName}
         </div>
@@ -175,14 +175,16 @@ function JobRow({ job, actions, onCancel, onRetry, onDownload, onView }: JobRowP
           </p>
         ) : null}
       </td>
-      <td className="whitespace-nowrap px-3 py-3">
+      <td data-label="Started" className={cn("whitespace-nowrap px-3 py-3", cardTable.cell)}>
         <time dateTime={job.createdAt}>{formatDateTime(job.createdAt)}</time>
       </td>
-      <td className="px-3 py-3 text-right tabular-nums">{formatCount(job.totalProperties)}</td>
-      <td className="px-3 py-3">
+      <td data-label="Properties" className={cn("px-3 py-3 text-right tabular-nums", cardTable.cell)}>
+        {formatCount(job.totalProperties)}
+      </td>
+      <td data-label="Status" className={cn("px-3 py-3", cardTable.cell)}>
         <JobStatusBadge status={job.status} />
       </td>
-      <td className="px-3 py-3" data-testid="job-progress">
+      <td data-label="Progress" className={cn("px-3 py-3", cardTable.cell)} data-testid="job-progress">
         {showsProgressBar(job.status) ? (
           <Progress
             value={progress}
@@ -198,8 +200,8 @@ function JobRow({ job, actions, onCancel, onRetry, onDownload, onView }: JobRowP
           {job.status === "pending" ? <span>Waiting to start</span> : null}
         </div>
       </td>
-      <td className="px-3 py-3">
-        <div className="flex flex-nowrap justify-end gap-1">
+      <td className={cn("px-3 py-3", cardTable.span)}>
+        <div className="flex flex-nowrap justify-end gap-1 max-sm:flex-wrap max-sm:justify-start">
           {canCancel(job) ? (
             <Button
               type="button"

@@ -1,5 +1,5 @@
 import { Eye, RotateCw } from "lucide-react";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatResponseTime } from "@/lib/format";
@@ -41,9 +41,9 @@ const COLUMNS = ["Property", "Valuation", "Status", "Response Time", "API Key", 
 export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: HistoryTableProps) {
   return (
     <TableScroll className={cn("transition-opacity", busy && "opacity-60")} aria-busy={busy || undefined}>
-      <table data-testid="history-table" className="w-full min-w-[56rem] caption-bottom text-sm">
+      <table data-testid="history-table" className="w-full caption-bottom text-sm sm:min-w-[56rem]">
         <caption className="sr-only">Request history</caption>
-        <thead>
+        <thead className={cardTable.head}>
           <tr className="border-b bg-muted/40 text-left">
             {COLUMNS.map((c) => (
               <th
@@ -60,14 +60,14 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody className={cardTable.body}>
           {entries.map((e) => {
             const plan = retryPlan(e);
             const retrying = retryingId === e.id;
             const address = e.propertyAddress?.trim() || DASH;
             return (
-              <tr key={e.id} data-testid="history-row" className="border-b last:border-0 hover:bg-muted/30">
-                <td className="max-w-[18rem] px-3 py-2">
+              <tr key={e.id} data-testid="history-row" className={cn("border-b last:border-0 hover:bg-muted/30", cardTable.row[2])}>
+                <td className={cn("px-3 py-2 sm:max-w-[18rem]", cardTable.fullWidth)}>
                   <div className="truncate font-medium" title={address}>
                     {address}
                   </div>
@@ -75,18 +75,22 @@ export function HistoryTable({ entries, onView, onRetry, retryingId, busy }: His
                     <div className="text-xs text-muted-foreground">{serviceLabel(e.apiService)}</div>
                   ) : null}
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatValuation(e.valuation)}</td>
-                <td className="px-3 py-2">
+                <td data-label="Valuation" className={cn("px-3 py-2 text-right tabular-nums", cardTable.cell)}>
+                  {formatValuation(e.valuation)}
+                </td>
+                <td data-label="Status" className={cn("px-3 py-2", cardTable.cell)}>
                   <StatusBadge status={e.responseStatus} />
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatResponseTime(e.responseTimeMs)}</td>
-                <td className="px-3 py-2">
+                <td data-label="Response time" className={cn("px-3 py-2 text-right tabular-nums", cardTable.cell)}>
+                  {formatResponseTime(e.responseTimeMs)}
+                </td>
+                <td data-label="API key" className={cn("px-3 py-2", cardTable.cell)}>
                   <span className={cn(e.apiKeyName === null && "text-muted-foreground")}>{keyLabel(e.apiKeyName)}</span>
                 </td>
-                <td className="whitespace-nowrap px-3 py-2">
+                <td data-label="Time" className={cn("whitespace-nowrap px-3 py-2", cardTable.cell, "max-sm:whitespace-nowrap")}>
                   <time dateTime={e.createdAt}>{formatTimestamp(e.createdAt)}</time>
                 </td>
-                <td className="px-3 py-2">
+                <td className={cn("px-3 py-2", cardTable.corner)}>
                   <div className="flex justify-end gap-1">
                     <Button
                       type="button"
