@@ -40,4 +40,14 @@ describe("NotFoundPage", () => {
     expect(await within(next).findByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/dashboard");
     expect(within(next).getAllByRole("link").map((l) => l.textContent)).toEqual(["Home", "Dashboard", "Help Center"]);
   });
+
+  it("the header offers Sign In and Get Started signed out, the Dashboard signed in", async () => {
+    const { unmount } = renderNotFound({ signedIn: false });
+    const account = () => screen.getByRole("navigation", { name: "Account" });
+    expect(within(account()).getAllByRole("link").map((l) => l.textContent)).toEqual(["Sign In", "Get Started"]);
+    unmount();
+    renderNotFound({ signedIn: true });
+    expect(await within(account()).findByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/dashboard");
+    expect(within(account()).queryByRole("link", { name: "Sign In" })).not.toBeInTheDocument();
+  });
 });

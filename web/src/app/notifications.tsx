@@ -13,7 +13,8 @@ const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
 export function Notifications() {
   const { toasts } = useToast();
   const [mounted, setMounted] = useState(false);
-  if (!mounted && toasts.length > 0) setMounted(true);
+  // A dismissed toast stays in the list until it is removed, long after; only an open one is a reason to mount.
+  if (!mounted && toasts.some((t) => t.open !== false)) setMounted(true);
   if (!mounted) return null;
   return (
     <Suspense fallback={null}>

@@ -3,10 +3,11 @@ import { Link } from "react-router";
 import { ArrowLeft } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Logo } from "@/components/ui/logo";
+import { useOptionalUser } from "@/lib/auth";
 import { cn } from "@/lib/utils";
 
 // The frame of every public page (spec, product-and-account section 2): a top bar with the product name, Sign In
-// and Get Started, and a footer that links the documentation, pricing, contact, about, legal and opt-out pages.
+// and Get Started (Dashboard instead, for a visitor who is signed in), and a footer that links the documentation, pricing, contact, about, legal and opt-out pages.
 
 /** The product mark: an icon and the name, linking home. */
 export function BrandLink({ className }: { className?: string }) {
@@ -18,17 +19,26 @@ export function BrandLink({ className }: { className?: string }) {
 }
 
 export function PublicHeader() {
+  const user = useOptionalUser();
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
         <BrandLink />
         <nav aria-label="Account" className="flex items-center gap-2">
-          <Button asChild variant="ghost">
-            <Link to="/login">Sign In</Link>
-          </Button>
-          <Button asChild>
-            <Link to="/register">Get Started</Link>
-          </Button>
+          {user ? (
+            <Button asChild>
+              <Link to="/dashboard">Dashboard</Link>
+            </Button>
+          ) : (
+            <>
+              <Button asChild variant="ghost">
+                <Link to="/login">Sign In</Link>
+              </Button>
+              <Button asChild>
+                <Link to="/register">Get Started</Link>
+              </Button>
+            </>
+          )}
         </nav>
       </div>
     </header>

@@ -140,6 +140,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
+/** The signed-in user where a session may or may not be provided (the public pages' frame): null when signed out. */
+export function useOptionalUser(): User | null {
+  return useContext(AuthContext)?.user ?? null;
+}
+
 export function useAuth(): AuthContextValue {
   const ctx = useContext(AuthContext);
   if (!ctx) throw new Error("useAuth must be used within an AuthProvider");
