@@ -1,5 +1,5 @@
 import { Scale } from "lucide-react";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
 import type { ComparableSale } from "@/lib/types";
 import {
   formatCount,
@@ -36,9 +36,9 @@ export function ComparablesTable({ comparables }: { comparables: ComparableSale[
   }
   return (
     <TableScroll className="rounded-md border">
-      <table data-testid="comparables-table" className="w-full min-w-[860px] text-sm">
+      <table data-testid="comparables-table" className="w-full text-sm sm:min-w-[860px]">
         <caption className="sr-only">Comparable sales</caption>
-        <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
+        <thead className={`${cardTable.head} bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground`}>
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">Address</th>
             <th scope="col" className="px-3 py-2 text-right font-medium">Distance</th>
@@ -52,24 +52,24 @@ export function ComparablesTable({ comparables }: { comparables: ComparableSale[
             <th scope="col" className="px-3 py-2 text-right font-medium">Adjusted Price</th>
           </tr>
         </thead>
-        <tbody className="divide-y">
+        <tbody className={`divide-y ${cardTable.body}`}>
           {comparables.map((c, i) => {
             const place = cityLine(c);
             const similarity = formatSimilarity(c.similarity);
             return (
-              <tr key={`${c.address}-${c.saleDate}-${i}`} className="hover:bg-muted/30">
-                <td className="px-3 py-2">
+              <tr key={`${c.address}-${c.saleDate}-${i}`} className={`hover:bg-muted/30 ${cardTable.row[3]}`}>
+                <td className={`px-3 py-2 ${cardTable.span}`}>
                   <div className="whitespace-nowrap font-medium">{c.address}</div>
                   {place ? <div className="whitespace-nowrap text-xs text-muted-foreground">{place}</div> : null}
                 </td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatMiles(c.distanceMiles)}</td>
-                <td className="whitespace-nowrap px-3 py-2">{formatDate(c.saleDate)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatCurrency(c.salePrice)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatCount(c.bedrooms)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatCount(c.bathrooms)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatWhole(c.squareFeet)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatWhole(c.yearBuilt, false)}</td>
-                <td className="px-3 py-2">
+                <td data-label="Distance" className={`px-3 py-2 text-right tabular-nums ${cardTable.cell}`}>{formatMiles(c.distanceMiles)}</td>
+                <td data-label="Sold" className={`whitespace-nowrap px-3 py-2 ${cardTable.cell}`}>{formatDate(c.saleDate)}</td>
+                <td data-label="Sale price" className={`px-3 py-2 text-right tabular-nums ${cardTable.cell}`}>{formatCurrency(c.salePrice)}</td>
+                <td data-label="Beds" className={`px-3 py-2 text-right tabular-nums ${cardTable.cell}`}>{formatCount(c.bedrooms)}</td>
+                <td data-label="Baths" className={`px-3 py-2 text-right tabular-nums ${cardTable.cell}`}>{formatCount(c.bathrooms)}</td>
+                <td data-label="Sq ft" className={`px-3 py-2 text-right tabular-nums ${cardTable.cell}`}>{formatWhole(c.squareFeet)}</td>
+                <td data-label="Built" className={`px-3 py-2 text-right tabular-nums ${cardTable.cell}`}>{formatWhole(c.yearBuilt, false)}</td>
+                <td data-label="Similarity" className={`px-3 py-2 ${cardTable.cell}`}>
                   <div className="flex items-center gap-2">
                     <div
                       className="h-1.5 w-16 overflow-hidden rounded-full bg-muted"
@@ -81,7 +81,7 @@ export function ComparablesTable({ comparables }: { comparables: ComparableSale[
                     <span className="tabular-nums">{similarity}</span>
                   </div>
                 </td>
-                <td className="px-3 py-2 text-right font-medium tabular-nums">{formatCurrency(c.adjustedPrice)}</td>
+                <td data-label="Adjusted" className={`px-3 py-2 text-right font-medium tabular-nums ${cardTable.cell}`}>{formatCurrency(c.adjustedPrice)}</td>
               </tr>
             );
           })}

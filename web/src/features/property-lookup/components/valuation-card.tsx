@@ -49,13 +49,14 @@ interface StatProps {
 
 function Stat({ icon, label, children, hint }: StatProps) {
   return (
+    // Two to a row on a phone: the icon gives its room to the value there.
     <div className="flex gap-3 rounded-md border bg-background p-3">
-      <span className="mt-0.5 text-muted-foreground [&_svg]:h-4 [&_svg]:w-4" aria-hidden="true">
+      <span className="mt-0.5 text-muted-foreground max-sm:hidden [&_svg]:h-4 [&_svg]:w-4" aria-hidden="true">
         {icon}
       </span>
       <div className="min-w-0">
         <dt className="text-xs text-muted-foreground">{label}</dt>
-        <dd className="font-semibold">{children}</dd>
+        <dd className="text-sm font-semibold sm:text-base">{children}</dd>
         {hint ? <dd className="text-xs text-muted-foreground">{hint}</dd> : null}
       </div>
     </div>
@@ -183,7 +184,7 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
 
       <CardContent className="border-t pt-6">
         <h3 className="sr-only">Property details</h3>
-        <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 md:grid-cols-3 lg:grid-cols-4">
+        <dl className="grid grid-cols-2 gap-3 md:grid-cols-3 lg:grid-cols-4">
           <Stat icon={<BedDouble />} label="Bedrooms">
             {formatCount(details.bedrooms)}
           </Stat>
