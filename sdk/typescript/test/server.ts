@@ -56,7 +56,9 @@ export async function startServer(): Promise<TestServer> {
     if (!exited) {
       const gone = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+      clearTimeout(timer);
       if (!exited) child.kill("SIGKILL");
     }
     rmSync(dataDir, { recursive: true, force: true });
