@@ -8,10 +8,10 @@ NPM_INSTALL := npm install --no-save --no-audit --no-fund --loglevel=error
 # Everything the web build reads, so the app is rebuilt only when one of them changes.
 WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts \
 	web/tsconfig.json web/tsconfig.app.json api/openapi.yaml
-GO_SOURCES  := $(shell find . -name '*.go' -not -path './web/node_modules/*' -not -path './e2e/node_modules/*') \
+GO_SOURCES  := $(shell find . -name '*.go' -not -path './web/node_modules/*' -not -path './e2e/node_modules/*' -not -path './sdk/*') \
 	$(shell find internal/store/migrations -name '*.sql') api/openapi.yaml go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e screenshots bench fuzz vet examples clean help
+.PHONY: run build web test test-go test-web test-e2e test-sdk sdk sdk-check screenshots bench fuzz vet examples clean help
 
 help:
 	@echo "make run     build everything and start the server at http://localhost:8080 (SQLite, demo data)"
@@ -19,6 +19,7 @@ help:
 	@echo "make build   build bin/valuator with the web app embedded"
 	@echo "make bench   benchmarks"
 	@echo "make screenshots  screenshots of every screen on a phone and a laptop, into docs/screenshots"
+	@echo "make sdk     regenerate the TypeScript and Go SDKs' generated code from api/openapi.yaml (sdk/)"
 	@echo "make examples  regenerate the example valuation the product shows (after a change to the engine or the answer)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s; add -parallel=1 to FUZZFLAGS to spare cores)"
 
@@ -36,6 +37,10 @@ e2e/node_modules/.installed: e2e/package.json e2e/package-lock.json
 	cd e2e && $(NPM_INSTALL)
 	@touch $@
 
+sdk/typescript/node_modules/.installed: sdk/typescript/package.json sdk/typescript/package-lock.json
+	cd sdk/typescript && $(NPM_INSTALL)
+	@touch $@
+
 web/dist/app/index.html: web/node_modules/.installed $(WEB_SOURCES)
 	cd web && npm run build --silent
 
@@ -44,7 +49,7 @@ web: web/dist/app/index.html
 $(BIN): web/dist/app/index.html $(GO_SOURCES)
 	$(GO) build -trimpath -o $(BIN) ./cmd/valuator
 
-test: test-go test-web test-e2e
+test: test-go test-web test-e2e test-sdk
 
 vet:
 	$(GO) vet ./...
@@ -60,6 +65,38 @@ test-web: web/node_modules/.installed
 # End-to-end tests drive Debian's Chromium against the real binary on a free port with a fresh database.
 test-e2e: $(BIN) e2e/node_modules/.installed
 	cd e2e && npx playwright test
+
+# The SDKs (sdk/typescript, sdk/go): first the generated code is checked against api/openapi.yaml (sdk-check),
+# then each SDK's tests run against the real binary on a free port with a fresh database (sdk/*/README.md).
+test-sdk: sdk-check $(BIN) sdk/typescript/node_modules/.installed
+	cd sdk/go && $(GO) vet ./... && VALUATOR_BIN=$(CURDIR)/$(BIN) VALUATOR_TEST_REQUIRE_SDK=1 $(GO) test -count=1 ./...
+	cd sdk/typescript && VALUATOR_BIN=$(CURDIR)/$(BIN) npm test --silent
+
+# The SDKs' generated code, by pinned generators: openapi-typescript (the version in sdk/typescript's lock file)
+# writes sdk/typescript/src/schema.ts, oapi-codegen (OAPI_CODEGEN_VERSION, with sdk/go/oapi-codegen.yaml) writes
+# sdk/go/api/api.gen.go. sdk-generate writes both into the folder $$out; `make sdk` copies them into place and
+# sdk-check (run by `make test`) fails while the committed files differ.
+OAPI_CODEGEN_VERSION := v2.8.2
+define sdk-generate
+cd sdk/go && $(GO) run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@$(OAPI_CODEGEN_VERSION) \
+	-config oapi-codegen.yaml ../../api/openapi.yaml > "$$out/api.gen.go"; \
+cd $(CURDIR)/sdk/typescript && node_modules/.bin/openapi-typescript ../../api/openapi.yaml -o "$$out/schema.ts" >/dev/null
+endef
+
+sdk: sdk/typescript/node_modules/.installed
+	@set -e; out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	$(sdk-generate); \
+	cd $(CURDIR); cp "$$out/api.gen.go" sdk/go/api/api.gen.go; cp "$$out/schema.ts" sdk/typescript/src/schema.ts; \
+	echo "regenerated sdk/go/api/api.gen.go and sdk/typescript/src/schema.ts"
+
+sdk-check: sdk/typescript/node_modules/.installed
+	@set -e; out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	$(sdk-generate); \
+	cd $(CURDIR); stale=0; \
+	diff -u sdk/go/api/api.gen.go "$$out/api.gen.go" > "$$out/go.diff" || stale=1; \
+	diff -u sdk/typescript/src/schema.ts "$$out/schema.ts" > "$$out/ts.diff" || stale=1; \
+	if [ $$stale = 1 ]; then head -n 60 "$$out/go.diff" "$$out/ts.diff"; \
+		echo "The SDKs' generated code is stale (api/openapi.yaml or a generator changed): run make sdk"; exit 1; fi
 
 # Full-page screenshots of every screen at 390x844 (phone) and 1440x900 (laptop), signed out and in as the seeded
 # demo account, written to docs/screenshots (linked from the README). The same walk runs in `make test` and fails
@@ -97,4 +134,5 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin web/dist/app web/node_modules/.installed e2e/node_modules/.installed e2e/test-results
+	rm -rf bin web/dist/app web/node_modules/.installed e2e/node_modules/.installed e2e/test-results \
+		sdk/typescript/node_modules/.installed sdk/typescript/dist

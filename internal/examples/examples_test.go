@@ -313,10 +313,10 @@ func scanAddresses(name, text string) []foundAddress {
 }
 
 // productSources are the files whose examples users see: the web app's sources (not its tests, test fixtures or
-// generated types), the README, the documentation and the API contract.
+// generated types), the README, the SDKs' READMEs, the documentation and the API contract.
 func productSources(t *testing.T) []string {
 	t.Helper()
-	files := []string{"README.md", OpenAPIFile, "web/index.html"}
+	files := []string{"README.md", OpenAPIFile, "web/index.html", "sdk/typescript/README.md", "sdk/go/README.md"}
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)

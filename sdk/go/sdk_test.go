@@ -1,0 +1,169 @@
+package valuator_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	valuator "valuator/sdk/go"
+	"valuator/sdk/go/api"
+)
+
+// The SDK against the real server: valuation, error mapping, a batch upload waited to completion, a person
+// lookup, and a 429 with its Retry-After.
+
+var home = api.PublicValuationParams{Address: "5873 River Dr N", City: ptr("Seattle"), State: ptr("WA"), Zip: ptr("98103")}
+
+func ptr[T any](v T) *T { return &v }
+
+func newClient(t *testing.T, s *testServer, key string, opts *valuator.Options) *valuator.Client {
+	t.Helper()
+	c, err := valuator.NewClient(s.baseURL, key, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func apiErr(t *testing.T, err error) *valuator.APIError {
+	t.Helper()
+	var e *valuator.APIError
+	if !errors.As(err, &e) {
+		t.Fatalf("want an *APIError, got %v", err)
+	}
+	return e
+}
+
+func TestValuate(t *testing.T) {
+	s := startServer(t)
+	c := newClient(t, s, s.createKey(t, "sdk-go", 0), nil)
+	ctx := context.Background()
+
+	v, err := c.Valuate(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Valuation.EstimatedValue <= 0 || !strings.EqualFold(v.Property.Address, "5873 River Dr N") || v.Property.Zip != "98103" {
+		t.Errorf("valuation = %+v, %+v", v.Property, v.Valuation)
+	}
+
+	_, err = c.Valuate(ctx, api.PublicValuationParams{Address: "1 Nowhere Ln", City: ptr("Seattle"), State: ptr("WA"), Zip: ptr("98103")})
+	if e := apiErr(t, err); e.StatusCode != 404 || e.Code != "property_not_found" || e.Message == "" || e.RequestID == "" || !valuator.IsNotFound(err) {
+		t.Errorf("not on record: %+v", e)
+	}
+
+	bad := home
+	bad.Zip = ptr("nope")
+	_, err = c.Valuate(ctx, bad)
+	if e := apiErr(t, err); e.StatusCode != 400 || e.Field != "zip" {
+		t.Errorf("bad zip: %+v", e)
+	}
+
+	_, err = newClient(t, s, "not-a-key", nil).Valuate(ctx, home)
+	if e := apiErr(t, err); e.StatusCode != 401 {
+		t.Errorf("bad key: %+v", e)
+	}
+}
+
+func TestBatch(t *testing.T) {
+	s := startServer(t)
+	c := newClient(t, s, s.createKey(t, "sdk-go-batch", 0), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	csv := "address,city,state,zip\n5873 River Dr N,Seattle,WA,98103\n1 Nowhere Ln,Seattle,WA,98103\n"
+	job, err := c.UploadBatch(ctx, "homes.csv", strings.NewReader(csv), &valuator.UploadOptions{IdempotencyKey: "sdk-go-test-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.JobId <= 0 {
+		t.Fatalf("job = %+v", job)
+	}
+	// The same Idempotency-Key answers the first job.
+	again, err := c.UploadBatch(ctx, "homes.csv", strings.NewReader(csv), &valuator.UploadOptions{IdempotencyKey: "sdk-go-test-1"})
+	if err != nil || again.JobId != job.JobId {
+		t.Fatalf("idempotent upload = %+v, %v; want job %d", again, err, job.JobId)
+	}
+
+	done, err := c.WaitBatch(ctx, job.JobId, 250*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Status != api.BatchStatusStatusCompleted || done.Progress.Total != 2 || done.Progress.Successful != 1 || done.Progress.Failed != 1 {
+		t.Fatalf("done = %s %+v (%v)", done.Status, done.Progress, done.StatusMessage)
+	}
+	if !valuator.Done(done) || len(done.Results) != 2 {
+		t.Errorf("results = %+v", done.Results)
+	}
+
+	file, err := c.DownloadBatch(ctx, job.JobId, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(file)), "\n"); len(lines) != 3 || !strings.Contains(strings.ToUpper(string(file)), "5873 RIVER DR N") {
+		t.Errorf("download = %q", file)
+	}
+
+	_, err = c.BatchStatus(ctx, 999999999, nil)
+	if e := apiErr(t, err); e.StatusCode != 404 {
+		t.Errorf("unknown job: %+v", e)
+	}
+}
+
+func TestFindPerson(t *testing.T) {
+	s := startServer(t)
+	c := newClient(t, s, s.createKey(t, "sdk-go-person", 0), nil)
+	ctx := context.Background()
+
+	// The demo directory's resident of 5873 River Dr N (person.DemoResidents with seed 1).
+	p, err := c.FindPerson(ctx, api.PublicPersonParams{Name: "Margaret Larkspur", StreetLine1: ptr("5873 River Dr N"),
+		City: "Seattle", StateCode: "WA", PostalCode: ptr("98103")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Data.Name != "Margaret Larkspur" {
+		t.Errorf("person = %+v", p.Data)
+	}
+
+	_, err = c.FindPerson(ctx, api.PublicPersonParams{Name: "Nobody Atall", StreetLine1: ptr("1 Nowhere Ln"), City: "Seattle", StateCode: "WA"})
+	if e := apiErr(t, err); e.StatusCode != 404 {
+		t.Errorf("no one: %+v", e)
+	}
+}
+
+func TestRateLimited(t *testing.T) {
+	s := startServer(t)
+	key := s.createKey(t, "sdk-go-limited", 1)
+	ctx := context.Background()
+
+	// Without retries the second call of the minute is the server's 429, with its Retry-After.
+	c := newClient(t, s, key, &valuator.Options{MaxRetries: -1})
+	if _, err := c.Valuate(ctx, home); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Valuate(ctx, home)
+	e := apiErr(t, err)
+	if e.StatusCode != 429 || e.Code != "rate_limited" || e.RetryAfter <= 0 || e.RateLimit.Remaining != 0 || !valuator.IsRateLimited(err) {
+		t.Errorf("429 = %+v", e)
+	}
+
+	// With retries whose wait is capped far below Retry-After, the budget is still spent: the retries are made
+	// and the last 429 is returned.
+	c = newClient(t, s, key, &valuator.Options{MaxRetries: 2, MaxRetryDelay: 20 * time.Millisecond})
+	_, err = c.Valuate(ctx, home)
+	if e := apiErr(t, err); e.StatusCode != 429 {
+		t.Errorf("after retries: %+v", e)
+	}
+
+	// A context that ends before Retry-After does not wait.
+	c = newClient(t, s, key, nil)
+	short, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = c.Valuate(short, home)
+	if e := apiErr(t, err); e.StatusCode != 429 || time.Since(start) > time.Second {
+		t.Errorf("short deadline: %+v after %s", e, time.Since(start))
+	}
+}
