@@ -41,9 +41,7 @@ func (s SMTP) Enabled() bool { return s.Host != "" }
 // Config is everything the binary reads from its environment.
 type Config struct {
 	Addr        string // VALUATOR_ADDR
-	// MetricsAddr (VALUATOR_METRICS_ADDR), when set, is where Prometheus metrics are served at /metrics, apart
-	// from the public listener; unset, there are none.
-	MetricsAddr string
+	MetricsAddr string // VALUATOR_METRICS_ADDR: Prometheus metrics at /metrics there, apart from Addr; empty: none
 	DataDir     string // VALUATOR_DATA_DIR
 	DatabaseURL string // VALUATOR_DATABASE_URL
 	Mode        Mode   // VALUATOR_ENV
