@@ -65,7 +65,7 @@ func New() *Metrics {
 		}, []string{"match_code"}),
 		credits: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "valuator_credits_charged_total",
-			Help: "Credits charged, by service (valuation, person, batch).",
+			Help: "Credits charged, by service (property_valuation, person_lookup, batch).",
 		}, []string{"service"}),
 		batchRows: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "valuator_batch_rows_total",
@@ -150,7 +150,7 @@ func (m *Metrics) Valuation(matchCode string) {
 	m.valuations.WithLabelValues(matchCode).Inc()
 }
 
-// Credits counts credits charged for a service (usage.Service* values, or "batch").
+// Credits counts credits charged for a service (usage.ServiceValuation, ServicePersonLookup or ServiceBatch).
 func (m *Metrics) Credits(service string, n int64) {
 	if m == nil || n <= 0 {
 		return
