@@ -216,7 +216,8 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	}
 	// The real queue and workers, on the test's database, with short runs so tests see progress quickly.
 	queue, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, Now: clk.Now, BaseURL: "http://valuator.test",
-		Workers: true, Slice: time.Second, PollInterval: 20 * time.Millisecond, Webhooks: jobs.WebhookClient(true)})
+		Workers: true, Slice: time.Second, PollInterval: 20 * time.Millisecond, Webhooks: jobs.WebhookClient(true),
+		Metrics: o.metrics})
 	if err != nil {
 		t.Fatal(err)
 	}

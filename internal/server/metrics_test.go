@@ -50,6 +50,28 @@ func TestRequestMetrics(t *testing.T) {
 	if got := counterValue(t, m, "valuator_credits_charged_total", "property_valuation"); got != 1 {
 		t.Errorf("credits{service=property_valuation} = %v, want 1", got)
 	}
+
+	// A batch job of 5 homes and one address with no market data: the worker counts 5 rows valued (and their
+	// credits) and 1 failed.
+	rq := multipartReq(t, "POST", "/api/batch/upload", "", "homes.csv", batchCSV(5), nil)
+	rq.header = map[string]string{"x-api-key": k.Value}
+	r := a.do(rq)
+	expectStatus(t, r, http.StatusAccepted)
+	var st struct{ JobID int64 }
+	r.json(t, &st)
+	a.waitJob(token, st.JobID, "completed")
+	for _, tt := range []struct {
+		name, label string
+		want        float64
+	}{
+		{"valuator_batch_rows_total", "valued", 5},
+		{"valuator_batch_rows_total", "failed", 1},
+		{"valuator_credits_charged_total", "batch", 5},
+	} {
+		if got := counterValue(t, m, tt.name, tt.label); got != tt.want {
+			t.Errorf("%s{%s} = %v, want %v", tt.name, tt.label, got, tt.want)
+		}
+	}
 }
 
 // counterValue is the value of one series of a counter, found by its label values (0 when there is none).
