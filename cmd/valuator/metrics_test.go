@@ -243,3 +243,36 @@ func seedSmallMarket(t *testing.T, dbURL string) {
 		t.Fatal(err)
 	}
 }
+
+// TestWorkerExposesMetrics: `valuator worker` serves /metrics on VALUATOR_METRICS_ADDR too, from the start.
+func TestWorkerExposesMetrics(t *testing.T) {
+	dir := t.TempDir()
+	metricsAddr := freeAddr(t)
+	env := envFrom(map[string]string{"VALUATOR_DATA_DIR": dir, "VALUATOR_DATABASE_URL": "sqlite://" + filepath.Join(dir, "v.db"),
+		"VALUATOR_METRICS_ADDR": metricsAddr})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	var out, logs syncBuffer
+	go func() { done <- run(ctx, []string{"worker"}, env, &out, &logs) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(out.String(), "worker is running") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker did not start:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	mf := scrape(t, "http://"+metricsAddr+"/metrics")
+	for _, name := range []string{"valuator_engine_ready", "valuator_batch_jobs", "valuator_batch_rows_total", "go_sql_open_connections"} {
+		if mf[name] == nil {
+			t.Errorf("worker: no %s", name)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("worker: %v", err)
+	}
+	if _, err := http.Get("http://" + metricsAddr + "/metrics"); err == nil {
+		t.Error("metrics still served after the worker stopped")
+	}
+}
