@@ -125,8 +125,11 @@ func (m *Metrics) ObserveRequest(route string, status int, d time.Duration) {
 	if m == nil {
 		return
 	}
+	if status == 0 {
+		status = http.StatusOK // a handler that wrote nothing: net/http answers 200
+	}
 	code := "other"
-	if status >= 0 && status < len(statusText) {
+	if status > 0 && status < len(statusText) {
 		code = statusText[status]
 	}
 	m.requests.WithLabelValues(route, code).Inc()
