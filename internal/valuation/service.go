@@ -50,7 +50,7 @@ func New(st Store, log *slog.Logger, now func() time.Time, opt avm.Options) *Ser
 	return s
 }
 
-// SetMetrics makes the service report its trainings (and whether it is ready) to m.
+// SetMetrics makes the service report its trainings (and whether it is ready) to m; call it once, before Load.
 func (s *Service) SetMetrics(m *metrics.Metrics) {
 	s.metrics.Store(m)
 	m.WatchEngine(s.Ready)
