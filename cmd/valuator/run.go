@@ -16,12 +16,14 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
+	"valuator/internal/batch"
 	"valuator/internal/billing"
 	"valuator/internal/billing/stripepay"
 	"valuator/internal/config"
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
+	"valuator/internal/metrics"
 	"valuator/internal/person"
 	"valuator/internal/person/whitepages"
 	"valuator/internal/ratelimit"
@@ -153,6 +155,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("listen on %s (VALUATOR_ADDR): %w", cfg.Addr, err)
 	}
 	defer ln.Close() // on an early return; srv.Serve closes it otherwise
+	metricsLn, err := listenMetrics(cfg)
+	if err != nil {
+		return err
+	}
+	if metricsLn != nil {
+		defer metricsLn.Close()
+	}
 	db, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -203,6 +212,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// be served, and the market is reloaded whenever records change.
 	vals := valuation.New(db, log, nil, avm.DefaultOptions())
 	vals.SetCacheSize(cfg.CacheSize)
+	m := newMetrics(metricsLn, db, vals)
 	go func() {
 		if demoUser != 0 {
 			// The demo account's weeks of use are valued by the real engine: trained (and saved) for the seeding
@@ -226,7 +236,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	// Batch jobs run in this process too; `valuator worker` processes add capacity.
-	queue, err := newQueue(cfg, db, vals, bill, mailer, log)
+	queue, err := newQueue(cfg, db, vals, bill, mailer, m, log)
 	if err != nil {
 		return err
 	}
@@ -280,6 +290,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Billing:          bill,
 		People:           people,
 		DemoAccount:      demoAccount,
+		Metrics:          m,
 	})
 
 	srv := &http.Server{
@@ -297,6 +308,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
+	stopMetrics := serveMetrics(metricsLn, m, log)
+	defer stopMetrics()
 
 	select {
 	case err := <-serveErr:
@@ -326,9 +339,69 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 // newQueue makes the job queue with its workers. Webhooks may reach private addresses only in development.
 func newQueue(cfg config.Config, db *store.DB, vals *valuation.Service, bill *billing.Service, mailer mail.Sender,
-	log *slog.Logger) (*jobs.Queue, error) {
+	m *metrics.Metrics, log *slog.Logger) (*jobs.Queue, error) {
 	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: true,
-		Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill, Mailer: mailer})
+		Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill, Mailer: mailer, Metrics: m})
+}
+
+// listenMetrics takes the metrics address (VALUATOR_METRICS_ADDR) when one is set, at start like the main one, so
+// that a port in use stops the start; nil when metrics are off.
+func listenMetrics(cfg config.Config) (net.Listener, error) {
+	if cfg.MetricsAddr == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", cfg.MetricsAddr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s (VALUATOR_METRICS_ADDR): %w", cfg.MetricsAddr, err)
+	}
+	return ln, nil
+}
+
+// newMetrics makes the process's metrics when they are served (ln is set); nil otherwise, and every update is then
+// a no-op. Call it before the engine loads, so that its training is counted.
+func newMetrics(ln net.Listener, db *store.DB, vals *valuation.Service) *metrics.Metrics {
+	if ln == nil {
+		return nil
+	}
+	m := metrics.New()
+	for name, pool := range db.Pools() {
+		m.WatchDB(name, pool)
+	}
+	m.WatchBatchQueue(db.BatchQueueStats, []string{batch.StatusPending, batch.StatusProcessing, batch.StatusCompleted,
+		batch.StatusFailed, batch.StatusCancelled})
+	vals.SetMetrics(m)
+	return m
+}
+
+// serveMetrics serves GET /metrics on ln (and nothing else: it is the operator's port, not the public one) and
+// returns a function that stops it.
+func serveMetrics(ln net.Listener, m *metrics.Metrics, log *slog.Logger) (stop func()) {
+	if ln == nil {
+		return func() {}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server", "err", err)
+		}
+	}()
+	log.Info("metrics served", "url", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		<-done
+	}
 }
 
 // newPeople is the person-lookup provider: Whitepages when its key is set, otherwise the local directory.
@@ -370,6 +443,13 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
+	metricsLn, err := listenMetrics(cfg)
+	if err != nil {
+		return err
+	}
+	if metricsLn != nil {
+		defer metricsLn.Close()
+	}
 	db, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -377,6 +457,9 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	defer db.Close()
 	vals := valuation.New(db, log, nil, avm.DefaultOptions())
 	vals.SetCacheSize(cfg.CacheSize)
+	m := newMetrics(metricsLn, db, vals)
+	// Served from the start, so that a worker whose engine is still training is seen (valuator_engine_ready 0).
+	defer serveMetrics(metricsLn, m, log)()
 	if err := vals.Load(ctx); err != nil {
 		return fmt.Errorf("loading the valuation engine: %w", err)
 	}
@@ -393,7 +476,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 			log.Error("alert emails still queued at shutdown", "err", err)
 		}
 	}()
-	queue, err := newQueue(cfg, db, vals, bill, mailer, log)
+	queue, err := newQueue(cfg, db, vals, bill, mailer, m, log)
 	if err != nil {
 		return err
 	}

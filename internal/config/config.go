@@ -41,6 +41,7 @@ func (s SMTP) Enabled() bool { return s.Host != "" }
 // Config is everything the binary reads from its environment.
 type Config struct {
 	Addr        string // VALUATOR_ADDR
+	MetricsAddr string // VALUATOR_METRICS_ADDR: Prometheus metrics at /metrics there, apart from Addr; empty: none
 	DataDir     string // VALUATOR_DATA_DIR
 	DatabaseURL string // VALUATOR_DATABASE_URL
 	Mode        Mode   // VALUATOR_ENV
@@ -111,10 +112,21 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Mode != Development && c.Mode != Production {
 		bad("VALUATOR_ENV", "must be development or production, got %q", c.Mode)
 	}
-	if _, port, err := net.SplitHostPort(c.Addr); err != nil {
-		bad("VALUATOR_ADDR", "must be host:port or :port, got %q", c.Addr)
-	} else if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-		bad("VALUATOR_ADDR", "port must be a number from 0 to 65535, got %q", port)
+	checkAddr := func(name, addr string) {
+		if _, port, err := net.SplitHostPort(addr); err != nil {
+			bad(name, "must be host:port or :port, got %q", addr)
+		} else if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+			bad(name, "port must be a number from 0 to 65535, got %q", port)
+		}
+	}
+	checkAddr("VALUATOR_ADDR", c.Addr)
+	c.MetricsAddr = getenv("VALUATOR_METRICS_ADDR")
+	if c.MetricsAddr != "" {
+		checkAddr("VALUATOR_METRICS_ADDR", c.MetricsAddr)
+		// Metrics are for the operator: never on the public listener.
+		if c.MetricsAddr == c.Addr {
+			bad("VALUATOR_METRICS_ADDR", "must differ from VALUATOR_ADDR (%q): metrics are not served on the public listener", c.Addr)
+		}
 	}
 
 	c.DatabaseURL = get("VALUATOR_DATABASE_URL", "sqlite://"+filepath.Join(c.DataDir, "valuator.db"))

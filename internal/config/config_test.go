@@ -19,6 +19,7 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	checks := []struct{ name, got, want string }{
 		{"Addr", c.Addr, ":8080"},
+		{"MetricsAddr", c.MetricsAddr, ""},
 		{"DatabaseURL", c.DatabaseURL, "sqlite://data/valuator.db"},
 		{"Mode", string(c.Mode), "development"},
 		{"BaseURL", c.BaseURL, "http://localhost:8080"},
@@ -46,6 +47,8 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"bad mode", map[string]string{"VALUATOR_ENV": "staging"}, "VALUATOR_ENV"},
 		{"bad addr", map[string]string{"VALUATOR_ADDR": "8080"}, "VALUATOR_ADDR"},
 		{"bad port", map[string]string{"VALUATOR_ADDR": ":99999"}, "VALUATOR_ADDR"},
+		{"bad metrics addr", map[string]string{"VALUATOR_METRICS_ADDR": "9090"}, "VALUATOR_METRICS_ADDR"},
+		{"metrics on the public listener", map[string]string{"VALUATOR_ADDR": ":8080", "VALUATOR_METRICS_ADDR": ":8080"}, "VALUATOR_METRICS_ADDR"},
 		{"bad database", map[string]string{"VALUATOR_DATABASE_URL": "mysql://x"}, "VALUATOR_DATABASE_URL"},
 		{"short secret", map[string]string{"VALUATOR_SECRET": "short"}, "VALUATOR_SECRET"},
 		{"production without secret", map[string]string{"VALUATOR_ENV": "production"}, "VALUATOR_SECRET"},

@@ -15,6 +15,7 @@ import (
 	"valuator/internal/apperr"
 	"valuator/internal/batch"
 	"valuator/internal/store"
+	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
 
@@ -122,6 +123,8 @@ func (w *batchWorker) run(ctx context.Context, j store.BatchJob, deadline time.T
 		if err != nil {
 			return err
 		}
+		q.cfg.Metrics.BatchRows(res.Charged, res.Failed)
+		q.cfg.Metrics.Credits(usage.ServiceBatch, int64(res.Charged))
 		if res.Stopped {
 			return nil
 		}

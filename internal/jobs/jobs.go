@@ -20,6 +20,7 @@ import (
 
 	"valuator/internal/billing"
 	"valuator/internal/mail"
+	"valuator/internal/metrics"
 	"valuator/internal/store"
 	"valuator/internal/valuation"
 )
@@ -53,6 +54,8 @@ type Config struct {
 	Billing *billing.Service
 	// Mailer sends balance alerts in a periodic job (nil: no such job; `serve` and `worker` always set it).
 	Mailer mail.Sender
+	// Metrics counts the batch rows saved and their credits (optional).
+	Metrics *metrics.Metrics
 }
 
 // Queue is the job queue.

@@ -24,6 +24,7 @@ import (
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
+	"valuator/internal/metrics"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
@@ -134,6 +135,8 @@ type appOptions struct {
 	billing func(*billing.Service)
 	// demo is the demo account's sign-in the server is given (as run gives it in development).
 	demo *DemoAccount
+	// metrics is given to the server (nil: none, as without VALUATOR_METRICS_ADDR).
+	metrics *metrics.Metrics
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -213,7 +216,8 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	}
 	// The real queue and workers, on the test's database, with short runs so tests see progress quickly.
 	queue, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, Now: clk.Now, BaseURL: "http://valuator.test",
-		Workers: true, Slice: time.Second, PollInterval: 20 * time.Millisecond, Webhooks: jobs.WebhookClient(true)})
+		Workers: true, Slice: time.Second, PollInterval: 20 * time.Millisecond, Webhooks: jobs.WebhookClient(true),
+		Metrics: o.metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +229,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
 		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
-		People: person.Directory{Store: db}, DemoAccount: o.demo})
+		People: person.Directory{Store: db}, DemoAccount: o.demo, Metrics: o.metrics})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

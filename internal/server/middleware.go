@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"valuator/internal/metrics"
 )
 
 type ctxKey int
@@ -85,6 +87,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			}
 			// Our faults are errors; 503 (not ready yet, a dependency down) is a warning, since it is expected while
 			// the server starts.
+			elapsed := time.Since(start)
 			level := slog.LevelInfo
 			switch {
 			case sw.status == http.StatusServiceUnavailable:
@@ -98,13 +101,26 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				slog.String("path", r.URL.Path),
 				slog.Int("status", sw.status),
 				slog.Int64("bytes", sw.bytes),
-				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+				slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
 				slog.String("ip", s.clientIP(r)),
 			}
 			s.log.LogAttrs(r.Context(), level, "request", append(base, attrs.attrs...)...)
+			s.metrics.ObserveRequest(metricsRoute(r), sw.status, elapsed)
 		}()
 		next.ServeHTTP(sw, r)
 	})
+}
+
+// metricsRoute is the route label of a request: the pattern of the route it matched (the mux sets r.Pattern), never
+// its path, which would make a series of every job id and every page of the app.
+func metricsRoute(r *http.Request) string {
+	switch {
+	case r.Pattern != "":
+		return r.Pattern
+	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && !isAPIPath(r.URL.Path):
+		return metrics.RouteSPA
+	}
+	return metrics.RouteUnmatched
 }
 
 func validRequestID(id string) bool {

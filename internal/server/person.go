@@ -93,6 +93,7 @@ func (s *Server) meteredPerson(w http.ResponseWriter, r *http.Request, who calle
 		s.writeError(w, r, err)
 		return
 	}
+	s.metrics.Credits(usage.ServicePersonLookup, credit.PersonLookupCost)
 	writeJSON(w, http.StatusOK, map[string]any{"data": res, "meta": map[string]any{
 		"requestId": requestIDFrom(r.Context()), "timestamp": s.now().UTC().Format(time.RFC3339),
 		"responseTime": time.Since(start).Milliseconds(), "creditsUsed": credit.PersonLookupCost, "creditsRemaining": balance}})

@@ -109,6 +109,8 @@ func (s *Server) meteredValuation(w http.ResponseWriter, r *http.Request, who ca
 		s.writeError(w, r, err)
 		return
 	}
+	s.metrics.Valuation(res.Property.MatchCode)
+	s.metrics.Credits(usage.ServiceValuation, credit.ValuationCost)
 	res.Meta.RequestID = reqID
 	res.Meta.Timestamp = s.now().UTC().Format(time.RFC3339)
 	res.Meta.ResponseTime = time.Since(start).Milliseconds()

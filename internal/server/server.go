@@ -21,6 +21,7 @@ import (
 	"valuator/internal/contact"
 	"valuator/internal/credit"
 	"valuator/internal/gate"
+	"valuator/internal/metrics"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
@@ -100,6 +101,8 @@ type Deps struct {
 	// DemoAccount is the demo account's sign-in, which GET /api/auth/demo gives the sign-in page (optional: set
 	// only in development when the demo account exists; production never answers it).
 	DemoAccount *DemoAccount
+	// Metrics counts requests, valuations and charges (optional: nil counts nothing).
+	Metrics *metrics.Metrics
 }
 
 // DemoAccount is the sign-in of the demo account a development server seeds.
@@ -144,6 +147,7 @@ type Server struct {
 	billing     *billing.Service
 	people      person.Provider
 	demo        *DemoAccount
+	metrics     *metrics.Metrics
 }
 
 // New returns the product's HTTP handler.
@@ -181,6 +185,7 @@ func New(d Deps) http.Handler {
 		billing:     d.Billing,
 		people:      d.People,
 		demo:        d.DemoAccount,
+		metrics:     d.Metrics,
 	}
 	s.routes()
 	return s.observe(s.secure(http.HandlerFunc(s.dispatch)))

@@ -677,3 +677,34 @@ func (db *DB) PurgeBatches(ctx context.Context, cutoff, at time.Time) (jobs, fil
 	n, _ := res.RowsAffected()
 	return jobs, int(n), nil
 }
+
+// BatchQueueStats counts the batch jobs in each status and gives when the oldest pending job was created (zero
+// when none is pending), for the metrics: the queue's depth as every instance and worker sees it.
+func (db *DB) BatchQueueStats(ctx context.Context) (map[string]int64, time.Time, error) {
+	rows, err := db.q().query(ctx, `SELECT status, COUNT(*) FROM batch_jobs GROUP BY status`)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer rows.Close()
+	counts := map[string]int64{}
+	for rows.Next() {
+		var status string
+		var n int64
+		if err := rows.Scan(&status, &n); err != nil {
+			return nil, time.Time{}, err
+		}
+		counts[status] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, time.Time{}, err
+	}
+	if counts[batch.StatusPending] == 0 {
+		return counts, time.Time{}, nil
+	}
+	var oldest dbTime
+	err = db.q().row(ctx, `SELECT created_at FROM batch_jobs WHERE status = ? ORDER BY id LIMIT 1`, batch.StatusPending).Scan(&oldest)
+	if errors.Is(err, sql.ErrNoRows) { // started since the count
+		return counts, time.Time{}, nil
+	}
+	return counts, oldest.Time, err
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -124,6 +125,44 @@ func TestConcurrentIdempotentJobsMakeOne(t *testing.T) {
 		wg.Wait()
 		if made != 1 || len(ids) != 1 {
 			t.Errorf("%d created, %d distinct jobs; want 1 and 1", made, len(ids))
+		}
+	})
+}
+
+// TestBatchQueueStats: the metrics' view of the queue, jobs by status and the oldest pending one's creation.
+func TestBatchQueueStats(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		db := openTest(t, url)
+		counts, oldest, err := db.BatchQueueStats(ctx)
+		if err != nil || len(counts) != 0 || !oldest.IsZero() {
+			t.Fatalf("empty queue: %v, %v, %v; want no counts and no oldest", counts, oldest, err)
+		}
+		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for i := range 3 {
+			j, _, err := db.CreateBatchJob(ctx, BatchJob{UserID: u.ID, FileName: "homes.csv", FileSHA256: fmt.Sprint(i),
+				Mapping: "{}", CreatedAt: t0.Add(time.Duration(i) * time.Hour)}, [][]byte{[]byte(`{}`)}, noQueue)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, j.ID)
+		}
+		if _, err := db.CancelBatchJob(ctx, u.ID, ids[0], t0.Add(3*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		counts, oldest, err = db.BatchQueueStats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counts["pending"] != 2 || counts["cancelled"] != 1 || len(counts) != 2 {
+			t.Errorf("counts = %v, want 2 pending and 1 cancelled", counts)
+		}
+		if want := t0.Add(time.Hour); !oldest.Equal(want) {
+			t.Errorf("oldest pending = %v, want %v", oldest, want)
 		}
 	})
 }

@@ -131,6 +131,15 @@ func (db *DB) Close() error {
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.sql.PingContext(ctx) }
 
+// Pools names the connection pools, for their statistics: "valuator" reads (and on PostgreSQL writes too), and on
+// SQLite "valuator_writer" is the one connection every write queues for.
+func (db *DB) Pools() map[string]*sql.DB {
+	if db.wsql == db.sql {
+		return map[string]*sql.DB{"valuator": db.sql}
+	}
+	return map[string]*sql.DB{"valuator": db.sql, "valuator_writer": db.wsql}
+}
+
 // Dialect tells which database this is.
 func (db *DB) Dialect() Dialect { return db.dialect }
 

@@ -11,6 +11,7 @@ import (
 
 	"valuator/internal/apperr"
 	"valuator/internal/avm"
+	"valuator/internal/metrics"
 	"valuator/internal/store"
 )
 
@@ -35,6 +36,8 @@ type Service struct {
 	// loading serialises reloads; status says what the engine is doing, for readiness and errors.
 	loading sync.Mutex
 	status  atomic.Value // string
+	// metrics, when set, hears of trainings (SetMetrics may be called while the engine loads).
+	metrics atomic.Pointer[metrics.Metrics]
 }
 
 // New returns a service; call Load (or Start) before lookups.
@@ -45,6 +48,12 @@ func New(st Store, log *slog.Logger, now func() time.Time, opt avm.Options) *Ser
 	s := &Service{store: st, log: log, now: now, opt: opt, cache: newResultCache(20000)}
 	s.status.Store("not loaded")
 	return s
+}
+
+// SetMetrics makes the service report its trainings (and whether it is ready) to m; call it once, before Load.
+func (s *Service) SetMetrics(m *metrics.Metrics) {
+	s.metrics.Store(m)
+	m.WatchEngine(s.Ready)
 }
 
 // Ready reports whether lookups can be answered (the market is loaded, with or without enough sales to value).
@@ -97,6 +106,7 @@ func (s *Service) Load(ctx context.Context) error {
 			return err
 		default:
 			s.log.Info("valuation engine trained", "sales", len(md.Sales), "seconds", time.Since(started).Seconds())
+			s.metrics.Load().EngineTrained(time.Since(started))
 			if blob, err := engine.Marshal(); err != nil {
 				s.log.Error("saving the valuation engine", "err", err)
 			} else if err := s.store.SaveModel(ctx, fp, avm.SnapshotVersion, blob, s.now()); err != nil {
