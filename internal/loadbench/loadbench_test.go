@@ -345,6 +345,32 @@ func report(name string, r result) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// ratioTable prints the issue's targets as one table of ratios measured in this run (issue 14, part 4): metered
+// valuations against the bare handler, PostgreSQL against SQLite, and p99 at a fixed 500 requests a second. A row
+// whose runs were not made (a -bench filter) is left out.
+func ratioTable(bare result, warm, fixed map[string]result) {
+	fmt.Println()
+	fmt.Printf("%-52s %10s %10s\n", "measure (one run, this machine)", "value", "target")
+	ceiling := bare.rps(200)
+	if r, ok := warm["sqlite"]; ok {
+		fmt.Printf("%-52s %10.2f %10s\n", fmt.Sprintf("metered SQLite / bare handler (%.0f / %.0f per s)",
+			r.rps(200), ceiling), r.rps(200)/ceiling, ">= 0.20")
+	}
+	if r, ok := fixed["sqlite"]; ok {
+		fmt.Printf("%-52s %10.2f %10s\n", "SQLite p99 at 500 req/s (ms)", ms(r.pct(0.99)), "< 10")
+	}
+	if r, ok := warm["postgres"]; ok {
+		fmt.Printf("%-52s %10.2f %10s\n", fmt.Sprintf("metered PostgreSQL / bare handler (%.0f per s)", r.rps(200)),
+			r.rps(200)/ceiling, "")
+		if l, ok := warm["sqlite"]; ok {
+			fmt.Printf("%-52s %10.2f %10s\n", "metered PostgreSQL / metered SQLite", r.rps(200)/l.rps(200), ">= 0.80")
+		}
+	}
+	if r, ok := fixed["postgres"]; ok {
+		fmt.Printf("%-52s %10.2f %10s\n", "PostgreSQL p99 at 500 req/s (ms)", ms(r.pct(0.99)), "< 10")
+	}
+}
+
 func BenchmarkLoadValuation(b *testing.B) {
 	// The ceiling: a bare handler answering a fixed JSON body, measured the same way.
 	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -352,9 +378,12 @@ func BenchmarkLoadValuation(b *testing.B) {
 		_, _ = w.Write([]byte(`{"data":{"valuation":{"estimatedValue":812000,"confidence":0.74}}}`))
 	}))
 	defer bare.Close()
-	report("bare handler (ceiling)", closedLoop(func(*rand.Rand, *rand.Zipf) (string, string) {
+	ceiling := closedLoop(func(*rand.Rand, *rand.Zipf) (string, string) {
 		return bare.URL + "/", ""
-	}, runFor))
+	}, runFor)
+	report("bare handler (ceiling)", ceiling)
+	warm, fixed := map[string]result{}, map[string]result{}
+	defer func() { ratioTable(ceiling, warm, fixed) }()
 
 	for _, db := range []struct {
 		name string
@@ -365,8 +394,10 @@ func BenchmarkLoadValuation(b *testing.B) {
 			// The first run starts with an empty valuation cache (as after a deploy or a new market snapshot) and
 			// fills it; the next ones measure the steady state.
 			report(db.name+": cold cache, max", closedLoop(t.request, runFor))
-			report(db.name+": realistic mix, max", closedLoop(t.request, runFor))
-			report(db.name+": 500 req/s", openLoop(t.request, fixedRate, runFor))
+			warm[db.name] = closedLoop(t.request, runFor)
+			report(db.name+": realistic mix, max", warm[db.name])
+			fixed[db.name] = openLoop(t.request, fixedRate, runFor)
+			report(db.name+": 500 req/s", fixed[db.name])
 			t.service.SetCacheSize(0)
 			report(db.name+": no cache, max", closedLoop(t.request, runFor))
 		})
