@@ -225,8 +225,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	// Batch jobs run in this process too; `valuator worker` processes add capacity.
-	queue, err := newQueue(cfg, db, vals, bill, mailer, log)
+	// Batch jobs run in this process too (unless VALUATOR_SERVE_JOBS=false); `valuator worker` processes add capacity.
+	queue, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer, log)
 	if err != nil {
 		return err
 	}
@@ -324,11 +324,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	return nil
 }
 
-// newQueue makes the job queue with its workers. Webhooks may reach private addresses only in development.
-func newQueue(cfg config.Config, db *store.DB, vals *valuation.Service, bill *billing.Service, mailer mail.Sender,
+// newQueue makes the job queue, with its workers unless workers is false (it then only queues). Webhooks may reach
+// private addresses only in development.
+func newQueue(cfg config.Config, workers bool, db *store.DB, vals *valuation.Service, bill *billing.Service, mailer mail.Sender,
 	log *slog.Logger) (*jobs.Queue, error) {
-	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: true,
-		Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill, Mailer: mailer})
+	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: workers,
+		Slice: cfg.JobSlice, RescueAfter: cfg.JobRescueAfter, Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill, Mailer: mailer})
 }
 
 // newPeople is the person-lookup provider: Whitepages when its key is set, otherwise the local directory.
@@ -393,7 +394,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 			log.Error("alert emails still queued at shutdown", "err", err)
 		}
 	}()
-	queue, err := newQueue(cfg, db, vals, bill, mailer, log)
+	queue, err := newQueue(cfg, true, db, vals, bill, mailer, log)
 	if err != nil {
 		return err
 	}
