@@ -378,7 +378,8 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 		const limit = 20
 		token, _ := customer(t, "rate@example.com", 1000)
 		_, key := newKey(t, serveA.url, token, limit)
-		// Warm both instances' valuation caches with one call each, so that the burst below is fast.
+		// Every call values one home (cached after the first on each instance), so that the burst ends well within
+		// the 3 seconds in which a budget of 20 a minute earns one more call.
 		var mu sync.Mutex
 		codes := map[string]map[int]int{serveA.url: {}, serveB.url: {}}
 		var wg sync.WaitGroup
