@@ -38,7 +38,17 @@ func demoAt(now time.Time, daysAgo, hh, mm int) time.Time {
 // seedDemoAccount creates the demo account in an empty database, signed up at demoJoined(now) through the account
 // service (its sign-up grant, billing period and creation date are those of that day), and returns its id; 0 when
 // the database already has accounts (nothing is done).
-func seedDemoAccount(ctx context.Context, db *store.DB, now time.Time, stdout io.Writer) (int64, error) {
+func seedDemoAccount(ctx context.Context, db *store.DB, now time.Time, stdout io.Writer) (id int64, err error) {
+	// Under the seeding lock, so that instances started together on one empty database create one demo account
+	// (the others find it made and do nothing) rather than fail on its taken email.
+	err = db.WithLock(ctx, store.LockDemoSeed, func() error {
+		id, err = createDemoAccount(ctx, db, now, stdout)
+		return err
+	})
+	return id, err
+}
+
+func createDemoAccount(ctx context.Context, db *store.DB, now time.Time, stdout io.Writer) (int64, error) {
 	n, err := db.CountUsers(ctx)
 	if err != nil || n > 0 {
 		return 0, err

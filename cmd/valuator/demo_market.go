@@ -33,6 +33,11 @@ func importDemoMarket(ctx context.Context, db *store.DB, seed uint64, homes int)
 // seedDemoMarket fills an empty development database with the demo market, so that `make run` values homes out
 // of the box. A database with any property records is left alone.
 func seedDemoMarket(ctx context.Context, db *store.DB, stdout io.Writer) error {
+	// Under the seeding lock: instances started together on one empty database import the market once.
+	return db.WithLock(ctx, store.LockDemoSeed, func() error { return importDemoMarketIfEmpty(ctx, db, stdout) })
+}
+
+func importDemoMarketIfEmpty(ctx context.Context, db *store.DB, stdout io.Writer) error {
 	n, err := db.CountProperties(ctx)
 	if err != nil || n > 0 {
 		return err
@@ -99,6 +104,11 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 // seedDemoPeople fills an empty people directory in development with the demo market's residents: one fictional
 // person per demo home (names from a short list, 555-01xx phone numbers, example.com emails), marked as demo data.
 func seedDemoPeople(ctx context.Context, db *store.DB, stdout io.Writer) error {
+	// Under the seeding lock, as the market is.
+	return db.WithLock(ctx, store.LockDemoSeed, func() error { return importDemoPeopleIfEmpty(ctx, db, stdout) })
+}
+
+func importDemoPeopleIfEmpty(ctx context.Context, db *store.DB, stdout io.Writer) error {
 	n, err := db.CountPeople(ctx)
 	if err != nil || n > 0 {
 		return err

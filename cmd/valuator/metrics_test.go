@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -192,16 +191,6 @@ series:
 		}
 	}
 	return 0, false
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // seedSmallMarket imports a few hundred homes with sales around 1000 N 40th St, Seattle: enough for the engine to

@@ -235,8 +235,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	// Batch jobs run in this process too; `valuator worker` processes add capacity.
-	queue, err := newQueue(cfg, db, vals, bill, mailer, m, log)
+	// Batch jobs run in this process too (unless VALUATOR_SERVE_JOBS=false); `valuator worker` processes add capacity.
+	queue, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer, m, log)
 	if err != nil {
 		return err
 	}
@@ -337,11 +337,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	return nil
 }
 
-// newQueue makes the job queue with its workers. Webhooks may reach private addresses only in development.
-func newQueue(cfg config.Config, db *store.DB, vals *valuation.Service, bill *billing.Service, mailer mail.Sender,
-	m *metrics.Metrics, log *slog.Logger) (*jobs.Queue, error) {
-	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: true,
-		Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill, Mailer: mailer, Metrics: m})
+// newQueue makes the job queue, with its workers unless workers is false (it then only queues). Webhooks may reach
+// private addresses only in development.
+func newQueue(cfg config.Config, workers bool, db *store.DB, vals *valuation.Service, bill *billing.Service,
+	mailer mail.Sender, m *metrics.Metrics, log *slog.Logger) (*jobs.Queue, error) {
+	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: workers,
+		Slice: cfg.JobSlice, RescueAfter: cfg.JobRescueAfter, Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill,
+		Mailer: mailer, Metrics: m})
 }
 
 // listenMetrics takes the metrics address (VALUATOR_METRICS_ADDR) when one is set, at start like the main one, so
@@ -476,7 +478,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 			log.Error("alert emails still queued at shutdown", "err", err)
 		}
 	}()
-	queue, err := newQueue(cfg, db, vals, bill, mailer, m, log)
+	queue, err := newQueue(cfg, true, db, vals, bill, mailer, m, log)
 	if err != nil {
 		return err
 	}

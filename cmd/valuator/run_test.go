@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) == "1" {
 		runWorkerProcess()
 	}
+	if os.Getenv(runEnv) != "" {
+		runChildCommand()
+	}
 	testdb.Main(m, testredis.Shutdown)
 }
 

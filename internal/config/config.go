@@ -57,6 +57,13 @@ type Config struct {
 	RedisURL string
 	// CacheSize is how many valuations are kept in memory (VALUATOR_CACHE_SIZE, default 20000; 0 turns it off).
 	CacheSize int
+	// ServeJobs runs batch jobs inside `serve` (VALUATOR_SERVE_JOBS, default true); false leaves them to
+	// `valuator worker` processes, so that web servers spend no CPU on batches.
+	ServeJobs bool
+	// JobSlice is how long one run of a batch job lasts before it hands over (VALUATOR_JOB_SLICE, default 10s), and
+	// JobRescueAfter when a job whose process died is run again (VALUATOR_JOB_RESCUE_AFTER, default 2m, at least
+	// four slices). The defaults suit production; tests shorten them to see a killed worker's job resumed.
+	JobSlice, JobRescueAfter time.Duration
 	// Demo seeds an empty development database with the demo account and market (VALUATOR_DEMO, default true;
 	// never in production).
 	Demo bool
@@ -192,6 +199,18 @@ func Load(getenv func(string) string) (Config, error) {
 		c.CacheSize = n
 	}
 
+	slice, err := time.ParseDuration(get("VALUATOR_JOB_SLICE", "10s"))
+	if err != nil || slice < 100*time.Millisecond || slice > 10*time.Minute {
+		bad("VALUATOR_JOB_SLICE", "must be a duration from 100ms to 10m such as 10s, got %q", getenv("VALUATOR_JOB_SLICE"))
+	}
+	c.JobSlice = slice
+	rescue, err := time.ParseDuration(get("VALUATOR_JOB_RESCUE_AFTER", "2m"))
+	if err != nil || rescue < 4*slice {
+		bad("VALUATOR_JOB_RESCUE_AFTER", "must be a duration of at least four VALUATOR_JOB_SLICE such as 2m, got %q",
+			getenv("VALUATOR_JOB_RESCUE_AFTER"))
+	}
+	c.JobRescueAfter = rescue
+
 	c.RedisURL = getenv("VALUATOR_REDIS_URL")
 	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") &&
 		!strings.HasPrefix(c.RedisURL, "unix://") {
@@ -211,6 +230,7 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	boolVar("VALUATOR_TRUST_PROXY", "false", &c.TrustProxy)
 	boolVar("VALUATOR_DEMO", "true", &c.Demo)
+	boolVar("VALUATOR_SERVE_JOBS", "true", &c.ServeJobs)
 	if c.Mode == Production {
 		c.Demo = false
 	}

@@ -36,6 +36,9 @@ func TestLoadDefaults(t *testing.T) {
 	if c.SMTP.Enabled() {
 		t.Error("SMTP enabled without a host")
 	}
+	if !c.ServeJobs || c.JobSlice != 10*time.Second || c.JobRescueAfter != 2*time.Minute {
+		t.Errorf("ServeJobs %v, JobSlice %v, JobRescueAfter %v; want true, 10s, 2m", c.ServeJobs, c.JobSlice, c.JobRescueAfter)
+	}
 }
 
 func TestLoadNamesTheBadVariable(t *testing.T) {
@@ -62,6 +65,11 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"bad trust proxy", map[string]string{"VALUATOR_TRUST_PROXY": "maybe"}, "VALUATOR_TRUST_PROXY"},
 		{"bad demo", map[string]string{"VALUATOR_DEMO": "sometimes"}, "VALUATOR_DEMO"},
 		{"bad cache size", map[string]string{"VALUATOR_CACHE_SIZE": "-1"}, "VALUATOR_CACHE_SIZE"},
+		{"bad serve jobs", map[string]string{"VALUATOR_SERVE_JOBS": "some"}, "VALUATOR_SERVE_JOBS"},
+		{"bad job slice", map[string]string{"VALUATOR_JOB_SLICE": "10"}, "VALUATOR_JOB_SLICE"},
+		{"tiny job slice", map[string]string{"VALUATOR_JOB_SLICE": "1ms"}, "VALUATOR_JOB_SLICE"},
+		{"rescue before four slices", map[string]string{"VALUATOR_JOB_SLICE": "1s", "VALUATOR_JOB_RESCUE_AFTER": "3s"},
+			"VALUATOR_JOB_RESCUE_AFTER"},
 		{"bad redis url", map[string]string{"VALUATOR_REDIS_URL": "http://:hunter2@cache:6379"}, "VALUATOR_REDIS_URL"},
 	}
 	for _, tt := range tests {

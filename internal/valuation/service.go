@@ -120,9 +120,12 @@ func (s *Service) Load(ctx context.Context) error {
 }
 
 // Watch reloads the market whenever its records change (an import on this or another instance), checking every
-// interval until ctx ends.
+// interval until ctx ends. While the engine has no market to value from (not loaded, or too few sales: a worker
+// started beside the first server of an empty database, before that server has seeded the demo or an operator has
+// imported records) it checks every emptyInterval instead, which costs nothing on tables that small, so that such
+// an instance does not answer "not found" (and fail whole batch jobs) for a minute after the records arrive.
 func (s *Service) Watch(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
+	t := time.NewTimer(s.nextCheck(interval))
 	defer t.Stop()
 	for {
 		select {
@@ -132,8 +135,19 @@ func (s *Service) Watch(ctx context.Context, interval time.Duration) {
 			if err := s.Load(ctx); err != nil && ctx.Err() == nil {
 				s.log.Error("reloading market data", "err", err)
 			}
+			t.Reset(s.nextCheck(interval))
 		}
 	}
+}
+
+// emptyInterval is how often Watch checks for records while the engine has none to value from.
+const emptyInterval = 2 * time.Second
+
+func (s *Service) nextCheck(interval time.Duration) time.Duration {
+	if cur := s.snap.Load(); cur == nil || cur.engine == nil {
+		return min(interval, emptyInterval)
+	}
+	return interval
 }
 
 // errNotReady answers lookups that arrive before the engine is loaded.
