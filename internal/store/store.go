@@ -48,6 +48,8 @@ type DB struct {
 	// the same pool as sql.
 	wsql    *sql.DB
 	dialect Dialect
+	// meters groups the charges that SQLite commits together (meter_group.go).
+	meters meterGroup
 }
 
 // Open connects to the database named by url: sqlite://PATH (a file, created with its folder if missing) or

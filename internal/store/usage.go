@@ -15,7 +15,12 @@ import (
 // Meter charges a call and records it in one transaction: the ledger debit (refused below the account's floor:
 // zero on the Free plan, the overage limit on a paid plan) and the usage record. It returns the new balance. When
 // the balance cannot pay, nothing is written and *ErrInsufficientCredits says why.
+//
+// On SQLite, charges made at the same time are committed together (meter_group.go); each stays all-or-nothing.
 func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error) {
+	if db.dialect == SQLite {
+		return db.meterGrouped(ctx, rec, cost, description)
+	}
 	var balance int64
 	err := db.tx(ctx, func(x q) error {
 		var err error

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"valuator/internal/testdb"
+	"valuator/internal/usage"
+)
+
+// TestGroupedChargesAreExact: many charges at once for two accounts, one of which runs out, and callers whose
+// context is already gone. Whether or not they are committed in groups (SQLite groups them), each charge is
+// all-or-nothing: the balances, the ledgers and the usage records agree to the credit.
+func TestGroupedChargesAreExact(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		db := openTest(t, url)
+		poor, rich := newUser("poor@example.com"), newUser("rich@example.com")
+		poor.SignupCredits, rich.SignupCredits = 150, 1000
+		up, err := db.CreateUser(ctx, poor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ur, err := db.CreateUser(ctx, rich)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gone, cancel := context.WithCancel(ctx)
+		cancel()
+		const each = 200
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		charged := map[int64]int{}
+		refused, cancelled := 0, 0
+		for i := 0; i < 2*each+20; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c, user := ctx, up.ID
+				switch {
+				case i >= 2*each:
+					c = gone
+				case i%2 == 1:
+					user = ur.ID
+				}
+				_, err := db.Meter(c, usage.Record{UserID: user, Endpoint: "GET /api/v1/property/valuation",
+					Service: usage.ServiceValuation, Status: 200, RequestID: fmt.Sprint("req-", i), CreatedAt: t0}, 1,
+					"Property valuation")
+				mu.Lock()
+				defer mu.Unlock()
+				var ins *ErrInsufficientCredits
+				switch {
+				case err == nil:
+					charged[user]++
+				case errors.As(err, &ins):
+					refused++
+				case errors.Is(err, context.Canceled):
+					cancelled++
+				default:
+					t.Errorf("Meter: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		if charged[up.ID] != 150 || refused != each-150 || charged[ur.ID] != each || cancelled != 20 {
+			t.Errorf("charged %v, refused %d, cancelled %d; want 150 and %d charged, %d refused, 20 cancelled",
+				charged, refused, cancelled, each, each-150)
+		}
+		for _, c := range []struct {
+			id          int64
+			start, used int64
+		}{{up.ID, 150, 150}, {ur.ID, 1000, each}} {
+			u, err := db.UserByID(ctx, c.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := db.Ledger(ctx, c.id, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum int64
+			for _, r := range rows {
+				sum += r.Amount
+			}
+			_, total, err := db.UsageHistory(ctx, c.id, usage.Filter{Page: 1, Limit: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u.Credits != c.start-c.used || sum != u.Credits || int64(len(rows)) != c.used+1 || int64(total) != c.used {
+				t.Errorf("user %d: balance %d, ledger sum %d over %d rows, %d usage records; want %d, %d, %d rows, %d",
+					c.id, u.Credits, sum, len(rows), total, c.start-c.used, c.start-c.used, c.used+1, c.used)
+			}
+		}
+		if db.dialect == SQLite {
+			db.meters.mu.Lock()
+			largest := db.meters.largest
+			db.meters.mu.Unlock()
+			if largest < 2 {
+				t.Errorf("the largest group of charges was %d: SQLite did not group them", largest)
+			}
+		}
+	})
+}
