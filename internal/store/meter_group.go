@@ -67,16 +67,20 @@ func (db *DB) meterGrouped(ctx context.Context, rec usage.Record, cost int64, de
 	g.largest = max(g.largest, n)
 	g.mu.Unlock()
 
-	db.writeMeterGroup(group)
-
-	// Hand the lead to the first waiting charge, or give it up.
-	g.mu.Lock()
-	if len(g.pending) > 0 {
-		close(g.pending[0].lead)
-	} else {
-		g.leading = false
-	}
-	g.mu.Unlock()
+	func() {
+		// Hand the lead to the first waiting charge, or give it up; deferred, so that a panic in the writing does
+		// not leave every later charge waiting for a leader.
+		defer func() {
+			g.mu.Lock()
+			if len(g.pending) > 0 {
+				close(g.pending[0].lead)
+			} else {
+				g.leading = false
+			}
+			g.mu.Unlock()
+		}()
+		db.writeMeterGroup(group)
+	}()
 	r := <-req.done
 	return r.balance, r.err
 }
