@@ -26,8 +26,6 @@ type meterReq struct {
 	description string
 	done        chan meterResult // the result, once the group it was in has committed (or failed)
 	lead        chan struct{}    // closed when this request is to lead the next group
-	balance     int64            // set by the leader
-	err         error            // set by the leader
 }
 
 type meterResult struct {
@@ -87,53 +85,54 @@ func (db *DB) meterGrouped(ctx context.Context, rec usage.Record, cost int64, de
 
 // writeMeterGroup writes a group of charges and gives each its result. A lone charge is one plain transaction.
 func (db *DB) writeMeterGroup(group []*meterReq) {
+	results := make([]meterResult, len(group))
 	delivered := false
 	defer func() {
-		if !delivered { // a panic: nobody may wait forever
+		if !delivered { // a panic: nobody may wait forever, and nothing of the group was committed
 			for _, r := range group {
 				r.done <- meterResult{err: errMeterAborted}
 			}
 		}
 	}()
+	var err error
 	if len(group) == 1 {
 		r := group[0]
-		err := db.tx(r.ctx, func(x q) error {
+		err = db.tx(r.ctx, func(x q) error {
 			var err error
-			r.balance, err = meter(r.ctx, x, r.rec, r.cost, r.description)
+			results[0].balance, err = meter(r.ctx, x, r.rec, r.cost, r.description)
 			return err
 		})
-		r.done <- meterResult{balance: r.balance, err: err}
-		delivered = true
-		return
-	}
-	// The statements run without the callers' contexts: a cancelled context interrupts the SQLite connection,
-	// which would also cut short another caller's charge. A caller gone before its turn is not charged.
-	ctx := context.Background()
-	err := db.tx(ctx, func(x q) error {
-		for _, r := range group {
-			if r.err = r.ctx.Err(); r.err != nil {
-				continue
-			}
-			if _, err := x.exec(ctx, `SAVEPOINT meter`); err != nil {
-				return err
-			}
-			r.balance, r.err = meter(ctx, x, r.rec, r.cost, r.description)
-			if r.err != nil {
-				if _, err := x.exec(ctx, `ROLLBACK TO meter`); err != nil {
+		results[0].err = err
+	} else {
+		// The statements run without the callers' contexts: a cancelled context interrupts the SQLite connection,
+		// which would also cut short another caller's charge. A caller gone before its turn is not charged.
+		ctx := context.Background()
+		err = db.tx(ctx, func(x q) error {
+			for i, r := range group {
+				res := &results[i]
+				if res.err = r.ctx.Err(); res.err != nil {
+					continue
+				}
+				if _, err := x.exec(ctx, `SAVEPOINT meter`); err != nil {
+					return err
+				}
+				if res.balance, res.err = meter(ctx, x, r.rec, r.cost, r.description); res.err != nil {
+					if _, err := x.exec(ctx, `ROLLBACK TO meter`); err != nil {
+						return err
+					}
+				}
+				if _, err := x.exec(ctx, `RELEASE meter`); err != nil {
 					return err
 				}
 			}
-			if _, err := x.exec(ctx, `RELEASE meter`); err != nil {
-				return err
-			}
+			return nil
+		})
+	}
+	for i, r := range group {
+		if err != nil && results[i].err == nil { // the transaction did not commit: nothing of it was written
+			results[i] = meterResult{err: err}
 		}
-		return nil
-	})
-	for _, r := range group {
-		if err != nil && r.err == nil { // the group did not commit: nothing of it was written
-			r.err, r.balance = err, 0
-		}
-		r.done <- meterResult{balance: r.balance, err: r.err}
+		r.done <- results[i]
 	}
 	delivered = true
 }
