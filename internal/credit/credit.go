@@ -69,6 +69,9 @@ func Floor(plan string, overageLimitCents *int64) int64 {
 	return NoFloor
 }
 
+// Pays reports whether a balance pays for cost without falling below floor (Floor).
+func Pays(balance, cost, floor int64) bool { return balance-cost >= floor }
+
 // Insufficient is the 402 answer when a balance cannot pay for a service: it says the balance, the price and the
 // plan's overage terms. The Free plan has none; on a paid plan the balance is already below zero by the overage
 // used, and the 402 says how much of the overage limit that is and how to raise it.

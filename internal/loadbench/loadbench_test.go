@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -371,6 +372,26 @@ func ratioTable(bare result, warm, fixed map[string]result) {
 	}
 }
 
+// profileWarm starts a CPU profile of the warm run when LOADBENCH_CPUPROFILE names a file (one per database:
+// PATH.sqlite, PATH.postgres), so that the profile shows the steady state without the setup and the training.
+func profileWarm(b *testing.B, name string) (stop func()) {
+	path := os.Getenv("LOADBENCH_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path + "." + name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
 func BenchmarkLoadValuation(b *testing.B) {
 	// The ceiling: a bare handler answering a fixed JSON body, measured the same way.
 	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -394,7 +415,9 @@ func BenchmarkLoadValuation(b *testing.B) {
 			// The first run starts with an empty valuation cache (as after a deploy or a new market snapshot) and
 			// fills it; the next ones measure the steady state.
 			report(db.name+": cold cache, max", closedLoop(t.request, runFor))
+			stop := profileWarm(b, db.name)
 			warm[db.name] = closedLoop(t.request, runFor)
+			stop()
 			report(db.name+": realistic mix, max", warm[db.name])
 			fixed[db.name] = openLoop(t.request, fixedRate, runFor)
 			report(db.name+": 500 req/s", fixed[db.name])

@@ -18,9 +18,9 @@ const noFloor = math.MinInt64
 // errBelowFloor means a posting would have taken the balance below its floor; nothing was changed.
 var errBelowFloor = errors.New("balance would fall below its floor")
 
-// postCredit is the only code that changes a balance: it adds e.Amount to the user's credits (and positive
-// amounts to total_credits_earned) and appends the ledger row with the balance after it, inside the caller's
-// transaction. The conditional UPDATE ... RETURNING takes the row lock first, so concurrent postings for one user
+// postCredit changes a balance (as charge in meter_group.go does for the charges of services): it adds e.Amount to
+// the user's credits (and positive amounts to total_credits_earned) and appends the ledger row with the balance
+// after it, inside the caller's transaction. The conditional UPDATE ... RETURNING takes the row lock first, so concurrent postings for one user
 // serialise, every row's balance_after is exact, and a debit that would take the balance below floor changes
 // nothing (errBelowFloor).
 func postCredit(ctx context.Context, x q, e credit.Entry, floor int64) (credit.Entry, error) {
@@ -45,16 +45,24 @@ func postCredit(ctx context.Context, x q, e credit.Entry, floor int64) (credit.E
 	if err != nil {
 		return credit.Entry{}, fmt.Errorf("insert ledger row: %w", err)
 	}
-	// A debit that crosses an alert threshold queues its email in this transaction, once per kind and period
-	// (billing_alerts is unique on them); the alert job sends it if the user's settings ask for it.
-	for _, kind := range billing.CrossedAlerts(e.BalanceAfter-e.Amount, e.BalanceAfter, floor) {
-		if _, err := x.exec(ctx, `INSERT INTO billing_alerts (user_id, kind, period_key, balance, created_at)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, e.UserID, kind, fmt.Sprint(period.Time.Unix()),
-			e.BalanceAfter, x.t(e.CreatedAt)); err != nil {
-			return credit.Entry{}, fmt.Errorf("queue alert: %w", err)
-		}
+	if err := queueAlerts(ctx, x, e.UserID, e.BalanceAfter-e.Amount, e.BalanceAfter, floor, period, e.CreatedAt); err != nil {
+		return credit.Entry{}, err
 	}
 	return e, nil
+}
+
+// queueAlerts queues the emails of the alert thresholds a debit from before to after crosses, in the caller's
+// transaction, once per kind and period (billing_alerts is unique on them); the alert job sends them if the
+// user's settings ask for it.
+func queueAlerts(ctx context.Context, x q, userID, before, after, floor int64, period dbTime, at time.Time) error {
+	for _, kind := range billing.CrossedAlerts(before, after, floor) {
+		if _, err := x.exec(ctx, `INSERT INTO billing_alerts (user_id, kind, period_key, balance, created_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, userID, kind, fmt.Sprint(period.Time.Unix()), after,
+			x.t(at)); err != nil {
+			return fmt.Errorf("queue alert: %w", err)
+		}
+	}
+	return nil
 }
 
 // Ledger returns a user's ledger rows, newest first, at most limit.

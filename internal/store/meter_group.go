@@ -3,18 +3,24 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
 	"sync"
+	"time"
 
+	"valuator/internal/credit"
 	"valuator/internal/usage"
 )
 
-// Group commit of charges on SQLite. SQLite takes one writer at a time, and a charge (Meter) is a short
-// transaction whose commit costs as much as its statements (the WAL write, the lock). Charges that arrive while
-// another batch commits wait in a group and are then written by one of them, the leader, in one transaction:
-// each in a savepoint of its own, so a refused debit (or any error) rolls back that charge alone, and every charge
-// is still all-or-nothing with its usage record and ledger row. A group commits together or not at all; a caller
-// learns its result only after the commit. PostgreSQL commits charges in parallel on its own connections and
-// does not group.
+// Group commit of charges. A charge (Meter) is a short transaction whose fixed costs (the statements' round
+// trips, the commit, SQLite's one writer and its WAL write) outweigh its rows. Charges that arrive while another
+// group is being written wait in a group and are then written by one of them, the leader, in one transaction with
+// one statement per table for the whole group (charge). A refused debit is left out of the group alone; when a
+// group's transaction fails, each of its charges is tried again on its own, so that one charge's failure never
+// costs another its own. A group commits together or not at all, and a caller learns its result only after the
+// commit.
 
 // meterGroupMax bounds a group, so that a leader's own answer waits for at most this many charges.
 const meterGroupMax = 64
@@ -25,7 +31,7 @@ type meterReq struct {
 	cost        int64
 	description string
 	done        chan meterResult // the result, once the group it was in has committed (or failed)
-	lead        chan struct{}    // closed when this request is to lead the next group
+	lead        chan struct{}    // closed when this request is handed the lead, to write the next group
 }
 
 type meterResult struct {
@@ -35,43 +41,52 @@ type meterResult struct {
 
 type meterGroup struct {
 	mu      sync.Mutex
-	pending []*meterReq
-	leading bool // a leader is writing a group, or has been named to write the next
-	largest int  // the largest group written so far (tests see that charges were grouped)
+	pending []*meterReq // waiting for a leader to take them into a group
+	leading bool        // a leader is writing a group, or has been named to write the next
+	largest int         // the largest group written so far (tests see that charges were grouped)
 }
 
-// meterGrouped is Meter on SQLite: it joins the pending group and either waits for a leader to write it or, when
-// no one leads, writes the group itself.
+// meterGrouped is Meter: it writes a group itself when no one leads, and otherwise waits, either to be written in
+// the leader's next group or to be handed the lead. One group is written at a time: SQLite has one writer, and
+// on PostgreSQL several groups at once were slower (they wait on each other's account rows) in BenchmarkMeter
+// and the load benchmark.
 func (db *DB) meterGrouped(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error) {
 	req := &meterReq{ctx: ctx, rec: rec, cost: cost, description: description,
 		done: make(chan meterResult, 1), lead: make(chan struct{})}
 	g := &db.meters
 	g.mu.Lock()
-	g.pending = append(g.pending, req)
-	if g.leading {
+	if !g.leading {
+		g.leading = true
+		g.mu.Unlock()
+	} else {
+		g.pending = append(g.pending, req)
 		g.mu.Unlock()
 		// A charge in a group is never abandoned half-way: the wait is for a commit already under way.
 		select {
 		case r := <-req.done:
 			return r.balance, r.err
-		case <-req.lead:
-			g.mu.Lock()
+		case <-req.lead: // taken out of pending and handed the lead
 		}
 	}
-	g.leading = true
-	n := min(len(g.pending), meterGroupMax)
-	group := g.pending[:n:n]
+	// Let the charges already on their way (goroutines ready to run) join before the group is taken: under load
+	// this makes groups several times larger; on an idle server nothing else is ready and it returns at once.
+	runtime.Gosched()
+	g.mu.Lock()
+	n := min(len(g.pending), meterGroupMax-1)
+	group := append([]*meterReq{req}, g.pending[:n]...)
 	g.pending = g.pending[n:]
-	g.largest = max(g.largest, n)
+	g.largest = max(g.largest, len(group))
 	g.mu.Unlock()
 
 	func() {
-		// Hand the lead to the first waiting charge, or give it up; deferred, so that a panic in the writing does
-		// not leave every later charge waiting for a leader.
+		// Hand the lead to the first waiting charge, or give it up; deferred, so that a panic in the writing
+		// does not leave every later charge waiting for a leader.
 		defer func() {
 			g.mu.Lock()
 			if len(g.pending) > 0 {
-				close(g.pending[0].lead)
+				next := g.pending[0]
+				g.pending = g.pending[1:]
+				close(next.lead)
 			} else {
 				g.leading = false
 			}
@@ -83,7 +98,7 @@ func (db *DB) meterGrouped(ctx context.Context, rec usage.Record, cost int64, de
 	return r.balance, r.err
 }
 
-// writeMeterGroup writes a group of charges and gives each its result. A lone charge is one plain transaction.
+// writeMeterGroup writes a group of charges and gives each its result.
 func (db *DB) writeMeterGroup(group []*meterReq) {
 	results := make([]meterResult, len(group))
 	delivered := false
@@ -94,47 +109,237 @@ func (db *DB) writeMeterGroup(group []*meterReq) {
 			}
 		}
 	}()
-	var err error
-	if len(group) == 1 {
-		r := group[0]
-		err = db.tx(r.ctx, func(x q) error {
-			var err error
-			results[0].balance, err = meter(r.ctx, x, r.rec, r.cost, r.description)
-			return err
-		})
-		results[0].err = err
-	} else {
-		// The statements run without the callers' contexts: a cancelled context interrupts the SQLite connection,
-		// which would also cut short another caller's charge. A caller gone before its turn is not charged.
-		ctx := context.Background()
-		err = db.tx(ctx, func(x q) error {
-			for i, r := range group {
-				res := &results[i]
-				if res.err = r.ctx.Err(); res.err != nil {
-					continue
-				}
-				if _, err := x.exec(ctx, `SAVEPOINT meter`); err != nil {
-					return err
-				}
-				if res.balance, res.err = meter(ctx, x, r.rec, r.cost, r.description); res.err != nil {
-					if _, err := x.exec(ctx, `ROLLBACK TO meter`); err != nil {
-						return err
-					}
-				}
-				if _, err := x.exec(ctx, `RELEASE meter`); err != nil {
-					return err
+	if err := db.chargeTx(group, results); err != nil {
+		if len(group) == 1 {
+			results[0] = meterResult{err: err}
+		} else {
+			for i := range group { // nothing of the group was written: each charge on its own
+				results[i] = meterResult{}
+				if err := db.chargeTx(group[i:i+1], results[i:i+1]); err != nil {
+					results[i] = meterResult{err: err}
 				}
 			}
-			return nil
-		})
+		}
 	}
 	for i, r := range group {
-		if err != nil && results[i].err == nil { // the transaction did not commit: nothing of it was written
-			results[i] = meterResult{err: err}
-		}
 		r.done <- results[i]
 	}
 	delivered = true
+}
+
+// chargeTx writes charges in a transaction of their own. It runs without the callers' contexts: a cancelled
+// context interrupts the SQLite connection, which would also cut short the other callers' charges. A caller gone
+// before the transaction begins is not charged. The timeout keeps a stalled database from holding every later
+// charge behind this group for ever.
+func (db *DB) chargeTx(group []*meterReq, results []meterResult) error {
+	ctx, cancel := context.WithTimeout(context.Background(), meterTimeout)
+	defer cancel()
+	live := make([]*meterReq, 0, len(group))
+	liveResults := make([]meterResult, 0, len(group))
+	for i, r := range group {
+		if results[i].err = r.ctx.Err(); results[i].err == nil {
+			live = append(live, r)
+			liveResults = append(liveResults, meterResult{})
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	if err := db.tx(ctx, func(x q) error { return charge(ctx, x, live, liveResults) }); err != nil {
+		return err
+	}
+	j := 0
+	for i := range group {
+		if results[i].err == nil {
+			results[i] = liveResults[j]
+			j++
+		}
+	}
+	return nil
+}
+
+const meterTimeout = 30 * time.Second
+
+// debited is what a charge needs to know of the account it debits.
+type debited struct {
+	plan    string
+	limit   *int64 // overage limit in cents
+	balance int64  // running, as the group's charges are decided in order
+	total   int64  // debited by the group's charges so far
+	period  dbTime // start of the billing period (the key of its alerts)
+	closed  bool
+}
+
+// charge debits each charge's account and records its usage and ledger row, inside the caller's transaction, in a
+// few statements for the whole group: it reads and locks the accounts, decides every charge in order in Go (a
+// charge is refused when it would take the balance below the account's floor, the rule postCredit applies in its
+// UPDATE), then writes one UPDATE per account, one INSERT of the usage records and one of the ledger rows. A
+// refused charge gets *ErrInsufficientCredits in its result and writes nothing. The error is the transaction's:
+// nothing of the group may then be committed.
+func charge(ctx context.Context, x q, group []*meterReq, results []meterResult) error {
+	accounts, ids, err := lockAccounts(ctx, x, group)
+	if err != nil {
+		return err
+	}
+	type debit struct {
+		req           *meterReq
+		before, after int64
+		floor         int64
+	}
+	debits := make([]debit, 0, len(group))
+	for i, r := range group {
+		a := accounts[r.rec.UserID]
+		switch {
+		case a == nil:
+			results[i].err = fmt.Errorf("meter: user %d does not exist", r.rec.UserID)
+			continue
+		case a.closed:
+			results[i].err = fmt.Errorf("meter: account %d is closed", r.rec.UserID)
+			continue
+		}
+		floor := credit.Floor(a.plan, a.limit)
+		if !credit.Pays(a.balance, r.cost, floor) {
+			results[i].err = &ErrInsufficientCredits{Balance: a.balance, Plan: a.plan, OverageLimitCents: a.limit}
+			continue
+		}
+		debits = append(debits, debit{req: r, before: a.balance, after: a.balance - r.cost, floor: floor})
+		a.balance -= r.cost
+		a.total += r.cost
+		results[i].balance = a.balance
+	}
+	if len(debits) == 0 {
+		return nil
+	}
+	if err := debitAccounts(ctx, x, accounts, ids); err != nil {
+		return err
+	}
+
+	// The usage records come first so that each ledger row can name its record: a ledger reference is made by the
+	// server and unique, never the caller's X-Request-Id (which a client chooses and may repeat). Ids are handed
+	// out in the order of the rows in one INSERT (SQLite's AUTOINCREMENT, PostgreSQL's sequence), ascending, so
+	// the sorted ids match the debits in order.
+	args := make([]any, 0, len(debits)*usageColumnCount)
+	for _, d := range debits {
+		rec := d.req.rec
+		rec.CreditsUsed = d.req.cost
+		args = append(args, usageArgs(x, rec)...)
+	}
+	rows, err := x.query(ctx, `INSERT INTO usage_records (`+usageColumns+`) VALUES `+
+		placeholders(len(debits), usageColumnCount)+` RETURNING id`, args...)
+	if err != nil {
+		return fmt.Errorf("meter: insert usage: %w", err)
+	}
+	usageIDs := make([]int64, 0, len(debits))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		usageIDs = append(usageIDs, id)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(usageIDs) != len(debits) {
+		return fmt.Errorf("meter: %d usage ids for %d records", len(usageIDs), len(debits))
+	}
+	slices.Sort(usageIDs)
+
+	args = args[:0]
+	for i, d := range debits {
+		args = append(args, d.req.rec.UserID, -d.req.cost, d.after, d.req.rec.Service, d.req.description,
+			fmt.Sprintf("usage:%d", usageIDs[i]), x.t(d.req.rec.CreatedAt))
+	}
+	if _, err := x.exec(ctx, `INSERT INTO credit_ledger (user_id, amount, balance_after, kind, description, reference,
+		created_at) VALUES `+placeholders(len(debits), 7), args...); err != nil {
+		return fmt.Errorf("meter: insert ledger rows: %w", err)
+	}
+	for _, d := range debits {
+		a := accounts[d.req.rec.UserID]
+		if err := queueAlerts(ctx, x, d.req.rec.UserID, d.before, d.after, d.floor, a.period, d.req.rec.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// debitAccounts takes each account's total from its balance, in one statement for the group, and checks that
+// the balances are the ones the charges were decided on (the rows are locked: anything else is a bug, and the
+// transaction then writes nothing).
+func debitAccounts(ctx context.Context, x q, accounts map[int64]*debited, ids []int64) error {
+	var values []string
+	var args []any
+	for _, id := range ids {
+		if a := accounts[id]; a != nil && a.total != 0 {
+			values = append(values, "(CAST(? AS BIGINT), CAST(? AS BIGINT))")
+			args = append(args, id, a.total)
+		}
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	rows, err := x.query(ctx, `UPDATE users SET credits = credits - d.column2 FROM (VALUES `+strings.Join(values, ", ")+
+		`) AS d WHERE users.id = d.column1 RETURNING users.id, users.credits`, args...)
+	if err != nil {
+		return fmt.Errorf("meter: debit accounts: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id, balance int64
+		if err := rows.Scan(&id, &balance); err != nil {
+			return err
+		}
+		if a := accounts[id]; a == nil || balance != a.balance {
+			return fmt.Errorf("meter: account %d has balance %d after the debit, not the one decided", id, balance)
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if n != len(values) {
+		return fmt.Errorf("meter: %d of %d accounts debited", n, len(values))
+	}
+	return nil
+}
+
+// lockAccounts reads the accounts the group's charges debit, locking their rows (in id order, so that instances
+// charging the same accounts at once never deadlock; SQLite's one writer already serialises), and returns them
+// with their ids in that order.
+func lockAccounts(ctx context.Context, x q, group []*meterReq) (map[int64]*debited, []int64, error) {
+	ids := make([]int64, 0, len(group))
+	for _, r := range group {
+		ids = append(ids, r.rec.UserID)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := x.query(ctx, `SELECT id, plan, overage_limit_cents, credits, period_start, closed_at FROM users
+		WHERE id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")+`) ORDER BY id`+forUpdate(x), args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("meter: read accounts: %w", err)
+	}
+	defer rows.Close()
+	accounts := make(map[int64]*debited, len(ids))
+	for rows.Next() {
+		var id int64
+		var a debited
+		var closed dbTime
+		if err := rows.Scan(&id, &a.plan, &a.limit, &a.balance, &a.period, &closed); err != nil {
+			return nil, nil, err
+		}
+		a.closed = closed.Valid
+		accounts[id] = &a
+	}
+	return accounts, ids, rows.Err()
 }
 
 // errMeterAborted is the answer of the charges of a group whose writing panicked: none of them was written.

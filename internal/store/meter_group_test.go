@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -11,9 +12,10 @@ import (
 	"valuator/internal/usage"
 )
 
-// TestGroupedChargesAreExact: many charges at once for two accounts, one of which runs out, and callers whose
-// context is already gone. Whether or not they are committed in groups (SQLite groups them), each charge is
-// all-or-nothing: the balances, the ledgers and the usage records agree to the credit.
+// TestGroupedChargesAreExact: many charges at once for two accounts, one of which runs out, callers whose context
+// is already gone, and charges whose usage record the database refuses (a key that does not exist), which fail
+// the group they are in. Each charge is all-or-nothing: the balances, the ledgers and the usage records agree to
+// the credit, and every ledger row names the usage record of its own charge.
 func TestGroupedChargesAreExact(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
@@ -34,21 +36,24 @@ func TestGroupedChargesAreExact(t *testing.T) {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		charged := map[int64]int{}
-		refused, cancelled := 0, 0
-		for i := 0; i < 2*each+20; i++ {
+		refused, cancelled, failed := 0, 0, 0
+		for i := 0; i < 2*each+30; i++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				c, user := ctx, up.ID
+				c, user, key := ctx, up.ID, int64(0)
 				switch {
+				case i >= 2*each+20:
+					user, key = ur.ID, 1<<40 // no such key: the usage record breaks its foreign key
 				case i >= 2*each:
 					c = gone
 				case i%2 == 1:
 					user = ur.ID
 				}
-				_, err := db.Meter(c, usage.Record{UserID: user, Endpoint: "GET /api/v1/property/valuation",
-					Service: usage.ServiceValuation, Status: 200, RequestID: fmt.Sprint("req-", i), CreatedAt: t0}, 1,
-					"Property valuation")
+				addr := fmt.Sprintf("%d Test Ave, Seattle, WA 98122", i)
+				_, err := db.Meter(c, usage.Record{UserID: user, APIKeyID: key, APIKeyName: "gone",
+					Endpoint: "GET /api/v1/property/valuation", Service: usage.ServiceValuation, Status: 200,
+					PropertyAddress: addr, RequestID: fmt.Sprint("req-", i), CreatedAt: t0}, 1, "Property valuation: "+addr)
 				mu.Lock()
 				defer mu.Unlock()
 				var ins *ErrInsufficientCredits
@@ -59,15 +64,17 @@ func TestGroupedChargesAreExact(t *testing.T) {
 					refused++
 				case errors.Is(err, context.Canceled):
 					cancelled++
+				case key != 0:
+					failed++
 				default:
 					t.Errorf("Meter: %v", err)
 				}
 			}()
 		}
 		wg.Wait()
-		if charged[up.ID] != 150 || refused != each-150 || charged[ur.ID] != each || cancelled != 20 {
-			t.Errorf("charged %v, refused %d, cancelled %d; want 150 and %d charged, %d refused, 20 cancelled",
-				charged, refused, cancelled, each, each-150)
+		if charged[up.ID] != 150 || refused != each-150 || charged[ur.ID] != each || cancelled != 20 || failed != 10 {
+			t.Errorf("charged %v, refused %d, cancelled %d, failed %d; want 150 and %d charged, %d refused, 20 cancelled, 10 failed",
+				charged, refused, cancelled, failed, each, each-150)
 		}
 		for _, c := range []struct {
 			id          int64
@@ -84,6 +91,19 @@ func TestGroupedChargesAreExact(t *testing.T) {
 			var sum int64
 			for _, r := range rows {
 				sum += r.Amount
+				if r.Amount >= 0 {
+					continue
+				}
+				var user int64
+				var addr string
+				if err := db.q().row(ctx, `SELECT user_id, property_address FROM usage_records WHERE id = ?`,
+					strings.TrimPrefix(r.Reference, "usage:")).Scan(&user, &addr); err != nil {
+					t.Fatalf("ledger row %d: its usage record %q: %v", r.ID, r.Reference, err)
+				}
+				if user != c.id || "Property valuation: "+addr != r.Description {
+					t.Errorf("ledger row %d (%s, user %d) names the usage record of %q, user %d", r.ID, r.Description,
+						c.id, addr, user)
+				}
 			}
 			_, total, err := db.UsageHistory(ctx, c.id, usage.Filter{Page: 1, Limit: 1})
 			if err != nil {

@@ -3,12 +3,9 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
-	"valuator/internal/credit"
 	"valuator/internal/usage"
 )
 
@@ -16,54 +13,18 @@ import (
 // zero on the Free plan, the overage limit on a paid plan) and the usage record. It returns the new balance. When
 // the balance cannot pay, nothing is written and *ErrInsufficientCredits says why.
 //
-// On SQLite, charges made at the same time are committed together (meter_group.go); each stays all-or-nothing.
+// Charges made at the same time are committed together (meter_group.go); each stays all-or-nothing.
 func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error) {
-	if db.dialect == SQLite {
-		return db.meterGrouped(ctx, rec, cost, description)
-	}
-	var balance int64
-	err := db.tx(ctx, func(x q) error {
-		var err error
-		balance, err = meter(ctx, x, rec, cost, description)
-		return err
-	})
-	return balance, err
+	return db.meterGrouped(ctx, rec, cost, description)
 }
 
 // meter is Meter inside the caller's transaction.
 func meter(ctx context.Context, x q, rec usage.Record, cost int64, description string) (int64, error) {
-	var plan string
-	var limit *int64
-	var closed dbTime
-	if err := x.row(ctx, `SELECT plan, overage_limit_cents, closed_at FROM users WHERE id = ?`, rec.UserID).
-		Scan(&plan, &limit, &closed); err != nil {
+	res := make([]meterResult, 1)
+	if err := charge(ctx, x, []*meterReq{{rec: rec, cost: cost, description: description}}, res); err != nil {
 		return 0, err
 	}
-	if closed.Valid {
-		return 0, fmt.Errorf("meter: account %d is closed", rec.UserID)
-	}
-	// The usage record comes first so that the ledger row can name it: a ledger reference is made by the
-	// server and unique, never the caller's X-Request-Id (which a client chooses and may repeat). A refused
-	// debit rolls the record back with the rest of the transaction.
-	rec.CreditsUsed = cost
-	usageID, err := insertUsage(ctx, x, rec)
-	if err != nil {
-		return 0, err
-	}
-	e, err := postCredit(ctx, x, credit.Entry{UserID: rec.UserID, Amount: -cost, Kind: rec.Service,
-		Description: description, Reference: fmt.Sprintf("usage:%d", usageID), CreatedAt: rec.CreatedAt},
-		credit.Floor(plan, limit))
-	if errors.Is(err, errBelowFloor) {
-		ins := &ErrInsufficientCredits{Plan: plan, OverageLimitCents: limit}
-		if err := x.row(ctx, `SELECT credits FROM users WHERE id = ?`, rec.UserID).Scan(&ins.Balance); err != nil {
-			return 0, err
-		}
-		return 0, ins
-	}
-	if err != nil {
-		return 0, err
-	}
-	return e.BalanceAfter, nil
+	return res[0].balance, res[0].err
 }
 
 // RecordUsage records a call that cost nothing (bad input, not found, refused).
@@ -75,6 +36,21 @@ func (db *DB) RecordUsage(ctx context.Context, rec usage.Record) error {
 
 // insertUsage stores a usage record and returns its id.
 func insertUsage(ctx context.Context, x q, r usage.Record) (int64, error) {
+	var id int64
+	err := x.row(ctx, `INSERT INTO usage_records (`+usageColumns+`) VALUES `+placeholders(1, usageColumnCount)+
+		` RETURNING id`, usageArgs(x, r)...).Scan(&id)
+	return id, err
+}
+
+// usageColumns are the columns a usage record is written to, in the order of usageArgs.
+const (
+	usageColumns = `user_id, api_key_id, api_key_name, endpoint, service, property_address, response_status,
+		response_time_ms, credits_used, valuation, request_data, request_id, created_at`
+	usageColumnCount = 13
+)
+
+// usageArgs are a usage record's values for usageColumns; optional fields are NULL when empty.
+func usageArgs(x q, r usage.Record) []any {
 	var keyID, keyName, addr, valuation, data any
 	if r.APIKeyID != 0 {
 		keyID, keyName = r.APIKeyID, r.APIKeyName
@@ -88,13 +64,14 @@ func insertUsage(ctx context.Context, x q, r usage.Record) (int64, error) {
 	if r.RequestData != "" {
 		data = r.RequestData
 	}
-	var id int64
-	err := x.row(ctx, `INSERT INTO usage_records (user_id, api_key_id, api_key_name, endpoint, service,
-			property_address, response_status, response_time_ms, credits_used, valuation, request_data, request_id,
-			created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, r.UserID, keyID, keyName, r.Endpoint, r.Service, addr,
-		r.Status, r.ResponseTimeMs, r.CreditsUsed, valuation, data, r.RequestID, x.t(r.CreatedAt)).Scan(&id)
-	return id, err
+	return []any{r.UserID, keyID, keyName, r.Endpoint, r.Service, addr, r.Status, r.ResponseTimeMs, r.CreditsUsed,
+		valuation, data, r.RequestID, x.t(r.CreatedAt)}
+}
+
+// placeholders is the VALUES list of a statement that inserts rows rows of cols values each: (?, ?), (?, ?).
+func placeholders(rows, cols int) string {
+	one := "(" + strings.Repeat("?, ", cols-1) + "?)"
+	return strings.Repeat(one+", ", rows-1) + one
 }
 
 // historyWhere builds the filter of a user's history: the same conditions for the page and its count.
