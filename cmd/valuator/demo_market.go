@@ -15,19 +15,18 @@ import (
 	"valuator/internal/store"
 )
 
-// importDemoMarket generates the demo market ending today and imports it, in batches.
+// importDemoMarket generates the demo market ending today and imports it, in batches of 1,000 records (streamed:
+// a market of a million homes never holds all its records at once).
 func importDemoMarket(ctx context.Context, db *store.DB, seed uint64, homes int) (store.ImportStats, error) {
-	m := demo.GenerateN(seed, time.Now(), homes)
-	recs := m.Records()
 	var total store.ImportStats
-	for i := 0; i < len(recs); i += 1000 {
-		st, err := db.ImportRecords(ctx, demo.Source, recs[i:min(i+1000, len(recs))], time.Now())
-		if err != nil {
-			return total, err
+	err := demo.GenerateN(seed, time.Now(), homes).EachRecords(1000, func(batch []property.Record) error {
+		st, err := db.ImportRecords(ctx, demo.Source, batch, time.Now())
+		if err == nil {
+			total.Add(st)
 		}
-		total.Add(st)
-	}
-	return total, nil
+		return err
+	})
+	return total, err
 }
 
 // seedDemoMarket fills an empty development database with the demo market, so that `make run` values homes out
@@ -68,8 +67,8 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *homes < 100 || *homes > 200000 {
-		return errors.New("--homes must be between 100 and 200000")
+	if *homes < 100 || *homes > 2000000 {
+		return errors.New("--homes must be between 100 and 2000000")
 	}
 	cfg, _, err := loadConfig("demo", nil, getenv, stderr)
 	if err != nil {

@@ -191,8 +191,10 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			strength = relativeStrength(e, sub)
 			// The holdout engine weighs a home's last sale as the final engine will.
 			sub.blendSale = e.blendSale
-			for _, s := range m.Sales {
-				if !usable(m, s, time.Time{}) || s.Date.Before(cut) {
+			// A large market is calibrated on a sample of its held-out sales (opt.MaxHoldout).
+			keep := sampler(nAfter, opt.MaxHoldout)
+			for i, s := range m.Sales {
+				if !usable(m, s, time.Time{}) || s.Date.Before(cut) || (keep != nil && !keep(saleKey(s, int32(i)))) {
 					continue
 				}
 				h := m.Properties[s.Property].Home
@@ -332,7 +334,7 @@ func fitCalibration(held []heldOut) calibration {
 	for i := range fold {
 		fold[i] = i % 5
 	}
-	oof, foldModels, err := outOfFold(X, y, fold, 5, scaleParams())
+	oof, foldModels, err := outOfFold(X, nil, y, fold, nil, 5, scaleParams())
 	if err != nil {
 		return c
 	}

@@ -25,6 +25,14 @@ type Options struct {
 	Comps int
 	// Bag averages the final model with the fold models.
 	Bag bool
+	// MaxModelSales bounds the sales the value models learn from (0: all). A larger market's models learn from a
+	// random sample of about this many (chosen by a hash of each sale's id: the same sales whenever the market is
+	// trained again), which bounds the boosting, most of the training time, and the features held in memory.
+	// Every sale is still a comparable, feeds the index and the neighbourhood features, and gets an out-of-fold
+	// residual.
+	MaxModelSales int
+	// MaxHoldout bounds the held-out valuations that calibrate confidence (0: all), sampled the same way.
+	MaxHoldout int
 }
 
 // DefaultOptions are the settings measured in docs/accuracy.md.
@@ -39,7 +47,11 @@ func DefaultOptions() Options {
 	p.MinLeaf = 10
 	p.FeatureFraction = 0.6
 	p.BaggingFraction = 0.8
-	return Options{Model: p, Folds: 5, HoldoutMonths: 4, Comps: 12, Bag: true}
+	// 200,000 sales: on the 100,000-home demo market, models learned from a sample of 40,000 of its 114,000 sales
+	// valued the later sales as well as models learned from all of them (docs/operations.md, "Large markets"),
+	// while every sale learned from costs training time and memory. King County (21,600 sales) is far below it.
+	return Options{Model: p, Folds: 5, HoldoutMonths: 4, Comps: 12, Bag: true, MaxModelSales: 200_000,
+		MaxHoldout: 20_000}
 }
 
 // scaled shrinks the model for small markets, where 1,500 trees would only fit noise and cost start-up time.
@@ -138,24 +150,38 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	}
 	opt = opt.scaled(len(idx))
 	n := len(idx)
+	// The models learn from at most MaxModelSales of the sales (fit; nil: all of them).
+	var fit []bool
+	if keep := sampler(n, opt.MaxModelSales); keep != nil {
+		fit = make([]bool, n)
+		for k, i := range idx {
+			fit[k] = keep(saleKey(m.Sales[i], i))
+		}
+	}
+	// X holds the features of the sales the models learn from; the others' are computed when they are predicted
+	// (baseRow, fullRow), so that a large market's features are never all held at once.
+	home := func(k int) *Home { return &m.Properties[m.Sales[idx[k]].Property].Home }
 	X := make([][]float64, n)
 	y := make([]float64, n)
 	dates := make([]time.Time, n)
 	fold := make([]int, n)
 	for k, i := range idx {
 		s := m.Sales[i]
-		X[k] = features(&m.Properties[s.Property].Home, make([]float64, 0, len(featureNames)))
+		if fit == nil || fit[k] {
+			X[k] = features(home(k), make([]float64, 0, len(featureNames)))
+		}
 		y[k] = math.Log(s.Price)
 		dates[k] = s.Date
 		// Folds by property, so a home's other sales never help predict it out of fold.
 		fold[k] = foldOf(m.Properties[s.Property].ID, opt.Folds)
 	}
+	baseRow := func(k int, dst []float64) []float64 { return features(home(k), dst) }
 
 	// 1. The index: the monthly median residual against a quick time-blind model, out of fold so that the
 	// residuals are honest.
 	quick := opt.Model
 	quick.Trees, quick.LearningRate = max(100, opt.Model.Trees/5), 0.1
-	oof, _, err := outOfFold(X, y, fold, opt.Folds, quick)
+	oof, _, err := outOfFold(X, baseRow, y, fold, fit, opt.Folds, quick)
 	if err != nil {
 		return nil, err
 	}
@@ -187,14 +213,20 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 
 	// 3. The neighbourhood's prices as features, leaving out every sale of the home itself (its own history is
 	// weighed apart, as its last sale).
-	for k := range X {
+	withNbr := func(k int, x []float64) []float64 {
 		own := e.sales[k].property
-		nb := e.knnFor(&m.Properties[own].Home, func(id int32) bool { return e.sales[id].property != own })
-		X[k] = nb.append(X[k], &m.Properties[e.sales[k].property].Home)
+		nb := e.knnFor(home(k), func(id int32) bool { return e.sales[id].property != own })
+		return nb.append(x, home(k))
 	}
+	for k := range X {
+		if X[k] != nil {
+			X[k] = withNbr(k, X[k])
+		}
+	}
+	fullRow := func(k int, dst []float64) []float64 { return withNbr(k, features(home(k), dst)) }
 
 	// 4. Out-of-fold residuals of the full model, for the comparables' adjustments and the blend.
-	oof, foldModels, err := outOfFold(X, yd, fold, opt.Folds, opt.Model)
+	oof, foldModels, err := outOfFold(X, fullRow, yd, fold, fit, opt.Folds, opt.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -211,9 +243,18 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		e.sales[k].pred = oof[k] + e.offset
 	}
 
-	// 5. The value model, on every sale; with Bag, averaged with the fold models (a bagged ensemble: steadier
+	// 5. The value model, on every sale (or the sample); with Bag, averaged with the fold models (a bagged ensemble: steadier
 	// values for little extra work, since the fold models exist anyway).
-	final, err := gbm.Train(X, yd, nil, opt.Model)
+	Xf, yf := X, yd
+	if fit != nil {
+		Xf, yf = nil, nil
+		for k := range X {
+			if fit[k] {
+				Xf, yf = append(Xf, X[k]), append(yf, yd[k])
+			}
+		}
+	}
+	final, err := gbm.Train(Xf, yf, nil, opt.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -250,10 +291,39 @@ func propertyIndex(m *Market) *geo.Index {
 	return geo.NewIndex(pts)
 }
 
+// sampler returns a test that keeps about limit of n items, chosen by a hash of each item's key, or nil when all are
+// kept (limit 0, or n <= limit). The same key is kept or dropped whatever n is, up to the share kept.
+func sampler(n, limit int) func(key uint64) bool {
+	if limit <= 0 || n <= limit {
+		return nil
+	}
+	below := uint64(float64(limit) / float64(n) * math.MaxUint64)
+	return func(key uint64) bool { return mix64(key) < below }
+}
+
+// saleKey identifies sale i of a market for sampling: its record's id, or its position when it has none.
+func saleKey(s Sale, i int32) uint64 {
+	if s.ID != 0 {
+		return uint64(s.ID)
+	}
+	return uint64(i) | 1<<63
+}
+
+// mix64 is SplitMix64's finaliser: consecutive keys map to unrelated, evenly spread values.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
 // outOfFold predicts every row with a model trained on the other folds, and returns those models by fold (nil for a
-// fold without rows). The folds train in parallel, one per core: they are independent, and this is most of the
-// training time.
-func outOfFold(X [][]float64, y []float64, fold []int, folds int, p gbm.Params) ([]float64, []*gbm.Model, error) {
+// fold without rows). Only rows with fit[k] (all when fit is nil) are learned from, and only they need be in X;
+// a row that is not (X[k] nil) is computed by row when it is predicted. Every row is predicted. The folds train in
+// parallel, one per core: they are independent, and this is most of the training time.
+func outOfFold(X [][]float64, row func(k int, dst []float64) []float64, y []float64, fold []int, fit []bool, folds int,
+	p gbm.Params) ([]float64, []*gbm.Model, error) {
 	out := make([]float64, len(X))
 	models := make([]*gbm.Model, folds)
 	errs := make([]error, folds)
@@ -263,7 +333,7 @@ func outOfFold(X [][]float64, y []float64, fold []int, folds int, p gbm.Params) 
 		var Xf [][]float64
 		var yf []float64
 		for k := range X {
-			if fold[k] != f {
+			if fold[k] != f && (fit == nil || fit[k]) {
 				Xf = append(Xf, X[k])
 				yf = append(yf, y[k])
 			}
@@ -282,10 +352,16 @@ func outOfFold(X [][]float64, y []float64, fold []int, folds int, p gbm.Params) 
 			}
 			models[f] = fm
 			// Each fold writes only its own rows.
-			for k := range X {
-				if fold[k] == f {
-					out[k] = fm.Predict(X[k])
+			var buf []float64
+			for k, x := range X {
+				if fold[k] != f {
+					continue
 				}
+				if x == nil {
+					buf = row(k, buf[:0])
+					x = buf
+				}
+				out[k] = fm.Predict(x)
 			}
 		}(f)
 	}

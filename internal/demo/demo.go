@@ -228,22 +228,53 @@ func setAddress(h *property.Home, a address.Address) {
 // neither), for store.ImportRecords.
 func (m Market) Records() []property.Record {
 	var out []property.Record
+	_ = m.EachRecords(1000, func(b []property.Record) error {
+		out = append(out, b...)
+		return nil
+	})
+	return out
+}
+
+// EachRecords passes the market's import records, in the order and with the line numbers of Records, to fn in
+// batches of up to size, reusing one batch: an import of a large market never holds them all (a million homes
+// make 1.7 million records of several hundred bytes each). It stops at fn's first error and returns it.
+func (m Market) EachRecords(size int, fn func([]property.Record) error) error {
+	size = max(1, size)
+	batch := make([]property.Record, 0, size)
+	line := 0
+	add := func(r property.Record) error {
+		line++
+		r.Line = line
+		batch = append(batch, r)
+		if len(batch) < size {
+			return nil
+		}
+		err := fn(batch)
+		batch = batch[:0]
+		return err
+	}
 	used := make([]bool, len(m.Homes))
 	for _, s := range m.Sales {
-		out = append(out, property.Record{Home: m.Homes[s.Home], SaleDate: s.Date, Price: s.Price})
+		if err := add(property.Record{Home: m.Homes[s.Home], SaleDate: s.Date, Price: s.Price}); err != nil {
+			return err
+		}
 		used[s.Home] = true
 	}
 	for _, r := range m.Rentals {
-		out = append(out, property.Record{Home: m.Homes[r.Home], SaleDate: r.Date, Rent: r.Rent})
+		if err := add(property.Record{Home: m.Homes[r.Home], SaleDate: r.Date, Rent: r.Rent}); err != nil {
+			return err
+		}
 		used[r.Home] = true
 	}
 	for i, h := range m.Homes {
 		if !used[i] {
-			out = append(out, property.Record{Home: h})
+			if err := add(property.Record{Home: h}); err != nil {
+				return err
+			}
 		}
 	}
-	for i := range out {
-		out[i].Line = i + 1
+	if len(batch) > 0 {
+		return fn(batch)
 	}
-	return out
+	return nil
 }

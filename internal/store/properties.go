@@ -179,22 +179,36 @@ type MarketData struct {
 func (db *DB) LoadMarket(ctx context.Context) (MarketData, error) {
 	var md MarketData
 	x := db.q()
+	// Counted first so that each slice is allocated once, at its size (growing a million homes by appending would
+	// copy them several times and leave up to a quarter of the last allocation unused).
+	var np, ns, nr int
+	if err := x.row(ctx, `SELECT (SELECT COUNT(*) FROM properties), (SELECT COUNT(*) FROM sales),
+		(SELECT COUNT(*) FROM rentals)`).Scan(&np, &ns, &nr); err != nil {
+		return md, err
+	}
+	md.Homes, md.Sales, md.Rentals = make([]property.Home, 0, np), make([]property.Sale, 0, ns), make([]property.Rental, 0, nr)
 	rows, err := x.query(ctx, `SELECT id, `+homeColumns+` FROM properties ORDER BY id`)
 	if err != nil {
 		return md, err
 	}
+	// The columns that repeat across homes (a market has a few sources, cities, ZIP codes, types and images) are
+	// read into one shared string per value: a million homes would otherwise hold eight million small copies.
+	var in interner
+	var source, unitType, city, state, zip, county, typ, image sql.RawBytes
 	for rows.Next() {
 		h := property.NewHome()
 		var ext sql.NullString
-		if err := rows.Scan(&h.ID, &h.Source, &ext, &h.Street, &h.UnitType, &h.Unit, &h.City, &h.State, &h.ZIP,
-			&h.StreetKey, &h.UnitKey, &h.NameKey, nullNum{&h.Lat}, nullNum{&h.Lon}, &h.County, &h.Type,
+		if err := rows.Scan(&h.ID, &source, &ext, &h.Street, &unitType, &h.Unit, &city, &state, &zip,
+			&h.StreetKey, &h.UnitKey, &h.NameKey, nullNum{&h.Lat}, nullNum{&h.Lon}, &county, &typ,
 			nullNum{&h.Beds}, nullNum{&h.Baths}, nullNum{&h.Sqft}, nullNum{&h.LotSqft}, nullNum{&h.Floors},
 			nullNum{&h.YearBuilt}, nullNum{&h.YearRenov}, nullNum{&h.Grade}, nullNum{&h.Condition},
 			nullNum{&h.View}, nullNum{&h.Water}, nullNum{&h.SqftAbove}, nullNum{&h.SqftBase}, nullNum{&h.NbrSqft},
-			nullNum{&h.NbrLot}, &h.ImageURL); err != nil {
+			nullNum{&h.NbrLot}, &image); err != nil {
 			rows.Close()
 			return md, err
 		}
+		h.Source, h.UnitType, h.City, h.State, h.ZIP = in.of(source), in.of(unitType), in.of(city), in.of(state), in.of(zip)
+		h.County, h.Type, h.ImageURL = in.of(county), in.of(typ), in.of(image)
 		h.ExternalID = ext.String
 		md.Homes = append(md.Homes, h)
 	}
@@ -235,6 +249,24 @@ func (db *DB) LoadMarket(ctx context.Context) (MarketData, error) {
 		md.Rentals = append(md.Rentals, r)
 	}
 	return md, rows.Err()
+}
+
+// interner hands out one string per distinct value.
+type interner map[string]string
+
+func (in *interner) of(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if s, ok := (*in)[string(b)]; ok { // the lookup does not copy b
+		return s
+	}
+	if *in == nil {
+		*in = map[string]string{}
+	}
+	s := string(b)
+	(*in)[s] = s
+	return s
 }
 
 // MarketVersion is a cheap summary that changes whenever records are added or changed: instances compare it to

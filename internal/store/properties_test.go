@@ -65,6 +65,16 @@ func TestImportRecordsIsIdempotentAndMatchesAddresses(t *testing.T) {
 		if omaha.Sqft != 1167 || omaha.Beds != 3 || !math.IsNaN(omaha.LotSqft) || omaha.Source != "sacramento" {
 			t.Errorf("51 Omaha Ct = %+v", omaha)
 		}
+		// The shared (interned) columns read back as written, on every home.
+		for _, h := range md.Homes {
+			if h.Source != "sacramento" || h.City != "SACRAMENTO" || h.State != "CA" || h.ZIP != "95838" ||
+				h.Type != "Single Family" || h.County != "" || h.ImageURL != "" {
+				t.Errorf("home read back as %+v", h)
+			}
+			if want := map[string]string{"100 PARK AVE APT 2": "2", "100 PARK AVE APT 3": "3"}[h.Street]; h.Unit != want {
+				t.Errorf("%s: unit %q, want %q", h.Street, h.Unit, want)
+			}
+		}
 		if !md.Sales[0].Date.Equal(d) || md.Sales[0].Price != 59222 {
 			t.Errorf("first sale = %+v", md.Sales[0])
 		}

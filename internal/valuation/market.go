@@ -36,7 +36,8 @@ type snapshot struct {
 
 // toMarket converts the records to the engine's market, in the same order (property index = position).
 func toMarket(md store.MarketData) *avm.Market {
-	m := &avm.Market{Properties: make([]avm.Property, len(md.Homes))}
+	m := &avm.Market{Properties: make([]avm.Property, len(md.Homes)), Sales: make([]avm.Sale, 0, len(md.Sales)),
+		Rentals: make([]avm.Rental, 0, len(md.Rentals))}
 	idx := make(map[int64]int32, len(md.Homes))
 	for i, h := range md.Homes {
 		idx[h.ID] = int32(i)

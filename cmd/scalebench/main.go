@@ -1,0 +1,52 @@
+// Command scalebench measures Valuator on demo markets of growing size: import, training, peak memory, lookup
+// latency and restart time of the built binary (internal/scalebench). `make bench-scale` runs it.
+//
+//	go build -o bin/valuator-scale ./cmd/valuator
+//	go run ./cmd/scalebench -bin bin/valuator-scale -homes 10000,100000,1000000
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"valuator/internal/scalebench"
+)
+
+func main() {
+	homes := flag.String("homes", envOr("SCALE_HOMES", "10000,100000,1000000"), "market sizes, comma-separated (env SCALE_HOMES)")
+	bin := flag.String("bin", "bin/valuator-scale", "the valuator binary to measure")
+	dir := flag.String("dir", envOr("SCALE_DIR", "/tmp/scale-bench"), "folder for the databases (env SCALE_DIR)")
+	keep := flag.Bool("keep", false, "keep each size's database and logs")
+	addr := flag.String("addr", envOr("SCALE_ADDR", "127.0.0.1:8093"), "address for the server (env SCALE_ADDR)")
+	lookups := flag.Int("lookups", 2000, "valuations timed per size")
+	rate := flag.Int("rate", 100, "lookups a second (one client, one request at a time)")
+	seed := flag.Uint64("seed", 1, "demo market seed")
+	flag.Parse()
+	sizes, err := scalebench.ParseHomes(*homes)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scalebench:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := scalebench.Run(ctx, scalebench.Config{Bin: *bin, Homes: sizes, Seed: *seed, Dir: *dir, Keep: *keep,
+		Addr: *addr, Lookups: *lookups, Rate: *rate, Log: os.Stderr})
+	if len(res) > 0 {
+		fmt.Println(scalebench.FormatTable(res))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scalebench:", err)
+		os.Exit(1)
+	}
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
