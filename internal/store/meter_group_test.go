@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"valuator/internal/testdb"
 	"valuator/internal/usage"
@@ -123,4 +125,50 @@ func TestGroupedChargesAreExact(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSQLiteCheckpointsBesideTheWriter: the writer does not checkpoint (wal_autocheckpoint is off on its
+// connection), so the WAL would grow with every write; the checkpointer copies it back at each tick, after which
+// the next writes start the WAL over instead of growing it. The test drives the ticks.
+func TestSQLiteCheckpointsBesideTheWriter(t *testing.T) {
+	ctx := context.Background()
+	url := testdb.SQLiteURL(t)
+	db := openTest(t, url)
+	db.stopCheckpoints() // the one Open started, replaced by one whose ticks the test sends
+	<-db.checkpointsDone
+	cctx, stop := context.WithCancel(ctx)
+	db.stopCheckpoints, db.checkpointsDone = stop, make(chan struct{})
+	tick := make(chan time.Time)
+	go db.checkpoints(cctx, tick)
+
+	u := newUser("wal@example.com")
+	u.SignupCredits = 1 << 30
+	user, err := db.CreateUser(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func() int64 {
+		for i := range 500 {
+			if _, err := db.Meter(ctx, usage.Record{UserID: user.ID, Endpoint: "GET /api/v1/property/valuation",
+				Service: usage.ServiceValuation, Status: 200, RequestID: fmt.Sprint("req-", i), CreatedAt: t0}, 1,
+				"Property valuation"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st, err := os.Stat(strings.TrimPrefix(url, "sqlite://") + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	first := write()
+	if again := write(); again < first+first/2 {
+		t.Fatalf("without a checkpoint the WAL went from %d to only %d bytes: the writer checkpoints", first, again)
+	}
+	grown := write() // the size the WAL reached without a checkpoint
+	tick <- time.Now()
+	tick <- time.Now() // taken once the first checkpoint is done
+	if after := write(); after > grown {
+		t.Errorf("the WAL grew from %d to %d bytes after a checkpoint: it was not started over", grown, after)
+	}
 }
