@@ -20,9 +20,9 @@ var errBelowFloor = errors.New("balance would fall below its floor")
 
 // postCredit changes a balance (as charge in meter_group.go does for the charges of services): it adds e.Amount to
 // the user's credits (and positive amounts to total_credits_earned) and appends the ledger row with the balance
-// after it, inside the caller's transaction. The conditional UPDATE ... RETURNING takes the row lock first, so concurrent postings for one user
-// serialise, every row's balance_after is exact, and a debit that would take the balance below floor changes
-// nothing (errBelowFloor).
+// after it, inside the caller's transaction. The conditional UPDATE ... RETURNING takes the row lock first, so
+// concurrent postings for one user serialise, every row's balance_after is exact, and a debit that would take the
+// balance below floor changes nothing (errBelowFloor).
 func postCredit(ctx context.Context, x q, e credit.Entry, floor int64) (credit.Entry, error) {
 	earned := max(e.Amount, 0)
 	var period dbTime
