@@ -109,13 +109,18 @@ func (db *DB) writeMeterGroup(group []*meterReq) {
 			}
 		}
 	}()
-	if err := db.chargeTx(group, results); err != nil {
+	// The statements run without the callers' contexts: a cancelled context interrupts the SQLite connection, which
+	// would also cut short the other callers' charges. The deadline, shared by the retries below, keeps a stalled
+	// database from holding every later charge behind this group for long.
+	ctx, cancel := context.WithTimeout(context.Background(), meterTimeout)
+	defer cancel()
+	if err := db.chargeTx(ctx, group, results); err != nil {
 		if len(group) == 1 {
 			results[0] = meterResult{err: err}
 		} else {
 			for i := range group { // nothing of the group was written: each charge on its own
 				results[i] = meterResult{}
-				if err := db.chargeTx(group[i:i+1], results[i:i+1]); err != nil {
+				if err := db.chargeTx(ctx, group[i:i+1], results[i:i+1]); err != nil {
 					results[i] = meterResult{err: err}
 				}
 			}
@@ -127,13 +132,9 @@ func (db *DB) writeMeterGroup(group []*meterReq) {
 	delivered = true
 }
 
-// chargeTx writes charges in a transaction of their own. It runs without the callers' contexts: a cancelled
-// context interrupts the SQLite connection, which would also cut short the other callers' charges. A caller gone
-// before the transaction begins is not charged. The timeout keeps a stalled database from holding every later
-// charge behind this group for ever.
-func (db *DB) chargeTx(group []*meterReq, results []meterResult) error {
-	ctx, cancel := context.WithTimeout(context.Background(), meterTimeout)
-	defer cancel()
+// chargeTx writes charges in a transaction of their own. A caller gone before the transaction begins is not
+// charged.
+func (db *DB) chargeTx(ctx context.Context, group []*meterReq, results []meterResult) error {
 	live := make([]*meterReq, 0, len(group))
 	liveResults := make([]meterResult, 0, len(group))
 	for i, r := range group {
