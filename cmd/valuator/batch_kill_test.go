@@ -44,14 +44,7 @@ func TestBatchSurvivesAKilledWorker(t *testing.T) {
 	}
 	testdb.Each(t, func(t *testing.T, dbURL string) {
 		ctx := context.Background()
-		db, err := store.Open(ctx, dbURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if err := db.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
+		db := testStore(t, dbURL)
 		if err := seedDemoMarket(ctx, db, io.Discard); err != nil {
 			t.Fatal(err)
 		}

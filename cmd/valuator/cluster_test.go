@@ -242,11 +242,7 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 	t.Logf("three processes ready in %s", time.Since(started).Round(time.Millisecond))
 
 	ctx := context.Background()
-	db, err := store.Open(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := testStore(t, dbURL)
 
 	// The demo was seeded once: one demo account, one demo market, whoever won the race.
 	if n, err := db.CountUsers(ctx); err != nil || n != 1 {

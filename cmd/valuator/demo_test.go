@@ -18,7 +18,6 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/mail"
 	"valuator/internal/person"
-	"valuator/internal/store"
 	"valuator/internal/testdb"
 	usagerec "valuator/internal/usage"
 	"valuator/internal/valuation"
@@ -226,11 +225,7 @@ func TestDemoAccountShowsTheProduct(t *testing.T) {
 func checkDemoDeterministic(t *testing.T, dbURL string, demoID int64, now time.Time) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testStore(t, dbURL)
 	quiet := slog.New(slog.DiscardHandler)
 	vals := valuation.New(db, quiet, nil, avm.DefaultOptions())
 	if err := vals.Load(ctx); err != nil { // restores the engine the start saved
@@ -280,14 +275,7 @@ func checkDemoDeterministic(t *testing.T, dbURL string, demoID int64, now time.T
 // the engine's training (TestDemoAccountShowsTheProduct runs all of it).
 func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "v.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := testStore(t, "sqlite://"+filepath.Join(t.TempDir(), "v.db"))
 	now := time.Date(2026, 3, 2, 15, 4, 5, 0, time.UTC)
 	var out bytes.Buffer
 	id, err := seedDemoAccount(ctx, db, now, &out)

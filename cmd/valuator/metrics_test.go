@@ -21,7 +21,6 @@ import (
 
 	"valuator/internal/address"
 	"valuator/internal/property"
-	"valuator/internal/store"
 )
 
 // TestServeExposesMetrics runs `valuator serve` with VALUATOR_METRICS_ADDR, makes a few calls of the public API,
@@ -198,14 +197,7 @@ series:
 func seedSmallMarket(t *testing.T, dbURL string) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := testStore(t, dbURL)
 	rng := rand.New(rand.NewPCG(7, 7))
 	start := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	var recs []property.Record

@@ -14,7 +14,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"valuator/internal/ratelimit"
-	"valuator/internal/store"
 	"valuator/internal/testdb"
 	"valuator/internal/testredis"
 )
@@ -240,11 +239,7 @@ func TestImportPeopleListsBadRows(t *testing.T) {
 			t.Errorf("out %q, errs %q", out.String(), errs.String())
 		}
 	}
-	db, err := store.Open(context.Background(), "sqlite://"+filepath.Join(dir, "v.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testStore(t, "sqlite://"+filepath.Join(dir, "v.db"))
 	if n, err := db.CountPeople(context.Background()); err != nil || n != 2 {
 		t.Errorf("people after two imports: %d, %v; want 2", n, err)
 	}

@@ -107,10 +107,8 @@ func TestMarketDataBeforeTheValuationDateOnly(t *testing.T) {
 	}
 }
 
-func TestEvaluateOnHeldOutSales(t *testing.T) {
-	m, truth := synthMarket(900, 3)
-	// Hold out the last 100 sales by date.
-	cut := time.Date(2023, 10, 1, 0, 0, 0, 0, time.UTC)
+// splitAt is the market of m's sales before cut, and the later sales as test sales of homes not on record.
+func splitAt(m *Market, cut time.Time) (*Market, []TestSale) {
 	market := &Market{Properties: m.Properties}
 	var tests []TestSale
 	for _, s := range m.Sales {
@@ -120,6 +118,14 @@ func TestEvaluateOnHeldOutSales(t *testing.T) {
 			tests = append(tests, TestSale{Home: m.Properties[s.Property].Home, Property: -1, Date: s.Date, Price: s.Price})
 		}
 	}
+	return market, tests
+}
+
+func TestEvaluateOnHeldOutSales(t *testing.T) {
+	m, truth := synthMarket(900, 3)
+	// Hold out the last 100 sales by date.
+	cut := time.Date(2023, 10, 1, 0, 0, 0, 0, time.UTC)
+	market, tests := splitAt(m, cut)
 	e, err := Train(market, testOptions())
 	if err != nil {
 		t.Fatal(err)

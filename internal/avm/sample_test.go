@@ -89,15 +89,7 @@ func TestOutOfFoldLearnsOnlyFromTheSample(t *testing.T) {
 func TestTrainOnABoundedSample(t *testing.T) {
 	m, _ := synthMarket(1500, 7)
 	cut := time.Date(2023, 10, 1, 0, 0, 0, 0, time.UTC)
-	market := &Market{Properties: m.Properties}
-	var tests []TestSale
-	for _, s := range m.Sales {
-		if s.Date.Before(cut) {
-			market.Sales = append(market.Sales, s)
-		} else {
-			tests = append(tests, TestSale{Home: m.Properties[s.Property].Home, Property: -1, Date: s.Date, Price: s.Price})
-		}
-	}
+	market, tests := splitAt(m, cut)
 	opt := testOptions()
 	opt.MaxModelSales, opt.MaxHoldout = 500, 60
 	e, err := Train(market, opt)

@@ -132,31 +132,9 @@ func (db *DB) writeMeterGroup(group []*meterReq) {
 	delivered = true
 }
 
-// chargeTx writes charges in a transaction of their own. A caller gone before the transaction begins is not
-// charged.
+// chargeTx writes charges in a transaction of their own.
 func (db *DB) chargeTx(ctx context.Context, group []*meterReq, results []meterResult) error {
-	live := make([]*meterReq, 0, len(group))
-	liveResults := make([]meterResult, 0, len(group))
-	for i, r := range group {
-		if results[i].err = r.ctx.Err(); results[i].err == nil {
-			live = append(live, r)
-			liveResults = append(liveResults, meterResult{})
-		}
-	}
-	if len(live) == 0 {
-		return nil
-	}
-	if err := db.tx(ctx, func(x q) error { return charge(ctx, x, live, liveResults) }); err != nil {
-		return err
-	}
-	j := 0
-	for i := range group {
-		if results[i].err == nil {
-			results[i] = liveResults[j]
-			j++
-		}
-	}
-	return nil
+	return db.tx(ctx, func(x q) error { return charge(ctx, x, group, results) })
 }
 
 const meterTimeout = 30 * time.Second
@@ -189,6 +167,10 @@ func charge(ctx context.Context, x q, group []*meterReq, results []meterResult) 
 	}
 	debits := make([]debit, 0, len(group))
 	for i, r := range group {
+		if err := r.ctx.Err(); err != nil { // a caller gone before its charge is written is not charged
+			results[i].err = err
+			continue
+		}
 		a := accounts[r.rec.UserID]
 		switch {
 		case a == nil:

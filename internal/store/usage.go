@@ -21,7 +21,7 @@ func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, descripti
 // meter is Meter inside the caller's transaction.
 func meter(ctx context.Context, x q, rec usage.Record, cost int64, description string) (int64, error) {
 	res := make([]meterResult, 1)
-	if err := charge(ctx, x, []*meterReq{{rec: rec, cost: cost, description: description}}, res); err != nil {
+	if err := charge(ctx, x, []*meterReq{{ctx: ctx, rec: rec, cost: cost, description: description}}, res); err != nil {
 		return 0, err
 	}
 	return res[0].balance, res[0].err
