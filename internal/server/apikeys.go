@@ -14,6 +14,7 @@ import (
 	"valuator/internal/apperr"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
+	"valuator/internal/text"
 )
 
 func (s *Server) listAPIKeys(w http.ResponseWriter, r *http.Request) {
@@ -183,11 +184,11 @@ func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner store.Ke
 	if !ok {
 		return true
 	}
-	res, msg := keyRes, "Rate limit of %d requests a minute exceeded. Retry in %d seconds."
+	res, msg := keyRes, "Rate limit of %d requests a minute exceeded. Retry in %d %s."
 	if budget := apikey.AccountBudget(owner.Plan); keyRes.Allowed && budget > 0 {
 		if acct, ok := s.allow(r, fmt.Sprintf("account:%d", owner.UserID), ratelimit.PerMinute(budget)); ok &&
 			(!acct.Allowed || acct.Remaining < keyRes.Remaining) {
-			res, msg = acct, "Your account's keys together may make %d requests a minute on your plan. Retry in %d seconds."
+			res, msg = acct, "Your account's keys together may make %d requests a minute on your plan. Retry in %d %s."
 		}
 	}
 	return s.answerBudget(w, r, res, msg)
@@ -197,7 +198,7 @@ func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner store.Ke
 // 429 with Retry-After and returns false.
 func (s *Server) spend(w http.ResponseWriter, r *http.Request, key string, l ratelimit.Limit) bool {
 	res, ok := s.allow(r, key, l)
-	return !ok || s.answerBudget(w, r, res, "Rate limit of %d requests a minute exceeded. Retry in %d seconds.")
+	return !ok || s.answerBudget(w, r, res, "Rate limit of %d requests a minute exceeded. Retry in %d %s.")
 }
 
 // allow asks the limiter; ok is false when the limiter failed. A failing limiter lets the request through (and
@@ -222,7 +223,8 @@ func (s *Server) answerBudget(w http.ResponseWriter, r *http.Request, res rateli
 		return true
 	}
 	secs := int(math.Ceil(res.RetryAfter.Seconds()))
-	s.writeError(w, r, apperr.RateLimited(fmt.Sprintf(msg, res.Limit, max(1, secs)), secs))
+	wait := max(1, secs)
+	s.writeError(w, r, apperr.RateLimited(fmt.Sprintf(msg, res.Limit, wait, text.Plural(wait, "second", "seconds")), secs))
 	return false
 }
 

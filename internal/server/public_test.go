@@ -269,10 +269,20 @@ func TestPublicRateLimit(t *testing.T) {
 		r.header.Get("Retry-After") != strconv.Itoa(e.RetryAfter) {
 		t.Errorf("429: limit %d remaining %d retry %d / %q", limit, remaining, e.RetryAfter, r.header.Get("Retry-After"))
 	}
+	if want := fmt.Sprintf("Rate limit of 3 requests a minute exceeded. Retry in %d seconds.", e.RetryAfter); e.RetryAfter < 2 || e.Error != want {
+		t.Errorf("429 says %q, want %q", e.Error, want)
+	}
 	// Budgets are per key.
 	expectStatus(t, a.public(fast.Value, fortieth), http.StatusOK)
+	// A second before the end of the wait, the answer says so in the singular.
+	a.clock.Advance(time.Duration(e.RetryAfter-1) * time.Second)
+	last := a.public(slow.Value, fortieth)
+	expectStatus(t, last, http.StatusTooManyRequests)
+	if got := last.errBody(t).Error; got != "Rate limit of 3 requests a minute exceeded. Retry in 1 second." {
+		t.Errorf("429 a second before the end says %q", got)
+	}
 	// After the wait the key works again; a throttled call was not charged.
-	a.clock.Advance(time.Duration(e.RetryAfter) * time.Second)
+	a.clock.Advance(time.Second)
 	expectStatus(t, a.public(slow.Value, fortieth), http.StatusOK)
 	var me struct{ Credits int64 }
 	a.do(req{method: "GET", path: "/api/user/profile", token: token}).json(t, &me)

@@ -10,6 +10,7 @@ import (
 
 	"valuator/internal/batch"
 	"valuator/internal/credit"
+	"valuator/internal/text"
 	"valuator/internal/usage"
 )
 
@@ -498,7 +499,7 @@ func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOut
 		}
 		if out.Charged > 0 {
 			_, err := postCredit(ctx, x, credit.Entry{UserID: userID, Amount: -int64(out.Charged), Kind: usage.ServiceBatch,
-				Description: fmt.Sprintf("Batch job #%d: %d %s valued", jobID, out.Charged, plural(out.Charged, "property", "properties")),
+				Description: fmt.Sprintf("Batch job #%d: %d %s valued", jobID, out.Charged, text.Plural(out.Charged, "property", "properties")),
 				Reference:   fmt.Sprintf("batch:%d:row:%d", jobID, firstCharged), CreatedAt: at}, floor)
 			if err != nil {
 				return err
@@ -510,13 +511,6 @@ func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOut
 		return err
 	})
 	return out, err
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // FinishBatchJob ends a processing job with status (completed, or failed with a message), writes the credits

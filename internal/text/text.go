@@ -69,3 +69,11 @@ func Truncate(s string, n int) string {
 	}
 	return s
 }
+
+// Plural is one when n is 1 and many otherwise: "1 second", "12 seconds".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -52,3 +52,11 @@ func TestSanitizeAndTruncate(t *testing.T) {
 		t.Errorf("Truncate(abc, 5) = %q", got)
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "seconds", 1: "second", 2: "seconds", 60: "seconds"} {
+		if got := Plural(n, "second", "seconds"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
