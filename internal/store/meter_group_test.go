@@ -129,7 +129,8 @@ func TestGroupedChargesAreExact(t *testing.T) {
 
 // TestSQLiteCheckpointsBesideTheWriter: the writer does not checkpoint (wal_autocheckpoint is off on its
 // connection), so the WAL would grow with every write; the checkpointer copies it back at each tick, after which
-// the next writes start the WAL over instead of growing it. The test drives the ticks.
+// the next writes start the WAL over instead of growing it, even when a reader still read from the WAL while the
+// passive checkpoint ran (as under steady load, where some request always is). The test drives the ticks.
 func TestSQLiteCheckpointsBesideTheWriter(t *testing.T) {
 	ctx := context.Background()
 	url := testdb.SQLiteURL(t)
@@ -170,5 +171,57 @@ func TestSQLiteCheckpointsBesideTheWriter(t *testing.T) {
 	tick <- time.Now() // taken once the first checkpoint is done
 	if after := write(); after > grown {
 		t.Errorf("the WAL grew from %d to %d bytes after a checkpoint: it was not started over", grown, after)
+	}
+
+	// A reader in the middle of a read of the WAL while the passive checkpoint runs, as under steady load: the
+	// passive checkpoint cannot copy what the reader may still need, so on its own it would leave the WAL to grow.
+	// The restart checkpoint on the writer's connection, once the reader is done, finishes it.
+	reader, err := db.sql.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	read := func() {
+		var n int
+		if _, err := reader.ExecContext(ctx, `BEGIN DEFERRED`); err != nil {
+			t.Fatal(err)
+		}
+		if err := reader.QueryRowContext(ctx, `SELECT count(*) FROM usage_records`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	grown = write()
+	if _, err := db.sql.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reader.ExecContext(ctx, `ROLLBACK`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.restartWAL(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A thousand more charges: written after the thousand the WAL holds now, they run past the end of the file
+	// (which three rounds of five hundred made); written from the WAL's beginning, they fit.
+	write()
+	if after := write(); after > grown {
+		t.Errorf("the WAL grew from %d to %d bytes after a restart checkpoint: it was not started over", grown, after)
+	}
+
+	// A reader that stays holds the restart checkpoint for a moment only, not the writes queued behind it for the
+	// busy timeout (10 s), and the writer's connection keeps that timeout for its writes.
+	read()
+	write()
+	start := time.Now()
+	_ = db.restartWAL(ctx)
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("a reader held the restart checkpoint, and the writer with it, for %v", waited)
+	}
+	var ms int
+	if err := db.wsql.QueryRowContext(ctx, `PRAGMA busy_timeout`).Scan(&ms); err != nil || ms != busyTimeoutMS {
+		t.Errorf("the writer's busy timeout is %d ms after a restart checkpoint (%v), want %d", ms, err, busyTimeoutMS)
+	}
+	if _, err := reader.ExecContext(ctx, `ROLLBACK`); err != nil {
+		t.Fatal(err)
 	}
 }

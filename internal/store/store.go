@@ -97,8 +97,8 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	// WAL lets readers run while one writer writes; busy_timeout makes a second writer wait instead of failing;
 	// _txlock=immediate takes the write lock at BEGIN, so two read-then-write transactions cannot deadlock on a
 	// lock upgrade; foreign_keys is off by default in SQLite.
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)" +
-		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")" +
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	open := func(conns int, pragmas string) (*sql.DB, error) {
 		db, err := sql.Open("sqlite", dsn+pragmas)
 		if err != nil {
@@ -116,10 +116,11 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	// The writer does not checkpoint (the WAL's pages copied back into the database file) after its commits, as
 	// SQLite does by default every 1,000 pages: a checkpoint ends in an fsync, which the writer would wait for
 	// while holding the write lock, and under load that was half of the writer's time. checkpoints runs them
-	// beside it on a reading connection instead. temp_store(MEMORY) keeps the statement journal of a statement
-	// that writes many rows (the one SQLite keeps to undo just that statement) in memory, where it would spill to
-	// a temporary file in write calls past 64 KiB.
-	w, err := open(1, "&_pragma=wal_autocheckpoint(0)&_pragma=temp_store(MEMORY)")
+	// once a second instead (see there). journal_size_limit shrinks a WAL that a burst grew back to 64 MiB when
+	// it is started over. temp_store(MEMORY) keeps the statement journal of a statement that writes many rows
+	// (the one SQLite keeps to undo just that statement) in memory, where it would spill to a temporary file in
+	// write calls past 64 KiB.
+	w, err := open(1, "&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(67108864)&_pragma=temp_store(MEMORY)")
 	if err != nil {
 		return nil, err
 	}
@@ -140,13 +141,22 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
+// busyTimeoutMS is how long a connection waits for a lock that another holds (a second writer, a checkpoint).
+const busyTimeoutMS = 10000
+
 // checkpointEvery is how often SQLite's WAL is checkpointed. Between checkpoints the WAL grows by every page
-// written in the meantime (under the load benchmark, tens of MB a second, mostly the same pages again); after a
-// checkpoint that copied it all, the next write starts it over from the beginning.
+// written in the meantime (under the load benchmark, about 100 MB a second, mostly the same pages again).
 const checkpointEvery = time.Second
 
-// checkpoints copies the WAL back into the database file at every tick until ctx ends: a passive checkpoint, which
-// waits for neither the writer nor the readers and copies what none of them still needs.
+// checkpoints copies the WAL back into the database file at every tick until ctx ends, and starts it over.
+//
+// A passive checkpoint on a reading connection does the bulk of the copying and its fsyncs beside the writer. On
+// its own it never catches up under steady writes: the writer appends while it copies, so the WAL is never all
+// copied when the next write begins, the next write appends instead of starting the WAL over, and the file grew
+// by gigabytes in a minute of load (and every one of those pages was a write that extended the file). So a
+// restart checkpoint follows on the writer's own connection, queued with the writes: it copies the little the
+// writer added meanwhile, waits for the readers still reading from the WAL (reads take microseconds), and the
+// next write starts the WAL over from its beginning, rewriting pages the file already has.
 func (db *DB) checkpoints(ctx context.Context, tick <-chan time.Time) {
 	defer close(db.checkpointsDone)
 	for {
@@ -154,9 +164,29 @@ func (db *DB) checkpoints(ctx context.Context, tick <-chan time.Time) {
 		case <-ctx.Done():
 			return
 		case <-tick:
-			_, _ = db.sql.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`) // a failure is tried again next time
+			// A failure is tried again at the next tick.
+			if _, err := db.sql.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`); err == nil {
+				_ = db.restartWAL(ctx)
+			}
 		}
 	}
+}
+
+// restartWAL runs a restart checkpoint on the writer's connection. It waits for readers for 20 ms at most, not
+// the usual busy timeout: the writes queue behind it, and a long reader (a large export, say) would hold them
+// all. A WAL that a reader kept is started over at a later tick.
+func (db *DB) restartWAL(ctx context.Context) error {
+	c, err := db.wsql.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 20`); err != nil {
+		return err
+	}
+	_, err = c.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`)
+	_, rerr := c.ExecContext(context.WithoutCancel(ctx), `PRAGMA busy_timeout = `+strconv.Itoa(busyTimeoutMS))
+	return errors.Join(err, rerr)
 }
 
 // Close closes the connections.
