@@ -155,8 +155,8 @@ const checkpointEvery = time.Second
 // copied when the next write begins, the next write appends instead of starting the WAL over, and the file grew
 // by gigabytes in a minute of load (and every one of those pages was a write that extended the file). So a
 // restart checkpoint follows on the writer's own connection, queued with the writes: it copies the little the
-// writer added meanwhile, waits for the readers still reading from the WAL (reads take microseconds), and the
-// next write starts the WAL over from its beginning, rewriting pages the file already has.
+// writer added meanwhile, waits a moment for the readers still reading from the WAL (most reads take
+// microseconds), and the next write starts the WAL over from its beginning, rewriting pages the file already has.
 func (db *DB) checkpoints(ctx context.Context, tick <-chan time.Time) {
 	defer close(db.checkpointsDone)
 	for {
