@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -19,8 +17,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"valuator/internal/address"
-	"valuator/internal/property"
+	"valuator/internal/testmarket"
 )
 
 // TestServeExposesMetrics runs `valuator serve` with VALUATOR_METRICS_ADDR, makes a few calls of the public API,
@@ -192,35 +189,15 @@ series:
 	return 0, false
 }
 
-// seedSmallMarket imports a few hundred homes with sales around 1000 N 40th St, Seattle: enough for the engine to
-// train in seconds.
+// seedSmallMarket imports testmarket.Seattle, a few hundred homes with sales around 1000 N 40th St, Seattle:
+// enough for the engine to train in seconds.
 func seedSmallMarket(t *testing.T, dbURL string) {
 	t.Helper()
-	ctx := context.Background()
-	db := testStore(t, dbURL)
-	rng := rand.New(rand.NewPCG(7, 7))
-	start := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
-	var recs []property.Record
-	add := func(street string, lat, lon, sqft float64, date time.Time) {
-		a, err := address.FromParts(street, "Seattle", "WA", "98103")
-		if err != nil {
-			t.Fatalf("%s: %v", street, err)
-		}
-		h := property.NewHome()
-		h.Street, h.UnitType, h.Unit, h.City, h.State, h.ZIP = a.Street(), a.UnitType, a.UnitNumber, a.City, a.State, a.ZIP
-		h.StreetKey, h.UnitKey, h.NameKey, h.County = a.StreetKey(), a.UnitKey(), a.NameKey(), "King County"
-		h.Lat, h.Lon, h.Sqft, h.Beds, h.Baths, h.LotSqft, h.YearBuilt = lat, lon, sqft, math.Round(sqft/600), 2, 4000, 1950
-		h.Type = "Single Family"
-		months := date.Sub(start).Hours() / 24 / 30.4
-		price := int64(math.Round(450 * sqft * math.Exp(0.005*months) * math.Exp(rng.NormFloat64()*0.04)))
-		recs = append(recs, property.Record{Home: h, SaleDate: date, Price: price})
+	recs, err := testmarket.Seattle()
+	if err != nil {
+		t.Fatal(err)
 	}
-	add("1000 N 40th St", 47.6550, -122.3400, 1500, start.AddDate(0, 2, 0))
-	for i := range 300 {
-		add(fmt.Sprintf("%d Test Ave N", 3000+i*2), 47.645+rng.Float64()*0.03, -122.36+rng.Float64()*0.04,
-			900+rng.Float64()*1800, start.AddDate(0, 0, rng.IntN(720)))
-	}
-	if _, err := db.ImportRecords(ctx, "test", recs, start); err != nil {
+	if _, err := testStore(t, dbURL).ImportRecords(context.Background(), "test", recs, testmarket.Start); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -35,6 +34,7 @@ import (
 	"valuator/internal/mail"
 	"valuator/internal/property"
 	"valuator/internal/ratelimit"
+	"valuator/internal/scalebench"
 	"valuator/internal/server"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
@@ -236,13 +236,7 @@ type result struct {
 
 func (r result) rps(code int) float64 { return float64(r.codes[code]) / r.duration.Seconds() }
 
-func (r result) pct(q float64) time.Duration {
-	if len(r.lat) == 0 {
-		return 0
-	}
-	sort.Slice(r.lat, func(a, b int) bool { return r.lat[a] < r.lat[b] })
-	return r.lat[min(len(r.lat)-1, int(math.Ceil(q*float64(len(r.lat))))-1)]
-}
+func (r result) pct(q float64) time.Duration { return scalebench.Percentile(r.lat, q*100) }
 
 func client() *http.Client {
 	return &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, IdleConnTimeout: time.Minute}}

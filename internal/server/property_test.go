@@ -3,58 +3,27 @@ package server
 import (
 	"context"
 	"encoding/csv"
-	"fmt"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"valuator/internal/address"
-	"valuator/internal/property"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
+	"valuator/internal/testmarket"
 	"valuator/internal/usage"
 )
 
-// seattleMarket imports 400 homes in Seattle's 98103 with two years of sales before the test clock (2026-03-01):
-// $450 a square foot, 0.5% a month of appreciation, a little noise. The first home is "1000 N 40TH ST" with two
-// sales; "2000 STONE WAY N" is a building with units 101 and 102.
+// seattleMarket imports testmarket.Seattle, as demo records: 404 homes in Seattle's 98103 with two years of
+// sales before the test clock (2026-03-01). The first home is "1000 N 40TH ST" with two sales; "2000 STONE WAY N"
+// is a building with units 101 and 102.
 func seattleMarket(t *testing.T, db *store.DB) {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(7, 7))
-	start := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
-	var recs []property.Record
-	add := func(street string, lat, lon, sqft float64, date time.Time, withSale bool) {
-		a, err := address.FromParts(street, "Seattle", "WA", "98103")
-		if err != nil {
-			t.Fatalf("%s: %v", street, err)
-		}
-		h := property.NewHome()
-		h.Street, h.UnitType, h.Unit, h.City, h.State, h.ZIP = a.Street(), a.UnitType, a.UnitNumber, a.City, a.State, a.ZIP
-		h.StreetKey, h.UnitKey, h.NameKey, h.County = a.StreetKey(), a.UnitKey(), a.NameKey(), "King County"
-		h.Lat, h.Lon, h.Sqft, h.Beds, h.Baths, h.LotSqft, h.YearBuilt = lat, lon, sqft, math.Round(sqft/600), 2, 4000, 1950
-		h.Type, h.ImageURL = "Single Family", "/demo-homes/house-1.svg"
-		rec := property.Record{Home: h}
-		if withSale {
-			months := date.Sub(start).Hours() / 24 / 30.4
-			rec.SaleDate = date
-			rec.Price = int64(math.Round(450 * sqft * math.Exp(0.005*months) * math.Exp(rng.NormFloat64()*0.04)))
-		}
-		recs = append(recs, rec)
+	recs, err := testmarket.Seattle()
+	if err != nil {
+		t.Fatal(err)
 	}
-	add("1000 N 40th St", 47.6550, -122.3400, 1500, start.AddDate(0, 2, 0), true)
-	add("1000 N 40th St", 47.6550, -122.3400, 1500, start.AddDate(1, 6, 0), true)
-	add("2000 Stone Way N Unit 101", 47.6600, -122.3420, 800, start.AddDate(0, 5, 0), true)
-	add("2000 Stone Way N Unit 102", 47.6600, -122.3420, 850, start.AddDate(1, 1, 0), true)
-	for i := 0; i < 400; i++ {
-		lat := 47.645 + rng.Float64()*0.03
-		lon := -122.36 + rng.Float64()*0.04
-		add(fmt.Sprintf("%d Test Ave N", 3000+i*2), lat, lon, 900+rng.Float64()*1800,
-			start.AddDate(0, 0, rng.IntN(720)), true)
-	}
-	if _, err := db.ImportRecords(context.Background(), "demo", recs, start); err != nil {
+	if _, err := db.ImportRecords(context.Background(), "demo", recs, testmarket.Start); err != nil {
 		t.Fatal(err)
 	}
 }
