@@ -14,17 +14,19 @@ import (
 	"valuator/internal/billing"
 )
 
-// webhookTolerance is how old a signature may be. Stripe signs each delivery (and each retry) afresh, so an older
-// one is a replay.
+// webhookTolerance is how far a signature's time may be from now, either way. Stripe signs each delivery (and each
+// retry) afresh, so an older one is a replay. A newer one is not a clock a few seconds off: it was made with the
+// secret for later, and accepting it would let it be replayed until that time plus the tolerance.
 const webhookTolerance = 5 * time.Minute
 
 // ParseWebhook verifies the Stripe-Signature header of a webhook delivery and maps its event to a billing.Event.
-// A missing, malformed, forged or stale signature is billing.ErrSignature (wrapped, with the reason). now is the
-// time the signature's age is measured from; the zero time means the wall clock.
+// A missing, malformed, forged, stale or future-dated signature is billing.ErrSignature (wrapped, with the reason).
+// now is the time the signature's time is compared with; the zero time means the wall clock.
 func (p *Provider) ParseWebhook(payload []byte, signature string, now time.Time) (billing.Event, error) {
 	ev, err := webhook.ConstructEventWithOptions(payload, signature, p.webhookSecret, webhook.ConstructEventOptions{
 		// stripe-go measures the signature's age with time.Since, which would ignore the clock the caller
-		// passes as now; the age is checked against now below instead, with the same 5-minute tolerance.
+		// passes as now, and only in the past; the signature's time is checked against now below instead, with
+		// the same 5-minute tolerance both ways.
 		IgnoreTolerance: true,
 		// The webhook endpoint's API version is set in the Stripe dashboard and may differ from the one
 		// stripe-go is pinned to. A mismatch must not reject every event: we read only long-stable fields
@@ -48,6 +50,9 @@ func (p *Provider) ParseWebhook(payload []byte, signature string, now time.Time)
 	if age := now.Sub(signed); age > webhookTolerance {
 		return billing.Event{}, fmt.Errorf("%w: signed at %s, %v before now, more than the %v allowed",
 			billing.ErrSignature, signed.UTC().Format(time.RFC3339), age.Round(time.Second), webhookTolerance)
+	} else if -age > webhookTolerance {
+		return billing.Event{}, fmt.Errorf("%w: signed at %s, %v after now, more than the %v allowed",
+			billing.ErrSignature, signed.UTC().Format(time.RFC3339), (-age).Round(time.Second), webhookTolerance)
 	}
 	return eventFromStripe(ev)
 }

@@ -44,8 +44,8 @@ func webhookProvider(t *testing.T) *Provider {
 const succeededPI = `{"id":"pi_1","object":"payment_intent","amount":3000,"amount_received":3000,"currency":"usd",
 	"status":"succeeded","metadata":{}}`
 
-// TestParseWebhookSignature checks that only a delivery signed with our secret, within five minutes of now, is
-// read, and that every other is ErrSignature.
+// TestParseWebhookSignature checks that only a delivery signed with our secret, within five minutes of now either
+// way, is read, and that every other is ErrSignature.
 func TestParseWebhookSignature(t *testing.T) {
 	p := webhookProvider(t)
 	now := time.Date(2026, 11, 24, 10, 0, 5, 0, time.UTC)
@@ -61,6 +61,11 @@ func TestParseWebhookSignature(t *testing.T) {
 		{"two signatures, one ours (secret being rolled)", payload,
 			good + ",v1=" + strings.Repeat("ab", 32), now, false},
 		{"stale", payload, sign(payload, testWebhookSecret, now.Add(-301*time.Second)), now, true},
+		{"signed 4m59s ahead (clocks apart)", payload, sign(payload, testWebhookSecret, now.Add(299*time.Second)),
+			now, false},
+		{"signed more than 5 minutes ahead", payload, sign(payload, testWebhookSecret, now.Add(301*time.Second)),
+			now, true},
+		{"signed a day ahead", payload, sign(payload, testWebhookSecret, now.Add(24*time.Hour)), now, true},
 		{"replayed an hour later", payload, good, now.Add(time.Hour), true},
 		{"wrong secret", payload, sign(payload, "whsec_someone_else", now), now, true},
 		{"forged signature", payload, fmt.Sprintf("t=%d,v1=%s", now.Unix(), strings.Repeat("0", 64)), now, true},
@@ -103,6 +108,26 @@ func TestParseWebhookWallClock(t *testing.T) {
 	old := sign(payload, testWebhookSecret, time.Now().Add(-10*time.Minute))
 	if _, err := p.ParseWebhook([]byte(payload), old, time.Time{}); !errors.Is(err, billing.ErrSignature) {
 		t.Errorf("signed 10 minutes ago: err = %v, want ErrSignature", err)
+	}
+}
+
+// TestParseWebhookFutureSignature checks that a signature dated more than five minutes after now, by the caller's
+// clock or the wall clock, is ErrSignature and says so: it was made for later and could be replayed until then.
+func TestParseWebhookFutureSignature(t *testing.T) {
+	p := webhookProvider(t)
+	payload := eventJSON("evt_1", "payment_intent.succeeded", stripe.APIVersion, succeededPI)
+	now := time.Date(2026, 11, 24, 10, 0, 5, 0, time.UTC)
+	_, err := p.ParseWebhook([]byte(payload), sign(payload, testWebhookSecret, now.Add(10*time.Minute)), now)
+	if !errors.Is(err, billing.ErrSignature) {
+		t.Fatalf("signed 10 minutes ahead: err = %v, want ErrSignature", err)
+	}
+	want := "signed at 2026-11-24T10:10:05Z, 10m0s after now, more than the 5m0s allowed"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("signed 10 minutes ahead: err = %q, want it to say %q", err, want)
+	}
+	ahead := sign(payload, testWebhookSecret, time.Now().Add(10*time.Minute))
+	if _, err := p.ParseWebhook([]byte(payload), ahead, time.Time{}); !errors.Is(err, billing.ErrSignature) {
+		t.Errorf("signed 10 minutes ahead of the wall clock: err = %v, want ErrSignature", err)
 	}
 }
 
