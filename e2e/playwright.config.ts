@@ -73,6 +73,8 @@ export default defineConfig({
       VALUATOR_DATABASE_URL: `sqlite://${path.join(dataDir, "valuator.db")}`,
       VALUATOR_ENV: "development",
       VALUATOR_LOG_LEVEL: "warn",
+      // Unpaid payments expire within seconds instead of a day, so the billing journey sees one expire.
+      VALUATOR_PAYMENT_TTL: "20s",
     },
   },
 });

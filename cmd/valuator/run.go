@@ -419,7 +419,7 @@ func newPeople(cfg config.Config, db *store.DB, log *slog.Logger) (person.Provid
 // key is set, the local test mode when enabled (the default in development), otherwise none (payments are off
 // and the app says so).
 func newBilling(cfg config.Config, db *store.DB, log *slog.Logger) (*billing.Service, error) {
-	svc := &billing.Service{Store: db, Log: log.With("component", "billing")}
+	svc := &billing.Service{Store: db, Log: log.With("component", "billing"), PaymentTTL: cfg.PaymentTTL}
 	switch {
 	case cfg.Stripe.Enabled():
 		p, err := stripepay.New(stripepay.Config{SecretKey: cfg.Stripe.SecretKey, PublishableKey: cfg.Stripe.PublishableKey,
@@ -429,7 +429,7 @@ func newBilling(cfg config.Config, db *store.DB, log *slog.Logger) (*billing.Ser
 		}
 		svc.Provider = p
 	case cfg.BillingTestMode:
-		svc.Provider = billing.Local{}
+		svc.Provider = billing.Local{Cards: db, Key: []byte(cfg.Secret)}
 		if !cfg.Dev() {
 			log.Warn("billing test mode is on in production (VALUATOR_BILLING_TEST_MODE=true): plans are granted for test cards and no money moves")
 		}

@@ -30,8 +30,9 @@ var ErrEmailTaken = errors.New("email taken")
 
 // Store persists accounts. It is implemented by internal/store on SQLite and PostgreSQL.
 type Store interface {
-	// CreateUser creates the account and grants SignupCredits as its first ledger row, in one transaction.
-	CreateUser(ctx context.Context, u NewUser) (User, error)
+	// CreateUser creates the account and grants SignupCredits as its first ledger row, in one transaction, unless
+	// the mailbox had its welcome credits (NewUser.MailboxKey). It returns what the account received.
+	CreateUser(ctx context.Context, u NewUser) (User, Welcome, error)
 	CredentialByEmail(ctx context.Context, emailKey string) (Credential, error)
 	CredentialByID(ctx context.Context, id int64) (Credential, error)
 	UserByID(ctx context.Context, id int64) (User, error)
@@ -68,8 +69,10 @@ const (
 	// DefaultPasswordWait is how long a request waits for a free slot of the password gate before it is answered
 	// 429. A slot frees every few tens of milliseconds, so only a flood waits this long.
 	DefaultPasswordWait = 3 * time.Second
-	// MsgNoSignupBonus is the ledger's sign-up row of an account whose email belonged to a closed account.
-	MsgNoSignupBonus = "No welcome bonus: this email address belonged to a closed account"
+	// MsgNoSignupBonus is why an account whose email belonged to a closed account gets no welcome credits, in the
+	// sign-up answer and the ledger's sign-up row.
+	MsgNoSignupBonus = "No welcome credits: this email address belonged to a closed account. " +
+		"Choose a plan on the Billing page for more credits."
 )
 
 // Sign-in throttling: failures are counted per email at a client address and per client address, never per email
@@ -218,10 +221,11 @@ type Client struct {
 	UserAgent string
 }
 
-// Auth is a signed-in result: the new session's token (shown once) and the user.
+// Auth is a signed-in result: the new session's token (shown once) and the user. Welcome is set by sign-up only.
 type Auth struct {
-	Token string `json:"token"`
-	User  User   `json:"user"`
+	Token   string   `json:"token"`
+	User    User     `json:"user"`
+	Welcome *Welcome `json:"welcome,omitempty"`
 }
 
 // Register creates an account with the free sign-up credits and signs it in.
@@ -230,36 +234,43 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Aut
 	if err := in.Validate(); err != nil {
 		return Auth{}, err
 	}
-	key := EmailKey(in.Email)
-	// The free credits are for new customers: closing an account and signing up again with its address would
-	// otherwise be a way to farm them. The sign-up itself is not refused (the address is the person's own).
-	credits, note := int64(credit.SignupBonus), ""
+	key, mailbox := EmailKey(in.Email), MailboxKey(in.Email)
+	// The free credits are for new customers, so they go to a mailbox once: signing up again with its aliases
+	// (the store decides, race-free, in the sign-up's transaction), or closing an account and signing up again
+	// with its address, would otherwise be ways to farm them. The sign-up itself is not refused (the address is
+	// the person's own), and the answer says why no credits came.
+	nu := NewUser{
+		Email:         in.Email,
+		EmailKey:      key,
+		FullName:      in.FullName,
+		Notifications: DefaultNotifications,
+		SignupCredits: credit.SignupBonus,
+		MailboxKey:    mailbox,
+		MailboxNote:   MsgMailboxHadWelcome(mailbox),
+	}
 	if closed, err := s.store.EmailClosedBefore(ctx, key); err != nil {
 		return Auth{}, apperr.Internal(err)
 	} else if closed {
-		credits, note = 0, MsgNoSignupBonus
+		nu.SignupCredits, nu.SignupNote = 0, MsgNoSignupBonus
 	}
 	hash, err := s.hashPassword(ctx, in.Password)
 	if err != nil {
 		return Auth{}, err
 	}
-	u, err := s.store.CreateUser(ctx, NewUser{
-		Email:         in.Email,
-		EmailKey:      key,
-		PasswordHash:  hash,
-		FullName:      in.FullName,
-		Notifications: DefaultNotifications,
-		CreatedAt:     s.now(),
-		SignupCredits: credits,
-		SignupNote:    note,
-	})
+	nu.PasswordHash, nu.CreatedAt = hash, s.now()
+	u, welcome, err := s.store.CreateUser(ctx, nu)
 	if errors.Is(err, ErrEmailTaken) {
 		return Auth{}, emailTaken()
 	}
 	if err != nil {
 		return Auth{}, apperr.Internal(err)
 	}
-	return s.startSession(ctx, u, c)
+	auth, err := s.startSession(ctx, u, c)
+	if err != nil {
+		return Auth{}, err
+	}
+	auth.Welcome = &welcome
+	return auth, nil
 }
 
 func emailTaken() error {

@@ -4,19 +4,23 @@ package account
 
 import (
 	"time"
+
+	"valuator/internal/billing"
 )
 
 // User is an account as the API shows it (api/openapi.yaml, components.schemas.User).
 type User struct {
-	ID                 int64         `json:"id"`
-	Email              string        `json:"email"`
-	FullName           string        `json:"fullName"`
-	Company            string        `json:"company"`
-	Plan               string        `json:"plan"`
-	Credits            int64         `json:"credits"`
-	TotalCreditsEarned int64         `json:"totalCreditsEarned"`
-	Notifications      Notifications `json:"notifications"`
-	CreatedAt          time.Time     `json:"createdAt"`
+	ID       int64  `json:"id"`
+	Email    string `json:"email"`
+	FullName string `json:"fullName"`
+	Company  string `json:"company"`
+	Plan     string `json:"plan"`
+	Credits  int64  `json:"credits"`
+	// CreditBalance is Credits as every surface shows it (billing.BalanceOf): plan credits left and overage.
+	CreditBalance      billing.Balance `json:"creditBalance"`
+	TotalCreditsEarned int64           `json:"totalCreditsEarned"`
+	Notifications      Notifications   `json:"notifications"`
+	CreatedAt          time.Time       `json:"createdAt"`
 }
 
 // Notifications are the user's email preferences.
@@ -54,6 +58,12 @@ type NewUser struct {
 	// SignupNote, when set, is the description of that row, which is then written even for 0 credits so that the
 	// credit history says why nothing was granted (MsgNoSignupBonus).
 	SignupNote string
+	// MailboxKey, when set, is the mailbox of Email (MailboxKey), which gets the SignupCredits once, ever: the
+	// store records the mailbox in the same transaction, and if another account's sign-up recorded it first, the
+	// account gets 0 credits with MailboxNote as the row's description. Left empty (accounts made by tests and
+	// tools), the credits are granted without that check.
+	MailboxKey  string
+	MailboxNote string
 }
 
 // ProfileUpdate is a validated profile change.

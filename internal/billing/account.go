@@ -46,11 +46,20 @@ type State struct {
 	SpentThisPeriod int64
 	// Sub is nil for an account that never started a paid subscription.
 	Sub *Sub
+	// LastSettledPayment is the id of the account's latest paid (or refunded) payment; 0 for none.
+	LastSettledPayment int64
 }
 
 // Active reports whether the account pays for its plan now (an active or past-due subscription).
 func (s State) Active() bool {
 	return s.Sub != nil && (s.Sub.Status == StatusActive || s.Sub.Status == StatusPastDue) && Get(s.Plan).Paid()
+}
+
+// UnusedCarried is what is left of the credits carried from the last period: spending takes them first, so they
+// are what expires at this period's end if nothing more is spent (ClosePeriod's Expired, computed now).
+func (s State) UnusedCarried() int64 {
+	return ClosePeriod(PeriodClose{Plan: Get(s.Plan), Balance: s.Balance, CarriedIn: s.CarriedCredits,
+		Spent: s.SpentThisPeriod}).Expired
 }
 
 // NextPlan is the plan the next period will be on: Free when the subscription ends, the scheduled downgrade, or
@@ -104,40 +113,53 @@ func ViewSubscription(s State) SubscriptionView {
 
 // MeteredUsage is the MeteredUsage of api/openapi.yaml: money as exact cents and, for display, as dollars.
 type MeteredUsage struct {
-	HasSubscription             bool      `json:"hasSubscription"`
-	PlanType                    string    `json:"planType"`
-	CreditsIncluded             int64     `json:"creditsIncluded"`
-	OverageCredits              int64     `json:"overageCredits"`
-	CostPerCredit               float64   `json:"costPerCredit"`
-	CostPerCreditCents          int64     `json:"costPerCreditCents"`
-	EstimatedOverageCharge      float64   `json:"estimatedOverageCharge"`
-	EstimatedOverageChargeCents int64     `json:"estimatedOverageChargeCents"`
-	PlanPrice                   float64   `json:"planPrice"`
-	PlanPriceCents              int64     `json:"planPriceCents"`
-	UpcomingCharge              float64   `json:"upcomingCharge"`
-	UpcomingChargeCents         int64     `json:"upcomingChargeCents"`
-	CreditsUsedThisPeriod       int64     `json:"creditsUsedThisPeriod"`
-	CarriedCredits              int64     `json:"carriedCredits"`
-	Balance                     int64     `json:"balance"`
-	OverageLimit                *float64  `json:"overageLimit"`
-	PeriodStart                 time.Time `json:"periodStart"`
-	PeriodEnd                   time.Time `json:"periodEnd"`
+	HasSubscription             bool       `json:"hasSubscription"`
+	PlanType                    string     `json:"planType"`
+	CreditsIncluded             int64      `json:"creditsIncluded"`
+	OverageCredits              int64      `json:"overageCredits"`
+	CostPerCredit               float64    `json:"costPerCredit"`
+	CostPerCreditCents          int64      `json:"costPerCreditCents"`
+	EstimatedOverageCharge      float64    `json:"estimatedOverageCharge"`
+	EstimatedOverageChargeCents int64      `json:"estimatedOverageChargeCents"`
+	PlanPrice                   float64    `json:"planPrice"`
+	PlanPriceCents              int64      `json:"planPriceCents"`
+	UpcomingCharge              float64    `json:"upcomingCharge"`
+	UpcomingChargeCents         int64      `json:"upcomingChargeCents"`
+	NextPlanType                string     `json:"nextPlanType"`
+	NextPlanPriceCents          int64      `json:"nextPlanPriceCents"`
+	EndsAt                      *time.Time `json:"endsAt"`
+	CreditsUsedThisPeriod       int64      `json:"creditsUsedThisPeriod"`
+	CarriedCredits              int64      `json:"carriedCredits"`
+	Balance                     int64      `json:"balance"`
+	CreditBalance               Balance    `json:"creditBalance"`
+	OverageLimit                *float64   `json:"overageLimit"`
+	PeriodStart                 time.Time  `json:"periodStart"`
+	PeriodEnd                   time.Time  `json:"periodEnd"`
 }
 
 // ViewMeteredUsage is the period's usage, overage and the upcoming charge (the next period's plan price plus
-// the overage so far).
+// the overage so far), with the next plan it is priced on, so that a cancelled plan's price is never shown beside a
+// charge that leaves it out.
 func ViewMeteredUsage(s State) MeteredUsage {
 	p := Get(s.Plan)
 	overage := OverageCredits(s.Balance)
 	overageCents := OverageCharge(p, overage)
-	upcoming := UpcomingCharge(s.NextPlan(), overageCents)
+	next := s.NextPlan()
+	upcoming := UpcomingCharge(next, overageCents)
+	var ends *time.Time
+	if s.Active() && s.Sub.CancelAtPeriodEnd {
+		end := s.Period.End
+		ends = &end
+	}
 	return MeteredUsage{
+		NextPlanType: next.ID, NextPlanPriceCents: next.PriceCents, EndsAt: ends,
+		CreditBalance:   BalanceOf(p, s.Balance, s.OverageLimitCents),
 		HasSubscription: s.Active(), PlanType: p.ID, CreditsIncluded: p.Credits,
 		OverageCredits: overage, CostPerCredit: ToDollars(p.OverageCents), CostPerCreditCents: p.OverageCents,
 		EstimatedOverageCharge: ToDollars(overageCents), EstimatedOverageChargeCents: overageCents,
 		PlanPrice: ToDollars(p.PriceCents), PlanPriceCents: p.PriceCents,
 		UpcomingCharge: ToDollars(upcoming), UpcomingChargeCents: upcoming,
-		CreditsUsedThisPeriod: s.SpentThisPeriod, CarriedCredits: s.CarriedCredits, Balance: s.Balance,
+		CreditsUsedThisPeriod: s.SpentThisPeriod, CarriedCredits: s.UnusedCarried(), Balance: s.Balance,
 		OverageLimit: DollarsPtr(s.OverageLimitCents), PeriodStart: s.Period.Start, PeriodEnd: s.Period.End,
 	}
 }

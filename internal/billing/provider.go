@@ -26,8 +26,10 @@ type Provider interface {
 	// Subscribe starts a subscription to a paid plan, paid with the payment method the browser made, and returns
 	// its first payment for the browser to confirm with the client secret.
 	Subscribe(ctx context.Context, r SubscribeRequest) (SubscribeResult, error)
-	// Upgrade moves a subscription to a dearer plan at once and returns the prorated payment for the browser to
-	// confirm (an empty ClientSecret means the provider charged the saved card itself; its event will follow).
+	// Upgrade moves a subscription to a dearer plan at once and charges the prorated amount to the card on file,
+	// off-session. The payment answers PaymentSucceeded when it was paid, or PaymentPending with Awaiting
+	// AwaitAction (the bank asks the customer to authenticate) or AwaitPaymentMethod (the card was declined;
+	// FailureMessage says why) and a ClientSecret for the browser.
 	Upgrade(ctx context.Context, r ChangeRequest) (Payment, error)
 	// Downgrade bills the subscription at the cheaper plan from its next period, with no proration.
 	Downgrade(ctx context.Context, r ChangeRequest) error
@@ -41,7 +43,28 @@ type Provider interface {
 	BillOverage(ctx context.Context, r OverageRequest) (string, error)
 	// ParseWebhook verifies a webhook's signature header and reads its event. A bad signature is ErrSignature.
 	ParseWebhook(payload []byte, signature string, now time.Time) (Event, error)
+	// SetPaymentMethod makes a card the subscription's card on file and answers what is kept of it. A card the
+	// provider refuses is a *CardError.
+	SetPaymentMethod(ctx context.Context, r CardRequest) (Card, error)
+	// ClientSecret is an open payment's client secret, for a repeated request that answers the same payment.
+	ClientSecret(ctx context.Context, p PaymentRecord) (string, error)
+	// CancelPayment withdraws an unpaid payment (and what made it: Parent) so that it can no longer be paid.
+	CancelPayment(ctx context.Context, p PaymentRecord) error
+	// Refund gives a paid payment back in full.
+	Refund(ctx context.Context, p PaymentRecord) error
 }
+
+// CardRequest replaces the card on file.
+type CardRequest struct {
+	UserID          int64
+	CustomerID      string
+	SubscriptionID  string
+	PaymentMethodID string
+}
+
+// ErrUnknownPaymentMethod is a payment method that is not the customer's (the test mode's own check; Stripe
+// answers a CardError or an API error).
+var ErrUnknownPaymentMethod = errors.New("unknown payment method")
 
 // SubscribeRequest starts a subscription.
 type SubscribeRequest struct {
@@ -61,6 +84,8 @@ type SubscribeResult struct {
 	CustomerID     string
 	SubscriptionID string
 	Payment        Payment
+	// Card is what is kept of the card that pays (empty when the provider did not say).
+	Card Card
 }
 
 // ChangeRequest changes a subscription's plan.
@@ -74,6 +99,8 @@ type ChangeRequest struct {
 	// Resume also clears a cancellation at period end: choosing a plan means the customer stays.
 	Resume    bool
 	PaymentID int64
+	// PaymentMethodID is the card on file, which pays an upgrade.
+	PaymentMethodID string
 }
 
 // RenewRequest bills a subscription's new period.
@@ -104,6 +131,11 @@ const (
 	PaymentSucceeded = "succeeded"
 	PaymentFailed    = "failed"
 	PaymentRefunded  = "refunded"
+	// PaymentExpired was not paid within PaymentTTL.
+	PaymentExpired = "expired"
+	// PaymentCancelled was withdrawn before any money moved (the customer closed it, the account changed under
+	// it, or the provider could not be reached).
+	PaymentCancelled = "cancelled"
 	// PaymentInvoiced is a charge handed to the provider's next invoice (Stripe overage).
 	PaymentInvoiced = "invoiced"
 )
@@ -117,8 +149,12 @@ type Payment struct {
 	AmountCents  int64
 	// Status is PaymentPending (awaiting the browser), PaymentSucceeded or PaymentFailed.
 	Status string
-	// FailureMessage is the provider's words for a failed payment.
+	// Awaiting says what a pending payment waits for (AwaitConfirmation, AwaitAction, AwaitPaymentMethod).
+	Awaiting string
+	// FailureMessage is the provider's words for a failed payment, or for what the browser must do.
 	FailureMessage string
+	// Parent is what made the payment at the provider and is withdrawn with it (an invoice or a subscription).
+	Parent string
 }
 
 // EventType is what happened, in the provider-neutral terms the Service acts on.

@@ -76,6 +76,10 @@ type Config struct {
 	// BillingTestMode turns on the local test-mode payments (Stripe's test cards, no money moves). It is on in
 	// development without Stripe, and off in production unless VALUATOR_BILLING_TEST_MODE=true says otherwise.
 	BillingTestMode bool
+	// PaymentTTL is how long a payment the customer started can be paid (VALUATOR_PAYMENT_TTL, default 24h): an
+	// upgrade's price is computed for a moment, and an unpaid payment expires rather than wait for ever. End-to-end
+	// tests shorten it to see a payment expire.
+	PaymentTTL time.Duration
 }
 
 // Stripe holds the Stripe settings (VALUATOR_STRIPE_*). With no SecretKey, payments use the local test mode in
@@ -192,6 +196,12 @@ func Load(getenv func(string) string) (Config, error) {
 		bad("VALUATOR_SESSION_TTL", "must be a duration of at least 1m such as 720h, got %q", getenv("VALUATOR_SESSION_TTL"))
 	}
 	c.SessionTTL = ttl
+
+	if d, err := time.ParseDuration(get("VALUATOR_PAYMENT_TTL", "24h")); err != nil || d < 5*time.Second || d > 7*24*time.Hour {
+		bad("VALUATOR_PAYMENT_TTL", "must be a duration from 5s to 168h such as 24h, got %q", getenv("VALUATOR_PAYMENT_TTL"))
+	} else {
+		c.PaymentTTL = d
+	}
 
 	if n, err := strconv.Atoi(get("VALUATOR_CACHE_SIZE", "20000")); err != nil || n < 0 || n > 10_000_000 {
 		bad("VALUATOR_CACHE_SIZE", "must be a whole number from 0 to 10000000, got %q", getenv("VALUATOR_CACHE_SIZE"))

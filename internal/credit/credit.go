@@ -82,7 +82,7 @@ func Insufficient(balance, cost int64, plan string, overageLimitCents *int64) *a
 		unit = "credit"
 	}
 	overage := billing.OverageCredits(balance)
-	msg := fmt.Sprintf("Insufficient credits: this costs %d %s and your balance is %d. Upgrade your plan or buy credits on the Billing page.", cost, unit, balance)
+	msg := fmt.Sprintf("Insufficient credits: this costs %d %s and you have %d left. Upgrade your plan on the Billing page to keep looking up.", cost, unit, max(balance, 0))
 	if p.OverageCents > 0 && overageLimitCents != nil {
 		msg = fmt.Sprintf("Overage limit reached: this costs %d %s, and %d overage credits (%s) of your %s limit are used this period. Raise or remove the limit on the Billing page.",
 			cost, unit, overage, billing.Dollars(billing.OverageCharge(p, overage)), billing.Dollars(*overageLimitCents))
@@ -90,5 +90,6 @@ func Insufficient(balance, cost int64, plan string, overageLimitCents *int64) *a
 	return &apperr.Error{Kind: apperr.KindPaymentRequired, Code: "insufficient_credits", Message: msg,
 		Extra: map[string]any{"balance": balance, "creditsRequired": cost, "plan": p.ID,
 			"overageRateCents": p.OverageCents, "overageLimitCents": overageLimitCents,
-			"overageCredits": overage, "overageChargeCents": billing.OverageCharge(p, overage)}}
+			"overageCredits": overage, "overageChargeCents": billing.OverageCharge(p, overage),
+			"creditBalance": billing.BalanceOf(p, balance, overageLimitCents)}}
 }

@@ -16,7 +16,8 @@ import (
 // runs them however many serve, and each is idempotent besides (a period is closed under its account's row lock
 // only while its end is still due; an alert is marked sent once), so an overlap or a retry changes nothing twice.
 
-// PeriodInterval is how often due billing periods are closed. A period closes within this much of its end.
+// PeriodInterval is how often due billing periods are closed (and open payments expired). A period closes within
+// this much of its end, an unpaid payment within this much of its 24 hours.
 const PeriodInterval = 5 * time.Minute
 
 // AlertInterval is how often queued balance alerts are mailed.
@@ -31,11 +32,13 @@ type periodWorker struct {
 	q *Queue
 }
 
-// Work closes every billing period that has ended (Service.RollDue).
+// Work closes every billing period that has ended, closes the open payments that are due and makes the provider
+// calls closed payments owe (Service.Housekeep).
 func (w *periodWorker) Work(ctx context.Context, _ *river.Job[periodArgs]) error {
-	n, err := w.q.cfg.Billing.RollDue(ctx)
-	if n > 0 {
-		w.q.cfg.Logger.Info("closed billing periods", "accounts", n)
+	res, err := w.q.cfg.Billing.Housekeep(ctx)
+	if res != (billing.HousekeepResult{}) {
+		w.q.cfg.Logger.Info("billing housekeeping", "periods_closed", res.Periods, "payments_closed", res.Payments,
+			"provider_calls", res.ProviderCalls)
 	}
 	return err
 }

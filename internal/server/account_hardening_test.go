@@ -3,12 +3,14 @@ package server
 // Tests of the account hardening: sign-in throttling under parallel guesses, reset tokens kept out of production
 // logs, reset-password doing no password work for bad tokens, the process-wide password gate, the email change
 // needing the password, reset links revoked by a password change, no second sign-up grant for a closed account's
-// email, the password and name rules.
+// email nor for another alias of a mailbox, the password and name rules.
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -431,9 +433,13 @@ func TestClosedAccountEmailGetsNoSecondSignupGrant(t *testing.T) {
 		first, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
 		closeAccount(first)
 
-		again, u := a.register("JANE@example.com", "correct-horse", "Jane Again")
+		res := a.signUp("JANE@example.com", "Jane Again")
+		again, u := res.Token, res.User
 		if u.Credits != 0 || u.TotalCreditsEarned != 0 {
 			t.Errorf("second account: credits %d, earned %d; want 0 and 0", u.Credits, u.TotalCreditsEarned)
+		}
+		if w := res.Welcome; w == nil || w.Credits != 0 || w.Message == nil || *w.Message != account.MsgNoSignupBonus {
+			t.Errorf("second account's welcome = %s, want 0 credits and %q", welcomeString(w), account.MsgNoSignupBonus)
 		}
 		rows, err := a.db.Ledger(context.Background(), u.ID, 10)
 		if err != nil {
@@ -453,6 +459,147 @@ func TestClosedAccountEmailGetsNoSecondSignupGrant(t *testing.T) {
 		_, john := a.register("john@example.com", "correct-horse", "John Roe")
 		if john.Credits != credit.SignupBonus {
 			t.Errorf("a new address got %d credits, want %d", john.Credits, credit.SignupBonus)
+		}
+	})
+}
+
+// signUp registers an account (password "correct-horse") and returns the whole answer, welcome included.
+func (a *testApp) signUp(email, name string) account.Auth {
+	a.t.Helper()
+	r := a.do(req{method: "POST", path: "/api/auth/register",
+		body: map[string]string{"email": email, "password": "correct-horse", "fullName": name}})
+	expectStatus(a.t, r, http.StatusCreated)
+	var auth account.Auth
+	r.json(a.t, &auth)
+	return auth
+}
+
+func welcomeString(w *account.Welcome) string {
+	switch {
+	case w == nil:
+		return "none"
+	case w.Message == nil:
+		return fmt.Sprintf("%d credits, no message", w.Credits)
+	default:
+		return fmt.Sprintf("%d credits, %q", w.Credits, *w.Message)
+	}
+}
+
+// TestWelcomeCreditsOncePerMailbox: the welcome credits go to a mailbox once. After farm@x.com, its aliases
+// (farm+1@, farm+2@, FARM+@) get 0; after farm@googlemail.com, f.a.r.m@gmail.com gets 0; other mailboxes get 100.
+// The sign-up still succeeds, and its answer and the account's credit history say why; sign-in answers carry no
+// welcome.
+func TestWelcomeCreditsOncePerMailbox(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL)
+		mailboxHad := func(mailbox string) string {
+			return "No welcome credits: this mailbox (" + mailbox + ") already received them. " +
+				"Choose a plan on the Billing page for more credits."
+		}
+		for _, tt := range []struct {
+			email   string
+			credits int64
+			message string // "" for null
+		}{
+			{"farm@x.com", credit.SignupBonus, ""},
+			{"farm+1@x.com", 0, mailboxHad("farm@x.com")},
+			{"farm+2@x.com", 0, mailboxHad("farm@x.com")},
+			{"FARM+@X.com", 0, mailboxHad("farm@x.com")},
+			{"farm@googlemail.com", credit.SignupBonus, ""},
+			{"f.a.r.m@gmail.com", 0, mailboxHad("farm@gmail.com")},
+			{"Fa.rm+work@GoogleMail.com", 0, mailboxHad("farm@gmail.com")},
+			{"f.a.r.m@x.com", credit.SignupBonus, ""}, // dots count outside gmail
+			{"jane@gmail.com", credit.SignupBonus, ""},
+			{"farm@y.com", credit.SignupBonus, ""},
+		} {
+			res := a.signUp(tt.email, "Farmer Jones")
+			w := res.Welcome
+			ok := w != nil && w.Credits == tt.credits && res.User.Credits == tt.credits &&
+				res.User.TotalCreditsEarned == tt.credits
+			if tt.message == "" {
+				ok = ok && w.Message == nil
+			} else {
+				ok = ok && w.Message != nil && *w.Message == tt.message
+			}
+			if !ok {
+				t.Errorf("%s: welcome %s, credits %d; want %d credits and message %q", tt.email, welcomeString(w),
+					res.User.Credits, tt.credits, tt.message)
+			}
+			rows, err := a.db.Ledger(context.Background(), res.User.ID, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantDescription := tt.message
+			if wantDescription == "" {
+				wantDescription = "Welcome bonus: free credits"
+			}
+			if len(rows) != 1 || rows[0].Amount != tt.credits || rows[0].Kind != credit.KindSignupBonus ||
+				rows[0].Description != wantDescription {
+				t.Errorf("%s: ledger = %+v, want one sign-up row of %d saying %q", tt.email, rows, tt.credits,
+					wantDescription)
+			}
+		}
+
+		// The answer carries "message": null when the credits were given, as the spec's WelcomeGrant says.
+		r := a.do(req{method: "POST", path: "/api/auth/register",
+			body: map[string]string{"email": "new@z.com", "password": "correct-horse", "fullName": "New Person"}})
+		expectStatus(t, r, http.StatusCreated)
+		if !strings.Contains(string(r.body), `"welcome":{"credits":100,"message":null}`) {
+			t.Errorf("register answer = %s, want welcome {credits: 100, message: null}", r.body)
+		}
+		// Sign-in answers have no welcome.
+		r = a.login("farm+1@x.com", "correct-horse")
+		expectStatus(t, r, http.StatusOK)
+		if strings.Contains(string(r.body), "welcome") {
+			t.Errorf("login answer = %s, want no welcome", r.body)
+		}
+	})
+}
+
+// TestParallelAliasSignupsGrantOnce: ten sign-ups with aliases of one mailbox at once all succeed, and exactly one
+// of them gets the welcome credits. The decision is the database's (one mailbox row, inserted in the sign-up's
+// transaction), so it holds whatever the interleaving.
+func TestParallelAliasSignupsGrantOnce(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL)
+		const n = 10
+		var wg sync.WaitGroup
+		answers := make([]account.Auth, n)
+		statuses := make([]int, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				body := fmt.Sprintf(`{"email":"a+%d@x.com","password":"correct-horse","fullName":"Alias %d"}`, i+1, i+1)
+				res, err := a.srv.Client().Post(a.srv.URL+"/api/auth/register", "application/json", strings.NewReader(body))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer res.Body.Close()
+				statuses[i] = res.StatusCode
+				if err := json.NewDecoder(res.Body).Decode(&answers[i]); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		granted, credits := 0, int64(0)
+		for i, auth := range answers {
+			if statuses[i] != http.StatusCreated || auth.Welcome == nil {
+				t.Fatalf("sign-up %d: status %d, welcome %s; want 201 with a welcome", i+1, statuses[i],
+					welcomeString(auth.Welcome))
+			}
+			credits += auth.User.Credits
+			if auth.Welcome.Credits > 0 {
+				granted++
+			} else if auth.Welcome.Message == nil || !strings.Contains(*auth.Welcome.Message, "(a@x.com)") {
+				t.Errorf("sign-up %d: welcome %s, want the reason naming a@x.com", i+1, welcomeString(auth.Welcome))
+			}
+		}
+		if granted != 1 || credits != credit.SignupBonus {
+			t.Errorf("%d of %d alias sign-ups got welcome credits, %d credits in all; want exactly 1 and %d",
+				granted, n, credits, credit.SignupBonus)
 		}
 	})
 }
@@ -519,7 +666,7 @@ func TestNewPasswordRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.db.CreateUser(context.Background(), account.NewUser{Email: "old@example.com",
+		if _, _, err := a.db.CreateUser(context.Background(), account.NewUser{Email: "old@example.com",
 			EmailKey: "old@example.com", PasswordHash: hash, FullName: "Old Timer", CreatedAt: a.clock.Now()}); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -110,53 +109,49 @@ func (s *Server) creditHistory(w http.ResponseWriter, r *http.Request) {
 		"pagination": cursorPage{Limit: limit, HasMore: more, NextBefore: nextCursor(more, last)}})
 }
 
-type paymentView struct {
-	ID             int64   `json:"id"`
-	CreatedAt      string  `json:"createdAt"`
-	Kind           string  `json:"kind"`
-	PlanType       string  `json:"planType"`
-	Description    string  `json:"description"`
-	AmountCents    int64   `json:"amountCents"`
-	Amount         float64 `json:"amount"`
-	Status         string  `json:"status"`
-	FailureMessage string  `json:"failureMessage"`
-	ReceiptURL     string  `json:"receiptUrl"`
-}
-
 func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) {
 	before, limit, err := cursorParams(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	rows, more, err := s.store.Payments(r.Context(), userFrom(r.Context()).user.ID, before, limit)
+	rows, more, err := s.billing.Payments(r.Context(), userFrom(r.Context()).user.ID, before, limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	out := make([]paymentView, 0, len(rows))
+	out := make([]billing.PaymentView, 0, len(rows))
 	var last int64
 	for _, p := range rows {
-		out = append(out, paymentView{ID: p.ID, CreatedAt: p.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-			Kind: p.Kind, PlanType: p.Plan, Description: p.Description, AmountCents: p.AmountCents,
-			Amount: billing.ToDollars(p.AmountCents), Status: p.Status, FailureMessage: p.FailureMessage,
-			ReceiptURL: fmt.Sprintf("/api/billing/payments/%d/receipt", p.ID)})
+		out = append(out, billing.ViewPayment(p))
 		last = p.ID
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"data": out,
 		"pagination": cursorPage{Limit: limit, HasMore: more, NextBefore: nextCursor(more, last)}})
 }
 
-func (s *Server) paymentReceipt(w http.ResponseWriter, r *http.Request) {
-	u := userFrom(r.Context()).user
+// paymentID reads the {id} of a payment's path.
+func paymentID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		s.writeError(w, r, apperr.Invalid("id", "id must be a positive whole number"))
+		return 0, apperr.Invalid("id", "id must be a positive whole number")
+	}
+	return id, nil
+}
+
+// paymentReceipt answers a receipt only for money that moved: a pending, declined, expired or cancelled payment
+// has none (404), so that nobody holds a "receipt" for a charge that never happened.
+func (s *Server) paymentReceipt(w http.ResponseWriter, r *http.Request) {
+	u := userFrom(r.Context()).user
+	id, err := paymentID(r)
+	if err != nil {
+		s.writeError(w, r, err)
 		return
 	}
-	p, err := s.store.Payment(r.Context(), u.ID, id)
-	if errors.Is(err, billing.ErrNotFound) {
-		err = apperr.NotFound("payment_not_found", "Payment not found")
+	p, err := s.billing.Payment(r.Context(), u.ID, id)
+	if err == nil && !billing.HasReceipt(p.Status) {
+		err = apperr.NotFound("receipt_not_found", fmt.Sprintf("Payment #%d has no receipt: it was %s, so no money moved.",
+			p.ID, billing.StatusText(p.Status)))
 	}
 	if err != nil {
 		s.writeError(w, r, err)
@@ -249,6 +244,7 @@ func (s *Server) createTestPaymentMethod(w http.ResponseWriter, r *http.Request)
 type testConfirmInput struct {
 	ClientSecret    string `json:"clientSecret"`
 	PaymentMethodID string `json:"paymentMethodId"`
+	Authentication  string `json:"authentication"`
 }
 
 func (s *Server) confirmTestPayment(w http.ResponseWriter, r *http.Request) {
@@ -259,13 +255,44 @@ func (s *Server) confirmTestPayment(w http.ResponseWriter, r *http.Request) {
 	}
 	var v apperr.Validation
 	v.Check(in.ClientSecret != "" && len(in.ClientSecret) <= 255, "clientSecret", "clientSecret is required")
-	v.Check(in.PaymentMethodID != "" && len(in.PaymentMethodID) <= 255, "paymentMethodId", "paymentMethodId is required")
+	v.Check(len(in.PaymentMethodID) <= 255, "paymentMethodId", "paymentMethodId must be at most 255 characters")
+	v.Check(in.Authentication == "" || in.Authentication == billing.AuthComplete || in.Authentication == billing.AuthFail,
+		"authentication", "authentication must be complete or fail")
+	v.Check(in.Authentication == "" || in.PaymentMethodID == "", "authentication",
+		"Send either authentication (to answer the bank) or paymentMethodId (to pay with a card), not both")
 	if err := v.Err(); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	err := s.billing.ConfirmTestPayment(r.Context(), userFrom(r.Context()).user.ID, in.ClientSecret, in.PaymentMethodID)
-	s.answer(w, r, map[string]string{"status": billing.PaymentSucceeded}, err)
+	res, err := s.billing.ConfirmTestPayment(r.Context(), userFrom(r.Context()).user.ID, billing.TestConfirmation{
+		ClientSecret: in.ClientSecret, PaymentMethodID: in.PaymentMethodID, Authentication: in.Authentication})
+	s.answer(w, r, res, err)
+}
+
+// withdrawPayment closes one of the user's open payments (the card form was closed).
+func (s *Server) withdrawPayment(w http.ResponseWriter, r *http.Request) {
+	id, err := paymentID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, err := s.billing.WithdrawPayment(r.Context(), userFrom(r.Context()).user.ID, id)
+	s.answer(w, r, billing.ViewPayment(p), err)
+}
+
+type paymentMethodInput struct {
+	PaymentMethodID string `json:"paymentMethodId"`
+}
+
+// updatePaymentMethod replaces the card on file.
+func (s *Server) updatePaymentMethod(w http.ResponseWriter, r *http.Request) {
+	var in paymentMethodInput
+	if err := decodeJSON(w, r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := s.billing.UpdateCard(r.Context(), userFrom(r.Context()).user.ID, in.PaymentMethodID)
+	s.answer(w, r, v, err)
 }
 
 type overageLimitView struct {

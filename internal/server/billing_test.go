@@ -129,14 +129,23 @@ func TestBillingLifecycleInTestMode(t *testing.T) {
 			t.Fatalf("new account: %+v, want free with no subscription", s)
 		}
 
-		// A declined card: 402 with the provider's message, the payment recorded failed, nothing granted.
+		// A declining card cannot even be attached, as on Stripe: 402 with the provider's message at once, the
+		// payment recorded declined, nothing granted.
 		declined := a.card(token, "4000 0000 0000 0002")
 		r := a.do(req{method: "POST", path: "/api/billing/subscribe", token: token,
 			body: map[string]string{"planType": "basic", "paymentMethodId": declined}})
+		expectStatus(t, r, http.StatusPaymentRequired)
+		if e := r.errBody(t); e.Error != "Your card was declined." || e.Code != "card_declined" {
+			t.Errorf("decline at attach: %+v", e)
+		}
+		// 4000 0000 0000 0341 attaches but its charge is declined: the payment stays open for another card.
+		attachOnly := a.card(token, "4000 0000 0000 0341")
+		r = a.do(req{method: "POST", path: "/api/billing/subscribe", token: token,
+			body: map[string]string{"planType": "basic", "paymentMethodId": attachOnly}})
 		expectStatus(t, r, http.StatusOK)
 		var sub struct{ ClientSecret string }
 		r.json(t, &sub)
-		r = a.pay(token, sub.ClientSecret, declined)
+		r = a.pay(token, sub.ClientSecret, attachOnly)
 		expectStatus(t, r, http.StatusPaymentRequired)
 		firstSecret := sub.ClientSecret
 		if e := r.errBody(t); e.Error != "Your card was declined." || e.Code != "card_declined" {
@@ -167,7 +176,8 @@ func TestBillingLifecycleInTestMode(t *testing.T) {
 		r = a.do(req{method: "POST", path: "/api/billing/subscribe", token: token,
 			body: map[string]string{"planType": "professional", "paymentMethodId": good}})
 		expectStatus(t, r, http.StatusConflict)
-		// The declined attempt's secret, paid now with a good card after the subscription started: not charged.
+		// The declined attempt's secret, paid now with a good card after the subscription started (the new
+		// subscription replaced it): not charged.
 		r = a.pay(token, firstSecret, good)
 		expectStatus(t, r, http.StatusConflict)
 		if c := checkLedger(t, a, token); c[len(c)-1].Balance != 1100 {
@@ -200,19 +210,19 @@ func TestBillingLifecycleInTestMode(t *testing.T) {
 		if pre.Change != "upgrade" || pre.ChargeCents <= 0 || pre.ChargeCents >= 9500 || pre.Credits <= 0 {
 			t.Fatalf("proration %+v", pre)
 		}
+		if !pre.RequiresPayment || pre.PaymentMethod == nil || pre.PaymentMethod.Last4 != "4242" {
+			t.Errorf("proration %+v: want requiresPayment and the card on file", pre)
+		}
+		// The card on file pays in one step: no card form, no client secret.
 		var ch billing.PlanChange
 		r = a.do(req{method: "POST", path: "/api/billing/change-plan", token: token, body: map[string]string{"planType": "professional"}})
 		expectStatus(t, r, http.StatusOK)
 		r.json(t, &ch)
-		if !ch.RequiresPayment || ch.ClientSecret == nil || ch.ChargeCents != pre.ChargeCents {
-			t.Fatalf("change-plan %+v, want a payment of %d", ch, pre.ChargeCents)
+		if !ch.RequiresPayment || ch.ClientSecret != nil || ch.ChargeCents != pre.ChargeCents || ch.PaymentStatus != "succeeded" {
+			t.Fatalf("change-plan %+v, want %d paid by the card on file", ch, pre.ChargeCents)
 		}
-		if s := a.subscription(token); s.PlanType != "basic" {
-			t.Errorf("the plan changed before the payment: %s", s.PlanType)
-		}
-		expectStatus(t, a.pay(token, *ch.ClientSecret, good), http.StatusOK)
 		if s := a.subscription(token); s.PlanType != "professional" {
-			t.Fatalf("after the upgrade's payment: %+v", s)
+			t.Fatalf("after the upgrade: %+v", s)
 		}
 		if k := a.createKey(token, "Third", 1000); k.EffectiveRateLimit != 120 {
 			t.Errorf("professional key cap %d, want 120", k.EffectiveRateLimit)
@@ -271,21 +281,24 @@ func TestBillingLifecycleInTestMode(t *testing.T) {
 				ID         int64
 				Kind       string
 				Status     string
-				ReceiptURL string
+				ReceiptURL *string
 			}
 		}
 		a.do(req{method: "GET", path: "/api/billing/payments?limit=10", token: token}).json(t, &pays)
 		if len(pays.Data) < 3 {
 			t.Fatalf("payments %+v", pays.Data)
 		}
-		r = a.do(req{method: "GET", path: pays.Data[0].ReceiptURL, token: token})
+		if pays.Data[0].ReceiptURL == nil {
+			t.Fatalf("the paid upgrade has no receipt: %+v", pays.Data[0])
+		}
+		r = a.do(req{method: "GET", path: *pays.Data[0].ReceiptURL, token: token})
 		expectStatus(t, r, http.StatusOK)
 		if !strings.Contains(string(r.body), "Receipt #") {
 			t.Errorf("receipt: %s", r.body)
 		}
 		// Another user sees none of it.
 		other, _ := a.register("sam@example.com", "correct-horse", "Sam Roe")
-		expectStatus(t, a.do(req{method: "GET", path: pays.Data[0].ReceiptURL, token: other}), http.StatusNotFound)
+		expectStatus(t, a.do(req{method: "GET", path: *pays.Data[0].ReceiptURL, token: other}), http.StatusNotFound)
 		expectStatus(t, a.pay(other, sub.ClientSecret, good), http.StatusBadRequest)
 		r = a.do(req{method: "POST", path: "/api/billing/subscribe", token: other,
 			body: map[string]string{"planType": "basic", "paymentMethodId": good}})
@@ -324,6 +337,14 @@ func TestBillingBadInput(t *testing.T) {
 		{"bad cursor", "GET", "/api/billing/credits/history?before=-3", nil, "", 400, "before"},
 		{"huge page", "GET", "/api/billing/payments?limit=1000000", nil, "", 400, "limit"},
 		{"bad receipt id", "GET", "/api/billing/payments/abc/receipt", nil, "", 400, "id"},
+		{"bad payment id to withdraw", "POST", "/api/billing/payments/-1/cancel", nil, "", 400, "id"},
+		{"nobody's payment", "POST", "/api/billing/payments/999999/cancel", nil, "", 404, ""},
+		{"nobody's receipt", "GET", "/api/billing/payments/999999/receipt", nil, "", 404, ""},
+		{"no card to put on file", "POST", "/api/billing/payment-method", map[string]string{}, "", 400, "paymentMethodId"},
+		{"NUL in a card", "POST", "/api/billing/payment-method", map[string]string{"paymentMethodId": "pm\x00"}, "", 400, "paymentMethodId"},
+		{"a card on file without a subscription", "POST", "/api/billing/payment-method", map[string]string{"paymentMethodId": "pm_test_x"}, "", 409, "paymentMethodId"},
+		{"a made-up authentication", "POST", "/api/billing/test-mode/confirm", map[string]string{"clientSecret": "pi_x_secret_y", "authentication": "maybe"}, "", 400, "authentication"},
+		{"authentication and a card at once", "POST", "/api/billing/test-mode/confirm", map[string]string{"clientSecret": "pi_x_secret_y", "authentication": "complete", "paymentMethodId": "pm"}, "", 400, "authentication"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := a.do(req{method: tt.method, path: tt.path, token: token, body: tt.body, raw: tt.raw, badRequest: tt.status == 400})
@@ -405,28 +426,26 @@ func TestLowBalanceAlertsHonourSettings(t *testing.T) {
 	})
 }
 
-// TestTwoSubscriptionsConfirmedAtOnceGrantOnce: two sign-ups started in two tabs and confirmed at the same moment
-// make one subscription and one grant; the other payment is refused uncharged. On both databases.
+// TestTwoSubscriptionsConfirmedAtOnceGrantOnce: sign-ups started in four tabs with two cards and confirmed at the
+// same moment make one subscription and one grant: each tab's payment replaced the one before, so only the last can
+// be paid and the others are refused uncharged (409). On both databases.
 func TestTwoSubscriptionsConfirmedAtOnceGrantOnce(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, dbURL string) {
 		a := newTestApp(t, dbURL)
 		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
-		pm := a.card(token, "4242424242424242")
+		cards := []string{a.card(token, "4242424242424242"), a.card(token, "5555555555554444")}
 		var secrets []string
-		for range 4 {
+		for i := range 4 {
 			var sub struct{ ClientSecret string }
 			r := a.do(req{method: "POST", path: "/api/billing/subscribe", token: token,
-				body: map[string]string{"planType": "basic", "paymentMethodId": pm}})
+				body: map[string]string{"planType": "basic", "paymentMethodId": cards[i%2]}})
 			expectStatus(t, r, http.StatusOK)
 			r.json(t, &sub)
 			secrets = append(secrets, sub.ClientSecret)
 		}
 		codes := a.parallel(len(secrets), func(i int) *http.Request {
-			body := strings.NewReader(fmt.Sprintf(`{"clientSecret":%q,"paymentMethodId":%q}`, secrets[i], pm))
-			rq, _ := http.NewRequest("POST", a.srv.URL+"/api/billing/test-mode/confirm", body)
-			rq.Header.Set("Content-Type", "application/json")
-			rq.Header.Set("Authorization", "Bearer "+token)
-			return rq
+			return a.postJSON("/api/billing/test-mode/confirm", token, map[string]string{"clientSecret": secrets[i],
+				"paymentMethodId": cards[i%2]})
 		})
 		rows := checkLedger(t, a, token)
 		grants := 0
@@ -435,8 +454,9 @@ func TestTwoSubscriptionsConfirmedAtOnceGrantOnce(t *testing.T) {
 				grants++
 			}
 		}
-		if grants != 1 || rows[len(rows)-1].Balance != 1100 {
-			t.Errorf("statuses %v: %d grants, balance %d; want one grant and 1100", codes, grants, rows[len(rows)-1].Balance)
+		if grants != 1 || rows[len(rows)-1].Balance != 1100 || codes[http.StatusOK] != 1 || codes[http.StatusConflict] != 3 {
+			t.Errorf("statuses %v: %d grants, balance %d; want one 200, three 409, one grant and 1100", codes, grants,
+				rows[len(rows)-1].Balance)
 		}
 	})
 }

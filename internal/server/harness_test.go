@@ -221,7 +221,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	if err != nil {
 		t.Fatal(err)
 	}
-	bill := &billing.Service{Store: db, Provider: billing.Local{}, Log: log, Now: clk.Now}
+	bill := &billing.Service{Store: db, Provider: billing.Local{Cards: db}, Log: log, Now: clk.Now}
 	if o.billing != nil {
 		o.billing(bill)
 	}

@@ -262,7 +262,7 @@ func TestPropertyLookupOutOfCredits(t *testing.T) {
 		}
 		r.json(t, &e)
 		if e.Code != "insufficient_credits" || e.Balance != 0 || e.CreditsRequired != 1 || e.Plan != "free" ||
-			!strings.Contains(e.Error, "balance is 0") {
+			!strings.Contains(e.Error, "you have 0 left") {
 			t.Errorf("402 body = %+v", e)
 		}
 	})

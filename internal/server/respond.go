@@ -76,15 +76,23 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	status := statusOf(e.Kind)
 	reqID := requestIDFrom(r.Context())
-	if status >= 500 {
+	// A dependency that is unavailable (the payment provider, a person-data provider, an engine still loading)
+	// is answered in the words its domain wrote for the customer and logged as a warning: it is expected to
+	// happen and is not our bug. Only our own faults are errors, shown as "Internal error".
+	internal := status >= 500 && e.Kind != apperr.KindUnavailable
+	switch {
+	case internal:
 		s.log.Error("request failed", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "err", err)
+	case e.Kind == apperr.KindUnavailable:
+		s.log.Warn("dependency unavailable", "request_id", reqID, "method", r.Method, "path", r.URL.Path,
+			"code", e.Code, "err", err)
 	}
 	body := map[string]any{}
 	for k, v := range e.Extra {
 		body[k] = v
 	}
 	eb := errorBody{Error: e.Message, Code: e.Code, RequestID: reqID, Field: e.Field, Fields: e.Fields}
-	if status >= 500 {
+	if internal || (status >= 500 && e.Message == "") {
 		eb = errorBody{Error: "Internal error", Code: "internal", RequestID: reqID}
 	}
 	if e.Kind == apperr.KindRateLimited {

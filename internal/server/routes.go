@@ -76,6 +76,8 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/billing/credits/history", s.requireUser(s.creditHistory)},
 		{"GET", "/api/billing/payments", s.requireUser(s.listPayments)},
 		{"GET", "/api/billing/payments/{id}/receipt", s.requireUser(s.paymentReceipt)},
+		{"POST", "/api/billing/payments/{id}/cancel", s.requireUser(s.withdrawPayment)},
+		{"POST", "/api/billing/payment-method", s.requireUser(s.updatePaymentMethod)},
 		{"GET", "/api/billing/proration", s.requireUser(s.prorationPreview)},
 		{"POST", "/api/billing/subscribe", s.requireUser(s.subscribe)},
 		{"POST", "/api/billing/change-plan", s.requireUser(s.changePlan)},

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestProfile(t *testing.T) {
 		var p1, p2 account.User
 		a.do(req{method: "GET", path: "/api/user/profile", token: jane}).json(t, &p1)
 		a.do(req{method: "GET", path: "/api/auth/user", token: jane}).json(t, &p2)
-		if p1 != p2 || p1.Email != "jane@example.com" {
+		if !reflect.DeepEqual(p1, p2) || p1.Email != "jane@example.com" {
 			t.Errorf("profile %+v and auth user %+v differ or are not Jane's", p1, p2)
 		}
 		var other account.User
@@ -93,7 +94,7 @@ func TestProfile(t *testing.T) {
 		// John's account was never touched by any of Jane's calls.
 		var after account.User
 		a.do(req{method: "GET", path: "/api/user/profile", token: john}).json(t, &after)
-		if after != other {
+		if !reflect.DeepEqual(after, other) {
 			t.Errorf("John's profile changed: %+v -> %+v", other, after)
 		}
 	})

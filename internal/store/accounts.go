@@ -19,14 +19,15 @@ import (
 var _ account.Store = (*DB)(nil)
 
 const userColumns = `id, email, full_name, company, plan, credits, total_credits_earned,
-	notify_email, notify_usage, notify_weekly, notify_marketing, created_at`
+	notify_email, notify_usage, notify_weekly, notify_marketing, created_at, overage_limit_cents`
 
 func scanUser(sc interface{ Scan(...any) error }, extra ...any) (account.User, error) {
 	var u account.User
 	var created dbTime
+	var limit *int64
 	dest := append([]any{&u.ID, &u.Email, &u.FullName, &u.Company, &u.Plan, &u.Credits, &u.TotalCreditsEarned,
 		&u.Notifications.EmailNotifications, &u.Notifications.UsageAlerts, &u.Notifications.WeeklyReports,
-		&u.Notifications.MarketingEmails, &created}, extra...)
+		&u.Notifications.MarketingEmails, &created, &limit}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return account.User{}, account.ErrNotFound
@@ -34,12 +35,18 @@ func scanUser(sc interface{ Scan(...any) error }, extra ...any) (account.User, e
 		return account.User{}, err
 	}
 	u.CreatedAt = created.Time
+	u.CreditBalance = billing.BalanceOf(billing.Get(u.Plan), u.Credits, limit)
 	return u, nil
 }
 
-// CreateUser inserts the account and grants its sign-up credits through the ledger, in one transaction.
-func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User, error) {
+// CreateUser inserts the account and grants its sign-up credits through the ledger, in one transaction. With a
+// MailboxKey, the credits go to the mailbox once: the transaction enters the mailbox in welcome_grants and grants
+// them only if it went in. The primary key decides between parallel sign-ups of one mailbox (jane+1@ and jane+2@
+// at once): on PostgreSQL the second insert waits for the first transaction and then does nothing; on SQLite the
+// transactions run one at a time.
+func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User, account.Welcome, error) {
 	var u account.User
+	var welcome account.Welcome
 	err := db.tx(ctx, func(x q) error {
 		var id int64
 		// The first billing period starts at sign-up; the sign-up grant is its Free plan credits.
@@ -57,13 +64,30 @@ func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User,
 		if err != nil {
 			return fmt.Errorf("insert user: %w", err)
 		}
-		if nu.SignupCredits > 0 || nu.SignupNote != "" {
-			description := nu.SignupNote
+		credits, note := nu.SignupCredits, nu.SignupNote
+		if credits > 0 && nu.MailboxKey != "" {
+			res, err := x.exec(ctx, `INSERT INTO welcome_grants (mailbox_hash, user_id, created_at) VALUES (?, ?, ?)
+				ON CONFLICT DO NOTHING`, emailKeyHash(nu.MailboxKey), id, x.t(nu.CreatedAt))
+			if err != nil {
+				return fmt.Errorf("record the welcome grant: %w", err)
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				credits, note = 0, nu.MailboxNote
+			}
+		}
+		welcome.Credits = credits
+		if credits == 0 && note != "" {
+			welcome.Message = &note
+		}
+		if credits > 0 || note != "" {
+			description := note
 			if description == "" {
 				description = "Welcome bonus: free credits"
 			}
 			if _, err := postCredit(ctx, x, credit.Entry{
-				UserID: id, Amount: nu.SignupCredits, Kind: credit.KindSignupBonus,
+				UserID: id, Amount: credits, Kind: credit.KindSignupBonus,
 				Description: description, Reference: fmt.Sprintf("signup:%d", id), CreatedAt: nu.CreatedAt,
 			}, noFloor); err != nil {
 				return err
@@ -72,7 +96,10 @@ func (db *DB) CreateUser(ctx context.Context, nu account.NewUser) (account.User,
 		u, err = userByID(ctx, x, id)
 		return err
 	})
-	return u, err
+	if err != nil {
+		return account.User{}, account.Welcome{}, err
+	}
+	return u, welcome, nil
 }
 
 func userByID(ctx context.Context, x q, id int64) (account.User, error) {
@@ -165,7 +192,7 @@ func (db *DB) SessionUser(ctx context.Context, tokenHash string, now time.Time) 
 	var created, expires dbTime
 	u, err := scanUser(x.row(ctx, `SELECT u.id, u.email, u.full_name, u.company, u.plan, u.credits,
 			u.total_credits_earned, u.notify_email, u.notify_usage, u.notify_weekly, u.notify_marketing, u.created_at,
-			s.id, s.created_at, s.expires_at
+			u.overage_limit_cents, s.id, s.created_at, s.expires_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND u.closed_at IS NULL`,
 		tokenHash, x.t(now)), &s.ID, &created, &expires)
@@ -197,7 +224,8 @@ func (db *DB) CreatePasswordReset(ctx context.Context, userID int64, tokenHash s
 func (db *DB) ResetTokenUser(ctx context.Context, tokenHash string, now time.Time) (account.User, error) {
 	x := db.q()
 	return scanUser(x.row(ctx, `SELECT u.id, u.email, u.full_name, u.company, u.plan, u.credits,
-			u.total_credits_earned, u.notify_email, u.notify_usage, u.notify_weekly, u.notify_marketing, u.created_at
+			u.total_credits_earned, u.notify_email, u.notify_usage, u.notify_weekly, u.notify_marketing, u.created_at,
+			u.overage_limit_cents
 		FROM password_resets r JOIN users u ON u.id = r.user_id
 		WHERE r.token_hash = ? AND r.used_at IS NULL AND r.expires_at > ? AND u.closed_at IS NULL`,
 		tokenHash, x.t(now)))
@@ -280,7 +308,8 @@ func (db *DB) EmailClosedBefore(ctx context.Context, emailKey string) (bool, err
 	return n > 0, err
 }
 
-// emailKeyHash is how closed_emails keeps an address: the SHA-256 of its email key, hex.
+// emailKeyHash is how closed_emails keeps an address and welcome_grants a mailbox: the SHA-256 of its email key
+// (or mailbox key), hex.
 func emailKeyHash(emailKey string) string {
 	sum := sha256.Sum256([]byte(emailKey))
 	return hex.EncodeToString(sum[:])

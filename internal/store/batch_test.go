@@ -22,7 +22,7 @@ func TestBatchStorageIsCountedAndBounded(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestConcurrentIdempotentJobsMakeOne(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestBatchQueueStats(t *testing.T) {
 		if err != nil || len(counts) != 0 || !oldest.IsZero() {
 			t.Fatalf("empty queue: %v, %v, %v; want no counts and no oldest", counts, oldest, err)
 		}
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}

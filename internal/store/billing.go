@@ -64,6 +64,10 @@ func billingState(ctx context.Context, x q, userID int64, lock bool) (billing.St
 			return st, time.Time{}, err
 		}
 	}
+	if err := x.row(ctx, `SELECT COALESCE(MAX(id), 0) FROM payments WHERE user_id = ? AND status IN (?, ?)`, userID,
+		billing.PaymentSucceeded, billing.PaymentRefunded).Scan(&st.LastSettledPayment); err != nil {
+		return st, time.Time{}, err
+	}
 	return st, anchor.Time, nil
 }
 
@@ -92,20 +96,23 @@ func (db *DB) SetOverageLimit(ctx context.Context, userID int64, cents *int64, a
 }
 
 const paymentColumns = `id, user_id, provider, ref, kind, plan, from_plan, amount_cents, credits, status, description,
-	failure_message, period_start, period_end, dedupe_key, created_at`
+	failure_message, period_start, period_end, dedupe_key, created_at, payment_method_ref, parent_ref, open_for,
+	expires_at, priced_state, awaiting`
 
 func scanPayment(sc interface{ Scan(...any) error }) (billing.PaymentRecord, error) {
 	var p billing.PaymentRecord
 	var ref, dedupe sql.NullString
-	var start, end, created dbTime
+	var openFor sql.NullInt64
+	var start, end, created, expires dbTime
 	err := sc.Scan(&p.ID, &p.UserID, &p.Provider, &ref, &p.Kind, &p.Plan, &p.FromPlan, &p.AmountCents, &p.Credits,
-		&p.Status, &p.Description, &p.FailureMessage, &start, &end, &dedupe, &created)
+		&p.Status, &p.Description, &p.FailureMessage, &start, &end, &dedupe, &created, &p.PaymentMethodRef, &p.Parent,
+		&openFor, &expires, &p.PricedState, &p.Awaiting)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, billing.ErrNotFound
 	}
 	p.Ref, p.DedupeKey = ref.String, dedupe.String
 	p.Period = billing.Period{Start: start.Time, End: end.Time}
-	p.CreatedAt = created.Time
+	p.CreatedAt, p.ExpiresAt, p.Open = created.Time, expires.Time, openFor.Valid
 	return p, err
 }
 
@@ -127,18 +134,269 @@ func nullTime(x q, t time.Time) any {
 
 func insertPayment(ctx context.Context, x q, p billing.PaymentRecord) (int64, error) {
 	var id int64
+	var openFor any
+	if p.Open {
+		openFor = p.UserID
+	}
 	err := x.row(ctx, `INSERT INTO payments (user_id, provider, ref, kind, plan, from_plan, amount_cents, credits, status,
-		description, failure_message, period_start, period_end, dedupe_key, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		description, failure_message, period_start, period_end, dedupe_key, created_at, updated_at, payment_method_ref,
+		parent_ref, open_for, expires_at, priced_state, awaiting)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		p.UserID, p.Provider, nullable(p.Ref), p.Kind, p.Plan, p.FromPlan, p.AmountCents, p.Credits, p.Status,
 		p.Description, p.FailureMessage, nullTime(x, p.Period.Start), nullTime(x, p.Period.End), nullable(p.DedupeKey),
-		x.t(p.CreatedAt), x.t(p.CreatedAt)).Scan(&id)
+		x.t(p.CreatedAt), x.t(p.CreatedAt), p.PaymentMethodRef, p.Parent, openFor, nullTime(x, p.ExpiresAt),
+		p.PricedState, p.Awaiting).Scan(&id)
 	return id, err
 }
 
-// CreatePayment records a payment about to be asked of the provider.
-func (db *DB) CreatePayment(ctx context.Context, p billing.PaymentRecord) (int64, error) {
-	return insertPayment(ctx, db.w(), p)
+// openPaymentOf is the account's open payment, locked (nil for none).
+func openPaymentOf(ctx context.Context, x q, userID int64) (*billing.PaymentRecord, error) {
+	p, err := scanPayment(x.row(ctx, `SELECT `+paymentColumns+` FROM payments WHERE open_for = ?`+forUpdate(x), userID))
+	if errors.Is(err, billing.ErrNotFound) {
+		return nil, nil
+	}
+	return &p, err
+}
+
+// closeOpen closes an open payment as c says; a closing without a message keeps the payment's own.
+func closeOpen(ctx context.Context, x q, p *billing.PaymentRecord, c billing.Closing, now time.Time) error {
+	msg := c.Message
+	if msg == "" {
+		msg = p.FailureMessage
+	}
+	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = ?, open_for = NULL, awaiting = '',
+		provider_action = ?, updated_at = ? WHERE id = ?`, c.Status, msg, c.Action, x.t(now), p.ID); err != nil {
+		return err
+	}
+	p.Status, p.FailureMessage, p.Open, p.Awaiting = c.Status, msg, false, ""
+	return nil
+}
+
+// closeDueOpen closes the account's open payment if it is due (billing.PaymentRecord.Due against the account as it
+// is now, inside the caller's transaction), and answers the payment that is still open, if any. Every transaction
+// that changes what a payment is priced against ends with it, so a payment never outlives the state it was for.
+func closeDueOpen(ctx context.Context, x q, userID int64, now time.Time) (*billing.PaymentRecord, error) {
+	open, err := openPaymentOf(ctx, x, userID)
+	if err != nil || open == nil {
+		return nil, err
+	}
+	st, _, err := billingState(ctx, x, userID, false)
+	if errors.Is(err, billing.ErrNotFound) {
+		// A closed account pays nothing more.
+		return nil, closeOpen(ctx, x, open, billing.CloseWithdrawn(*open), now)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c, due := open.Due(st.PricedState(), now); due {
+		return nil, closeOpen(ctx, x, open, c, now)
+	}
+	return open, nil
+}
+
+// OpenPayment starts a payment the customer asked for, in one transaction under the account's row lock: the
+// account's open payment is first closed if it is due, then decide (the billing rules) sees the locked state and
+// the open payment and answers the payment to open, or nil to answer the open one again. A new payment closes the
+// open one first (superseded). Parallel requests therefore open one payment between them.
+func (db *DB) OpenPayment(ctx context.Context, userID int64, now time.Time,
+	decide func(st billing.State, open *billing.PaymentRecord) (*billing.PaymentRecord, error)) (billing.Opening, error) {
+	var out billing.Opening
+	err := db.tx(ctx, func(x q) error {
+		out = billing.Opening{}
+		st, _, err := billingState(ctx, x, userID, true)
+		if err != nil {
+			return err
+		}
+		open, err := closeDueOpen(ctx, x, userID, now)
+		if err != nil {
+			return err
+		}
+		p, err := decide(st, open)
+		if err != nil {
+			return err
+		}
+		out.State = st
+		if p == nil {
+			if open == nil {
+				return errors.New("open payment: decide reused a payment that is not there")
+			}
+			out.Payment = *open
+			return nil
+		}
+		if open != nil {
+			if err := closeOpen(ctx, x, open, billing.CloseSuperseded(*open), now); err != nil {
+				return err
+			}
+		}
+		p.UserID, p.Open, p.PricedState, p.CreatedAt = userID, true, st.PricedState(), now
+		if p.ExpiresAt.IsZero() {
+			p.ExpiresAt = now.Add(billing.PaymentTTL)
+		}
+		if p.Status == "" {
+			p.Status = billing.PaymentPending
+		}
+		if p.Awaiting == "" {
+			p.Awaiting = billing.AwaitProcessing
+		}
+		if p.ID, err = insertPayment(ctx, x, *p); err != nil {
+			return err
+		}
+		out.Payment, out.Created = *p, true
+		return nil
+	})
+	return out, err
+}
+
+// RecordAttempt records what the provider answered for an open payment: its reference (and a test-mode secret's
+// hash), amount, what it waits for now, and a decline. A payment that closed meanwhile (withdrawn by the customer
+// in another tab) keeps its closing; the provider action it owes stays queued.
+func (db *DB) RecordAttempt(ctx context.Context, paymentID int64, a billing.Attempt, now time.Time) (billing.PaymentRecord, error) {
+	var p billing.PaymentRecord
+	err := db.tx(ctx, func(x q) error {
+		res, err := x.exec(ctx, `UPDATE payments SET ref = COALESCE(?, ref), secret_hash = COALESCE(?, secret_hash),
+			parent_ref = COALESCE(?, parent_ref), payment_method_ref = COALESCE(?, payment_method_ref), amount_cents = ?,
+			awaiting = ?, status = ?, failure_message = ?, updated_at = ? WHERE id = ? AND open_for IS NOT NULL`,
+			nullable(a.Ref), nullable(a.SecretHash), nullable(a.Parent), nullable(a.PaymentMethodRef), a.AmountCents,
+			a.Awaiting, a.Status, a.Message, x.t(now), paymentID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			// Closed meanwhile: remember what the provider made, so that the queued cancel reaches it.
+			if _, err := x.exec(ctx, `UPDATE payments SET ref = COALESCE(ref, ?), parent_ref = COALESCE(?, parent_ref),
+				provider_action = CASE WHEN status IN (?, ?, ?) THEN ? ELSE provider_action END, updated_at = ?
+				WHERE id = ?`, nullable(a.Ref), nullable(a.Parent), billing.PaymentCancelled, billing.PaymentExpired,
+				billing.PaymentFailed, billing.ActionCancel, x.t(now), paymentID); err != nil {
+				return err
+			}
+		}
+		p, err = scanPayment(x.row(ctx, `SELECT `+paymentColumns+` FROM payments WHERE id = ?`, paymentID))
+		return err
+	})
+	return p, err
+}
+
+// ClosePayment closes one of the user's open payments as how says (withdrawn by the customer, declined by the
+// provider), answering the closed payment; billing.ErrNotFound when it is not theirs, and the payment unchanged
+// with ok false when it was not open.
+func (db *DB) ClosePayment(ctx context.Context, userID, paymentID int64, how func(billing.PaymentRecord) billing.Closing,
+	now time.Time) (p billing.PaymentRecord, ok bool, err error) {
+	err = db.tx(ctx, func(x q) error {
+		p, err = scanPayment(x.row(ctx, `SELECT `+paymentColumns+` FROM payments WHERE id = ? AND user_id = ?`+forUpdate(x),
+			paymentID, userID))
+		if err != nil || !p.Open {
+			return err
+		}
+		ok = true
+		return closeOpen(ctx, x, &p, how(p), now)
+	})
+	return p, ok, err
+}
+
+// CloseDuePayment closes the user's open payment if it is due, so that what the customer reads (the payment
+// history) is never an expired or stale payment shown as pending while the periodic job has not come by yet.
+func (db *DB) CloseDuePayment(ctx context.Context, userID int64, now time.Time) error {
+	var open int
+	if err := db.q().row(ctx, `SELECT COUNT(*) FROM payments WHERE open_for = ?`, userID).Scan(&open); err != nil || open == 0 {
+		return err
+	}
+	return db.tx(ctx, func(x q) error {
+		if _, _, err := billingState(ctx, x, userID, true); err != nil {
+			if errors.Is(err, billing.ErrNotFound) {
+				return nil
+			}
+			return err
+		}
+		_, err := closeDueOpen(ctx, x, userID, now)
+		return err
+	})
+}
+
+// SweepOpenPayments closes every open payment that is due (expired, abandoned mid-call, or priced against an
+// account that has since changed), each under its account's lock, and answers how many it closed. It is the
+// billing job's safety net: the transactions that change an account close its payment themselves.
+func (db *DB) SweepOpenPayments(ctx context.Context, now time.Time) (int, error) {
+	rows, err := db.q().query(ctx, `SELECT open_for FROM payments WHERE open_for IS NOT NULL ORDER BY id LIMIT 10000`)
+	if err != nil {
+		return 0, err
+	}
+	var users []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		users = append(users, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, userID := range users {
+		err := db.tx(ctx, func(x q) error {
+			if _, _, err := billingState(ctx, x, userID, true); err != nil && !errors.Is(err, billing.ErrNotFound) {
+				return err
+			}
+			still, err := closeDueOpen(ctx, x, userID, now)
+			if err == nil && still == nil {
+				n++
+			}
+			return err
+		})
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// ProviderActions is up to limit payments (of one user, or of all for 0) that still owe the provider a call (the
+// outbox), oldest first.
+func (db *DB) ProviderActions(ctx context.Context, userID int64, limit int) ([]billing.PendingAction, error) {
+	rows, err := db.q().query(ctx, `SELECT provider_action, `+paymentColumns+` FROM payments WHERE provider_action <> ''
+		AND (? = 0 OR user_id = ?) ORDER BY id LIMIT ?`, userID, userID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []billing.PendingAction
+	for rows.Next() {
+		var a billing.PendingAction
+		var err error
+		a.Payment, err = scanPayment(scanPrefix{rows, &a.Action})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// scanPrefix scans leading columns into dest before the rest of a row.
+type scanPrefix struct {
+	sc   interface{ Scan(...any) error }
+	dest *string
+}
+
+func (s scanPrefix) Scan(dest ...any) error { return s.sc.Scan(append([]any{s.dest}, dest...)...) }
+
+// ProviderActionDone clears a payment's provider action once the provider carried it out.
+func (db *DB) ProviderActionDone(ctx context.Context, paymentID int64, action string, at time.Time) error {
+	x := db.w()
+	_, err := x.exec(ctx, `UPDATE payments SET provider_action = '', updated_at = ? WHERE id = ? AND provider_action = ?`,
+		x.t(at), paymentID, action)
+	return err
+}
+
+// SaveCard makes a card the subscription's card on file.
+func (db *DB) SaveCard(ctx context.Context, userID int64, paymentMethodRef string, c billing.Card, at time.Time) error {
+	x := db.w()
+	res, err := x.exec(ctx, `UPDATE subscriptions SET payment_method_ref = ?, card_brand = ?, card_last4 = ?,
+		card_exp_month = ?, card_exp_year = ?, updated_at = ? WHERE user_id = ?`, paymentMethodRef, c.Brand, c.Last4,
+		c.ExpMonth, c.ExpYear, x.t(at), userID)
+	return expectOne(res, err)
 }
 
 // AttachPayment records the provider's reference, a test-mode secret's hash and the amount of a payment.
@@ -176,13 +434,22 @@ func (db *DB) SaveSubscription(ctx context.Context, userID int64, s billing.Sub,
 	return err
 }
 
-// ScheduleChange sets (or clears, with "") a downgrade at period end and the cancellation flag.
+// ScheduleChange sets (or clears, with "") a downgrade at period end and the cancellation flag. The account's open
+// payment, priced against the schedule as it was, closes with it.
 func (db *DB) ScheduleChange(ctx context.Context, userID int64, pendingPlan string, cancel bool, at time.Time) error {
-	x := db.w()
-	res, err := x.exec(ctx, `UPDATE subscriptions SET pending_plan = ?, cancel_at_period_end = ?, updated_at = ?
-		WHERE user_id = ? AND status IN (?, ?)`, nullable(pendingPlan), cancel, x.t(at), userID,
-		billing.StatusActive, billing.StatusPastDue)
-	return expectOne(res, err)
+	return db.tx(ctx, func(x q) error {
+		if _, _, err := billingState(ctx, x, userID, true); err != nil {
+			return err
+		}
+		res, err := x.exec(ctx, `UPDATE subscriptions SET pending_plan = ?, cancel_at_period_end = ?, updated_at = ?
+			WHERE user_id = ? AND status IN (?, ?)`, nullable(pendingPlan), cancel, x.t(at), userID,
+			billing.StatusActive, billing.StatusPastDue)
+		if err := expectOne(res, err); err != nil {
+			return err
+		}
+		_, err = closeDueOpen(ctx, x, userID, at)
+		return err
+	})
 }
 
 // SaveTestCard keeps a test-mode payment method: brand, last four digits and outcome, never the number.
@@ -312,7 +579,11 @@ func (db *DB) RollPeriod(ctx context.Context, userID int64, now time.Time) (bill
 		if err != nil {
 			return err
 		}
-		return rollDue(ctx, x, &st, anchor, now, &roll)
+		if err := rollDue(ctx, x, &st, anchor, now, &roll); err != nil {
+			return err
+		}
+		_, err = closeDueOpen(ctx, x, userID, now)
+		return err
 	})
 	return roll, err
 }
@@ -443,10 +714,13 @@ func thousands(n int64) string { return billing.Thousands(n) }
 
 // ApplyEvent applies a provider event once, in one transaction: the event's id is recorded first, so a repeated
 // delivery finds it and changes nothing (false). It is the only place a payment becomes credits.
-func (db *DB) ApplyEvent(ctx context.Context, provider string, ev billing.Event, now time.Time) (bool, error) {
-	applied := false
+//
+// An event that changes what a payment is priced against (a payment settled, a renewal, a subscription ended)
+// closes the account's open payment in the same transaction.
+func (db *DB) ApplyEvent(ctx context.Context, provider string, ev billing.Event, now time.Time) (billing.EventResult, error) {
+	var out billing.EventResult
 	err := db.tx(ctx, func(x q) error {
-		applied = false
+		out = billing.EventResult{}
 		res, err := x.exec(ctx, `INSERT INTO billing_events (provider, event_id, type, received_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT DO NOTHING`, provider, ev.ID, string(ev.Type), x.t(now))
 		if err != nil {
@@ -455,25 +729,43 @@ func (db *DB) ApplyEvent(ctx context.Context, provider string, ev billing.Event,
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err
 		}
-		applied = true
+		out.Applied = true
+		var userID int64
 		switch ev.Type {
 		case billing.EventPaymentSucceeded:
-			return paymentSucceeded(ctx, x, provider, ev.PaymentRef, now)
+			paidAt := now
+			if !ev.Created.IsZero() && ev.Created.Before(now) {
+				paidAt = ev.Created
+			}
+			err = paymentSucceeded(ctx, x, provider, ev.PaymentRef, now, paidAt, &out)
+			userID = out.Payment.UserID
 		case billing.EventPaymentFailed:
-			return paymentFailedEvent(ctx, x, provider, ev, now)
+			userID, err = paymentFailedEvent(ctx, x, provider, ev, now)
 		case billing.EventRenewalPaid, billing.EventRenewalFailed:
-			return renewalEvent(ctx, x, provider, ev, now)
+			userID, err = renewalEvent(ctx, x, provider, ev, now)
 		case billing.EventSubscriptionEnded:
 			// The period job ends it at the period's end (overage settled, credits forfeited, back to Free).
-			_, err := x.exec(ctx, `UPDATE subscriptions SET status = ?, updated_at = ? WHERE provider = ? AND subscription_ref = ?`,
+			if err = x.row(ctx, `SELECT user_id FROM subscriptions WHERE provider = ? AND subscription_ref = ?`, provider,
+				ev.SubscriptionRef).Scan(&userID); errors.Is(err, sql.ErrNoRows) {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			if _, _, err := billingState(ctx, x, userID, true); err != nil && !errors.Is(err, billing.ErrNotFound) {
+				return err
+			}
+			_, err = x.exec(ctx, `UPDATE subscriptions SET status = ?, updated_at = ? WHERE provider = ? AND subscription_ref = ?`,
 				billing.StatusCanceled, x.t(now), provider, ev.SubscriptionRef)
-			return err
 		case billing.EventPaymentRefunded:
-			return paymentRefunded(ctx, x, provider, ev.PaymentRef, now)
+			userID, err = paymentRefunded(ctx, x, provider, ev.PaymentRef, now)
 		}
-		return nil
+		if err != nil || userID == 0 {
+			return err
+		}
+		_, err = closeDueOpen(ctx, x, userID, now)
+		return err
 	})
-	return applied, err
+	return out, err
 }
 
 func paymentByRef(ctx context.Context, x q, provider, ref string) (billing.PaymentRecord, error) {
@@ -481,31 +773,69 @@ func paymentByRef(ctx context.Context, x q, provider, ref string) (billing.Payme
 		provider, ref))
 }
 
+// lockedPaymentByRef finds a payment and locks its account, then the payment, in the order every billing
+// transaction takes them (account first), so that two of them never wait for each other. It answers the account's
+// state; billing.ErrNotFound for an unknown payment or a closed account.
+func lockedPaymentByRef(ctx context.Context, x q, provider, ref string) (billing.PaymentRecord, billing.State, error) {
+	var userID int64
+	err := x.row(ctx, `SELECT user_id FROM payments WHERE provider = ? AND ref = ?`, provider, ref).Scan(&userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return billing.PaymentRecord{}, billing.State{}, billing.ErrNotFound
+	}
+	if err != nil {
+		return billing.PaymentRecord{}, billing.State{}, err
+	}
+	st, _, err := billingState(ctx, x, userID, true)
+	if err != nil {
+		return billing.PaymentRecord{}, st, err
+	}
+	p, err := paymentByRef(ctx, x, provider, ref)
+	return p, st, err
+}
+
 // paymentSucceeded marks a payment paid and grants what it bought: a new subscription's plan and first period, an
 // upgrade's plan and prorated credits, a renewal's plan credits.
-func paymentSucceeded(ctx context.Context, x q, provider, ref string, now time.Time) error {
-	p, err := paymentByRef(ctx, x, provider, ref)
+//
+// A customer's payment (one with a priced state) is granted only while it is open and the account is still as it
+// was priced; otherwise it is stale: in test mode, where this confirmation is the charge, it is refused and
+// nothing moves; on Stripe the money already moved, so it is refunded (the provider action below) and nothing is
+// granted.
+//
+// paidAt is when the provider says the payment was made (its event's time): a payment paid at the provider just
+// before it expired here is not refused because its webhook came a moment later.
+func paymentSucceeded(ctx context.Context, x q, provider, ref string, now, paidAt time.Time, out *billing.EventResult) error {
+	p, st, err := lockedPaymentByRef(ctx, x, provider, ref)
 	if errors.Is(err, billing.ErrNotFound) {
-		return nil // not one of ours (another integration on the same Stripe account)
+		return nil // not one of ours (another integration on the same Stripe account), or its account is closed
 	}
 	if err != nil {
 		return err
+	}
+	out.Payment = p
+	if p.Status == billing.PaymentSucceeded || p.Status == billing.PaymentRefunded || p.Status == billing.PaymentInvoiced {
+		return nil // paid already: a second confirmation changes nothing
+	}
+	customer := p.PricedState != ""
+	_, due := p.Due(st.PricedState(), paidAt)
+	if customer && (!p.Open || due) {
+		out.Stale = true
+		if provider == billing.ModeTest {
+			if c, due := p.Due(st.PricedState(), paidAt); due {
+				return closeOpen(ctx, x, &out.Payment, c, now)
+			}
+			return nil
+		}
+		return closeOpen(ctx, x, &out.Payment, billing.RefundStale(), now)
 	}
 	// A payment declined once may succeed when the customer retries it with another card.
-	if p.Status != billing.PaymentPending && p.Status != billing.PaymentFailed {
+	if !customer && p.Status != billing.PaymentPending && p.Status != billing.PaymentFailed {
 		return nil
 	}
-	st, _, err := billingState(ctx, x, p.UserID, true)
-	if errors.Is(err, billing.ErrNotFound) {
-		return nil // the account was closed meanwhile
-	}
-	if err != nil {
+	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = '', open_for = NULL, awaiting = '',
+		updated_at = ? WHERE id = ?`, billing.PaymentSucceeded, x.t(now), p.ID); err != nil {
 		return err
 	}
-	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = '', updated_at = ? WHERE id = ?`,
-		billing.PaymentSucceeded, x.t(now), p.ID); err != nil {
-		return err
-	}
+	out.Payment.Status, out.Payment.Open, out.Payment.FailureMessage = billing.PaymentSucceeded, false, ""
 	plan := billing.Get(p.Plan)
 	grant := func(amount int64, kind, description string) error {
 		if amount <= 0 {
@@ -517,13 +847,6 @@ func paymentSucceeded(ctx context.Context, x q, provider, ref string, now time.T
 	}
 	switch p.Kind {
 	case billing.KindSubscription:
-		if st.Active() && provider == billing.ModeTest {
-			// Two sign-ups confirmed at once (two tabs): the first one applied wins; in test mode the other is
-			// simply not charged. (Service.ConfirmTestPayment checks this first; this is the check under the lock.)
-			_, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = ?, updated_at = ? WHERE id = ?`,
-				billing.PaymentFailed, "Already subscribed: this second subscription was not charged.", x.t(now), p.ID)
-			return err
-		}
 		// The paid period starts now; what the account held before carries into it for one period.
 		period := billing.PeriodAt(now, now)
 		if _, err := x.exec(ctx, `UPDATE users SET plan = ?, period_anchor = ?, period_start = ?, period_end = ?,
@@ -541,11 +864,6 @@ func paymentSucceeded(ctx context.Context, x q, provider, ref string, now time.T
 		return grant(p.Credits, credit.KindPlanCredits, fmt.Sprintf("%s plan: %s credits for %s", plan.Name,
 			thousands(p.Credits), periodText(period)))
 	case billing.KindUpgrade:
-		if billing.ChangeKind(billing.Get(st.Plan), plan) != billing.Upgrade {
-			// Already on this plan or a dearer one (two upgrades paid at once): the payment stands, the plan stays.
-			return grant(p.Credits, credit.KindProration, fmt.Sprintf("Upgrade to %s: %s prorated credits", plan.Name,
-				thousands(p.Credits)))
-		}
 		if _, err := x.exec(ctx, `UPDATE users SET plan = ?, updated_at = ? WHERE id = ?`, plan.ID, x.t(now), p.UserID); err != nil {
 			return err
 		}
@@ -572,45 +890,49 @@ func activate(ctx context.Context, x q, userID int64, plan string, now time.Time
 	return err
 }
 
-func paymentFailedEvent(ctx context.Context, x q, provider string, ev billing.Event, now time.Time) error {
-	p, err := paymentByRef(ctx, x, provider, ev.PaymentRef)
+// paymentFailedEvent records a decline. A customer's open payment stays open for another card; a closed one is
+// left as it closed.
+func paymentFailedEvent(ctx context.Context, x q, provider string, ev billing.Event, now time.Time) (int64, error) {
+	p, _, err := lockedPaymentByRef(ctx, x, provider, ev.PaymentRef)
 	if errors.Is(err, billing.ErrNotFound) {
-		return nil
+		return 0, nil
 	}
-	if err != nil || (p.Status != billing.PaymentPending && p.Status != billing.PaymentFailed) {
-		return err
+	if err != nil || (p.Status != billing.PaymentPending && p.Status != billing.PaymentFailed) ||
+		(p.PricedState != "" && !p.Open) {
+		return 0, err
 	}
-	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = ?, updated_at = ? WHERE id = ?`,
-		billing.PaymentFailed, ev.FailureMessage, x.t(now), p.ID); err != nil {
-		return err
+	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, failure_message = ?, awaiting = CASE WHEN open_for IS NULL
+		THEN '' ELSE ? END, updated_at = ? WHERE id = ?`, billing.PaymentFailed, ev.FailureMessage,
+		billing.AwaitPaymentMethod, x.t(now), p.ID); err != nil {
+		return 0, err
 	}
 	if p.Kind == billing.KindRenewal {
 		_, err = x.exec(ctx, `UPDATE subscriptions SET status = ?, updated_at = ? WHERE user_id = ? AND status = ?`,
 			billing.StatusPastDue, x.t(now), p.UserID, billing.StatusActive)
 	}
-	return err
+	return p.UserID, err
 }
 
 // renewalEvent applies a renewal the provider billed by itself (Stripe's subscription_cycle invoices). Stripe's
 // period began when the subscription was created, ours when its first payment succeeded, seconds to minutes
 // later; so an invoice for a period starting within the hour before our period ends belongs to our next period,
 // which is closed here first.
-func renewalEvent(ctx context.Context, x q, provider string, ev billing.Event, now time.Time) error {
+func renewalEvent(ctx context.Context, x q, provider string, ev billing.Event, now time.Time) (int64, error) {
 	var userID int64
 	err := x.row(ctx, `SELECT user_id FROM subscriptions WHERE provider = ? AND subscription_ref = ?`, provider,
 		ev.SubscriptionRef).Scan(&userID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	st, anchor, err := billingState(ctx, x, userID, true)
 	if errors.Is(err, billing.ErrNotFound) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	until := now
 	if ev.PeriodStart.After(until) {
@@ -621,10 +943,10 @@ func renewalEvent(ctx context.Context, x q, provider string, ev billing.Event, n
 	}
 	var roll billing.Roll
 	if err := rollDue(ctx, x, &st, anchor, until, &roll); err != nil {
-		return err
+		return 0, err
 	}
 	if !billing.Get(st.Plan).Paid() {
-		return nil
+		return userID, nil
 	}
 	key := fmt.Sprintf("renewal:%d:%d", userID, st.Period.Start.Unix())
 	p, err := scanPayment(x.row(ctx, `SELECT `+paymentColumns+` FROM payments WHERE dedupe_key = ?`, key))
@@ -637,51 +959,45 @@ func renewalEvent(ctx context.Context, x q, provider string, ev billing.Event, n
 		p.ID, err = insertPayment(ctx, x, p)
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	ref := fmt.Sprintf("renewal-%d", p.ID)
 	if _, err := x.exec(ctx, `UPDATE payments SET ref = COALESCE(ref, ?), amount_cents = ?, updated_at = ? WHERE id = ?`,
 		ref, ev.AmountCents, x.t(now), p.ID); err != nil {
-		return err
+		return 0, err
 	}
 	if p.Ref != "" {
 		ref = p.Ref
 	}
 	if ev.Type == billing.EventRenewalFailed {
-		return paymentFailedEvent(ctx, x, provider, billing.Event{PaymentRef: ref, FailureMessage: ev.FailureMessage}, now)
+		_, err := paymentFailedEvent(ctx, x, provider, billing.Event{PaymentRef: ref, FailureMessage: ev.FailureMessage}, now)
+		return userID, err
 	}
-	return paymentSucceeded(ctx, x, provider, ref, now)
+	return userID, paymentSucceeded(ctx, x, provider, ref, now, now, &billing.EventResult{})
 }
 
 // paymentRefunded marks a paid payment refunded and takes back the credits it bought, as far as the balance still
 // holds them (credits already spent were delivered and are not clawed into overage).
-func paymentRefunded(ctx context.Context, x q, provider, ref string, now time.Time) error {
-	p, err := paymentByRef(ctx, x, provider, ref)
+func paymentRefunded(ctx context.Context, x q, provider, ref string, now time.Time) (int64, error) {
+	p, st, err := lockedPaymentByRef(ctx, x, provider, ref)
 	if errors.Is(err, billing.ErrNotFound) {
-		return nil
+		return 0, nil
 	}
 	if err != nil || p.Status != billing.PaymentSucceeded {
-		return err
+		return 0, err
 	}
 	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, updated_at = ? WHERE id = ?`, billing.PaymentRefunded,
 		x.t(now), p.ID); err != nil {
-		return err
-	}
-	st, _, err := billingState(ctx, x, p.UserID, true)
-	if errors.Is(err, billing.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
+		return 0, err
 	}
 	back := min(p.Credits, max(st.Balance, 0))
 	if back <= 0 {
-		return nil
+		return p.UserID, nil
 	}
 	_, err = postCredit(ctx, x, credit.Entry{UserID: p.UserID, Amount: -back, Kind: credit.KindRefund,
 		Description: fmt.Sprintf("Refund of payment #%d (%s): %s credits taken back", p.ID, billing.Dollars(p.AmountCents),
 			thousands(back)), Reference: fmt.Sprintf("refund:%d", p.ID), CreatedAt: now}, noFloor)
-	return err
+	return p.UserID, err
 }
 
 // Alert is a queued low-balance or usage alert with what its email needs.

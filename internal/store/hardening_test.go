@@ -24,7 +24,7 @@ func TestSQLiteFilesAreOwnerOnly(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	path := filepath.Join(dir, "valuator.db")
 	db := openTest(t, "sqlite://"+path)
-	if _, err := db.CreateUser(context.Background(), newUser("jane@example.com")); err != nil {
+	if _, _, err := db.CreateUser(context.Background(), newUser("jane@example.com")); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
@@ -47,7 +47,7 @@ func TestAPIKeysAreCappedUnderConcurrency(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestLedgerReferencesAreServerMade(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,7 +31,7 @@ func BenchmarkMeter(b *testing.B) {
 			for i := range 50 {
 				u := newUser(fmt.Sprintf("meter%d@example.com", i))
 				u.SignupCredits = 1 << 40
-				got, err := db.CreateUser(ctx, u)
+				got, _, err := db.CreateUser(ctx, u)
 				if err != nil {
 					b.Fatal(err)
 				}

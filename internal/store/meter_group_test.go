@@ -24,11 +24,11 @@ func TestGroupedChargesAreExact(t *testing.T) {
 		db := openTest(t, url)
 		poor, rich := newUser("poor@example.com"), newUser("rich@example.com")
 		poor.SignupCredits, rich.SignupCredits = 150, 1000
-		up, err := db.CreateUser(ctx, poor)
+		up, _, err := db.CreateUser(ctx, poor)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ur, err := db.CreateUser(ctx, rich)
+		ur, _, err := db.CreateUser(ctx, rich)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestSQLiteCheckpointsBesideTheWriter(t *testing.T) {
 
 	u := newUser("wal@example.com")
 	u.SignupCredits = 1 << 30
-	user, err := db.CreateUser(ctx, u)
+	user, _, err := db.CreateUser(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,9 @@ import (
 //go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
-// Migrate brings the schema up to date. Several instances may start at once on PostgreSQL: a session advisory
-// lock lets one migrate while the others wait.
+// Migrate brings the schema up to date and enters the accounts made before welcome_grants in it (a step in Go,
+// idempotent, that runs every time). Several instances may start at once on PostgreSQL: a session advisory lock
+// lets one migrate while the others wait.
 func (db *DB) Migrate(ctx context.Context) error {
 	dir := "migrations/" + db.dialect.String()
 	fsys, err := fs.Sub(migrations, dir)
@@ -39,6 +40,9 @@ func (db *DB) Migrate(ctx context.Context) error {
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate %s: %w", db.dialect, err)
+	}
+	if err := db.backfillWelcomeGrants(ctx); err != nil {
+		return err
 	}
 	return db.migrateQueue(ctx)
 }

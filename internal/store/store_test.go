@@ -75,7 +75,7 @@ func TestCreateUserGrantsSignupCreditsInTheLedger(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("Jane@Example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("Jane@Example.com"))
 		if err != nil {
 			t.Fatalf("CreateUser: %v", err)
 		}
@@ -106,7 +106,7 @@ func TestLedgerIsAppendOnly(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func TestPostCreditIsExactUnderConcurrency(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,11 +181,11 @@ func TestEmailUniquenessIsCaseInsensitive(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		first, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		first, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.CreateUser(ctx, newUser("JANE@Example.COM")); !errors.Is(err, account.ErrEmailTaken) {
+		if _, _, err := db.CreateUser(ctx, newUser("JANE@Example.COM")); !errors.Is(err, account.ErrEmailTaken) {
 			t.Fatalf("second CreateUser error = %v, want ErrEmailTaken", err)
 		}
 		// The failed insert must not leave a ledger row or a user behind.
@@ -193,7 +193,7 @@ func TestEmailUniquenessIsCaseInsensitive(t *testing.T) {
 		if len(rows) != 0 {
 			t.Errorf("failed sign-up left %d ledger rows", len(rows))
 		}
-		other, err := db.CreateUser(ctx, newUser("john@example.com"))
+		other, _, err := db.CreateUser(ctx, newUser("john@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func TestSessions(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +269,7 @@ func TestResetPasswordIsSingleUseAndRevokesSessions(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,7 +336,7 @@ func TestCloseUserForfeitsCreditsAndFreesTheEmail(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,7 +357,7 @@ func TestCloseUserForfeitsCreditsAndFreesTheEmail(t *testing.T) {
 		if len(rows) != 2 || rows[0].Amount != -100 || rows[0].BalanceAfter != 0 || rows[0].Kind != credit.KindForfeit {
 			t.Errorf("ledger after closing = %+v, want a -100 forfeit row ending at 0", rows)
 		}
-		if _, err := db.CreateUser(ctx, newUser("jane@example.com")); err != nil {
+		if _, _, err := db.CreateUser(ctx, newUser("jane@example.com")); err != nil {
 			t.Errorf("the email of a closed account cannot be used again: %v", err)
 		}
 		if err := db.CloseUser(ctx, u.ID, t0); !errors.Is(err, account.ErrNotFound) {
@@ -370,7 +370,7 @@ func TestNotificationsAndContact(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		ctx := context.Background()
 		db := openTest(t, url)
-		u, err := db.CreateUser(ctx, newUser("jane@example.com"))
+		u, _, err := db.CreateUser(ctx, newUser("jane@example.com"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -400,7 +400,7 @@ func TestMeterNeverTakesTheBalanceBelowZero(t *testing.T) {
 		db := openTest(t, url)
 		nu := newUser("jane@example.com")
 		nu.SignupCredits = 5
-		u, err := db.CreateUser(ctx, nu)
+		u, _, err := db.CreateUser(ctx, nu)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -167,3 +167,24 @@ func TestRateLimited(t *testing.T) {
 		t.Errorf("short deadline: %+v after %s", e, time.Since(start))
 	}
 }
+
+// TestOutOfCredits: a 402 carries the account's balance, the same figures the dashboard shows.
+func TestOutOfCredits(t *testing.T) {
+	s := startServer(t)
+	c := newClient(t, s, s.newAccountKey(t, "sdk-go-broke"), nil)
+	ctx := context.Background()
+	margaret := api.PublicPersonParams{Name: "Margaret Larkspur", StreetLine1: ptr("5873 River Dr N"), City: "Seattle",
+		StateCode: "WA", PostalCode: ptr("98103")}
+	// A new Free account's 100 credits buy 20 person lookups at 5 credits.
+	var err error
+	for i := 0; i < 21 && err == nil; i++ {
+		_, err = c.FindPerson(ctx, margaret)
+	}
+	e := apiErr(t, err)
+	if !valuator.IsPaymentRequired(err) || e.Code != "insufficient_credits" || e.Balance == nil {
+		t.Fatalf("402 = %+v", e)
+	}
+	if b := e.Balance; b.Credits != 0 || b.State != api.BalanceStateEmpty || b.PlanType != api.Free {
+		t.Errorf("402 balance = %+v, want a Free account with no credits left", *b)
+	}
+}

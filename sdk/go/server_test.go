@@ -146,6 +146,26 @@ func (s *testServer) createKey(t *testing.T, name string, rateLimit int) string 
 	return key.KeyValue
 }
 
+// newAccountKey signs up a new (Free) account and creates its API key.
+func (s *testServer) newAccountKey(t *testing.T, name string) string {
+	t.Helper()
+	var auth struct {
+		Token string `json:"token"`
+	}
+	email := fmt.Sprintf("%s-%d@example.com", name, time.Now().UnixNano())
+	if err := call("POST", s.baseURL+"/api/auth/register", "", map[string]string{"email": email,
+		"password": "sdk-test-passphrase", "fullName": "SDK Test"}, http.StatusCreated, &auth); err != nil {
+		t.Fatal(err)
+	}
+	var key struct {
+		KeyValue string `json:"keyValue"`
+	}
+	if err := call("POST", s.baseURL+"/api/api-keys", auth.Token, map[string]any{"name": name}, http.StatusCreated, &key); err != nil {
+		t.Fatal(err)
+	}
+	return key.KeyValue
+}
+
 func call(method, url, token string, body any, want int, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {

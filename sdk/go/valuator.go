@@ -52,6 +52,9 @@ type APIError struct {
 	Field      string
 	Fields     map[string]string
 	RetryAfter time.Duration
+	// Balance is, for 402, what the account has left: plan credits, overage used and its cost, the overage limit
+	// left and a state (empty, limit_reached, ...), the same figures the dashboard shows. Nil otherwise.
+	Balance *api.Balance
 	// RateLimit holds the x-ratelimit-* headers (-1 when missing).
 	RateLimit RateLimit
 	// Body is the answer as sent.
@@ -73,6 +76,10 @@ func (e *APIError) Error() string {
 
 // IsNotFound reports whether err is an *APIError with status 404.
 func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+
+// IsPaymentRequired reports whether err is an *APIError with status 402: out of credits, or past the overage limit
+// (APIError.Balance says which).
+func IsPaymentRequired(err error) bool { return statusOf(err) == http.StatusPaymentRequired }
 
 // IsRateLimited reports whether err is an *APIError with status 429.
 func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyRequests }
@@ -285,9 +292,11 @@ func apiError(res *http.Response, body []byte) *APIError {
 		Field      string            `json:"field"`
 		Fields     map[string]string `json:"fields"`
 		RetryAfter int               `json:"retryAfter"`
+		Balance    *api.Balance      `json:"creditBalance"`
 	}
 	if json.Unmarshal(body, &b) == nil {
 		e.Message, e.Code, e.RequestID, e.Field, e.Fields = b.Error, b.Code, b.RequestID, b.Field, b.Fields
+		e.Balance = b.Balance
 	}
 	if e.Code == "" {
 		e.Code = "http_" + strconv.Itoa(res.StatusCode)

@@ -193,11 +193,13 @@ func (p *Provider) Subscribe(ctx context.Context, r billing.SubscribeRequest) (b
 	}
 
 	// Attaching is where Stripe first tries the card, so a refused card usually shows up here.
-	if _, err := p.sc.V1PaymentMethods.Attach(ctx, r.PaymentMethodID, &stripe.PaymentMethodAttachParams{
+	pm, err := p.sc.V1PaymentMethods.Attach(ctx, r.PaymentMethodID, &stripe.PaymentMethodAttachParams{
 		Customer: stripe.String(res.CustomerID),
-	}); err != nil {
+	})
+	if err != nil {
 		return res, apiErr("attaching the payment method", err)
 	}
+	res.Card = cardOf(pm)
 
 	sub, err := p.sc.V1Subscriptions.Create(ctx, &stripe.SubscriptionCreateParams{
 		Customer:             stripe.String(res.CustomerID),
@@ -222,6 +224,8 @@ func (p *Provider) Subscribe(ctx context.Context, r billing.SubscribeRequest) (b
 	if err != nil {
 		return res, fmt.Errorf("stripe: subscription %s: %w", sub.ID, err)
 	}
+	// Until its first payment the subscription is incomplete: withdrawing the payment cancels it.
+	pay.Parent, pay.Awaiting = sub.ID, billing.AwaitConfirmation
 	if pay.Status == billing.PaymentPending && pay.ClientSecret == "" {
 		// Real Stripe finalizes the first invoice of a default_incomplete subscription at once and gives it a
 		// PaymentIntent; stripe-mock's fixture invoice has neither. The payment is returned as it is, and
@@ -250,18 +254,34 @@ func (p *Provider) Upgrade(ctx context.Context, r billing.ChangeRequest) (billin
 	if item.Price != nil && item.Price.ID == price {
 		return billing.Payment{}, fmt.Errorf("stripe: subscription %s is already on plan %q", sub.ID, r.To.ID)
 	}
-	updated, err := p.sc.V1Subscriptions.Update(ctx, sub.ID, &stripe.SubscriptionUpdateParams{
+	params := &stripe.SubscriptionUpdateParams{
 		Items:             []*stripe.SubscriptionUpdateItemParams{{ID: stripe.String(item.ID), Price: stripe.String(price)}},
 		ProrationBehavior: stripe.String("always_invoice"),
 		PaymentBehavior:   stripe.String("pending_if_incomplete"),
 		Expand:            invoiceExpand,
-	})
+	}
+	if r.PaymentID != 0 {
+		// A retried call (a timeout after Stripe acted) must not invoice the upgrade twice.
+		params.SetIdempotencyKey("valuator-upgrade-" + strconv.FormatInt(r.PaymentID, 10))
+	}
+	updated, err := p.sc.V1Subscriptions.Update(ctx, sub.ID, params)
 	if err != nil {
 		return billing.Payment{}, apiErr("upgrading the subscription", err)
 	}
 	pay, err := invoicePayment(updated.LatestInvoice)
 	if err != nil {
 		return billing.Payment{}, fmt.Errorf("stripe: upgrading subscription %s: %w", sub.ID, err)
+	}
+	if updated.LatestInvoice != nil {
+		// Voiding the invoice withdraws the payment and discards the pending update.
+		pay.Parent = updated.LatestInvoice.ID
+	}
+	if pay.Status == billing.PaymentPending {
+		// Stripe charged the card on file with the invoice: its PaymentIntent says whether the bank asks for
+		// authentication or the card was declined.
+		if err := p.readIntent(ctx, &pay); err != nil {
+			return pay, err
+		}
 	}
 	// Stripe accepts only price, quantity and proration parameters together with pending_if_incomplete, so
 	// clearing a cancellation takes a second call. It comes after the upgrade, so that an upgrade Stripe refuses
@@ -274,6 +294,146 @@ func (p *Provider) Upgrade(ctx context.Context, r billing.ChangeRequest) (billin
 		}
 	}
 	return pay, nil
+}
+
+// readIntent reads what a pending payment's PaymentIntent waits for: requires_action (the bank asks the customer
+// to authenticate) or requires_payment_method (the card was declined, with Stripe's message); a PaymentIntent
+// still processing or one that succeeded meanwhile is left pending, for its webhook to settle.
+func (p *Provider) readIntent(ctx context.Context, pay *billing.Payment) error {
+	if pay.Ref == "" {
+		// Stripe always gives an open invoice a PaymentIntent; without one (stripe-mock's fixture invoice) there is
+		// nothing the browser could confirm, so the payment waits for its webhook.
+		p.log.WarnContext(ctx, "stripe: an upgrade's unpaid invoice has no PaymentIntent", "invoice", pay.Parent)
+		pay.Awaiting = billing.AwaitProcessing
+		return nil
+	}
+	pi, err := p.sc.V1PaymentIntents.Retrieve(ctx, pay.Ref, nil)
+	if err != nil {
+		return apiErr("reading the upgrade's payment", err)
+	}
+	if pi.ClientSecret != "" {
+		pay.ClientSecret = pi.ClientSecret
+	}
+	switch pi.Status {
+	case stripe.PaymentIntentStatusRequiresAction:
+		pay.Awaiting, pay.FailureMessage = billing.AwaitAction, billing.MsgAuthRequired
+	case stripe.PaymentIntentStatusRequiresPaymentMethod:
+		pay.Status, pay.Awaiting, pay.FailureMessage = billing.PaymentFailed, billing.AwaitPaymentMethod, "Your card was declined."
+		if pi.LastPaymentError != nil && pi.LastPaymentError.Msg != "" {
+			pay.FailureMessage = pi.LastPaymentError.Msg
+		}
+	default:
+		pay.Awaiting = billing.AwaitProcessing
+	}
+	return nil
+}
+
+// SetPaymentMethod attaches the card to the customer and makes it the default of the customer's invoices and of
+// the subscription, so that renewals and upgrades charge it.
+func (p *Provider) SetPaymentMethod(ctx context.Context, r billing.CardRequest) (billing.Card, error) {
+	if r.CustomerID == "" {
+		return billing.Card{}, errors.New("stripe: replacing a card needs a customer ID")
+	}
+	pm, err := p.sc.V1PaymentMethods.Attach(ctx, r.PaymentMethodID, &stripe.PaymentMethodAttachParams{
+		Customer: stripe.String(r.CustomerID),
+	})
+	if err != nil {
+		return billing.Card{}, apiErr("attaching the new card", err)
+	}
+	if _, err := p.sc.V1Customers.Update(ctx, r.CustomerID, &stripe.CustomerUpdateParams{
+		InvoiceSettings: &stripe.CustomerUpdateInvoiceSettingsParams{DefaultPaymentMethod: stripe.String(pm.ID)},
+	}); err != nil {
+		return billing.Card{}, apiErr("making the new card the customer's default", err)
+	}
+	if r.SubscriptionID != "" {
+		if _, err := p.sc.V1Subscriptions.Update(ctx, r.SubscriptionID, &stripe.SubscriptionUpdateParams{
+			DefaultPaymentMethod: stripe.String(pm.ID),
+		}); err != nil {
+			return billing.Card{}, apiErr("making the new card the subscription's default", err)
+		}
+	}
+	return cardOf(pm), nil
+}
+
+// cardOf is what is kept of a card payment method.
+func cardOf(pm *stripe.PaymentMethod) billing.Card {
+	if pm == nil || pm.Card == nil {
+		return billing.Card{}
+	}
+	return billing.Card{Brand: string(pm.Card.Brand), Last4: pm.Card.Last4, ExpMonth: int(pm.Card.ExpMonth),
+		ExpYear: int(pm.Card.ExpYear)}
+}
+
+// ClientSecret reads an open payment's client secret from its PaymentIntent.
+func (p *Provider) ClientSecret(ctx context.Context, pay billing.PaymentRecord) (string, error) {
+	if pay.Ref == "" {
+		return "", fmt.Errorf("stripe: payment %d has no PaymentIntent yet", pay.ID)
+	}
+	pi, err := p.sc.V1PaymentIntents.Retrieve(ctx, pay.Ref, nil)
+	if err != nil {
+		return "", apiErr("reading the payment's client secret", err)
+	}
+	return pi.ClientSecret, nil
+}
+
+// CancelPayment withdraws an unpaid payment. A PaymentIntent made by an invoice cannot be cancelled by itself:
+// the invoice is voided (which also discards an upgrade's pending update), and a new subscription's first payment
+// is withdrawn by cancelling the incomplete subscription. Something Stripe already finished with (paid, void,
+// cancelled) answers an error that says so, which is success here.
+func (p *Provider) CancelPayment(ctx context.Context, pay billing.PaymentRecord) error {
+	var err error
+	switch {
+	case strings.HasPrefix(pay.Parent, "sub_"):
+		_, err = p.sc.V1Subscriptions.Cancel(ctx, pay.Parent, nil)
+	case strings.HasPrefix(pay.Parent, "in_"):
+		_, err = p.sc.V1Invoices.VoidInvoice(ctx, pay.Parent, nil)
+	case strings.HasPrefix(pay.Ref, "pi_"):
+		_, err = p.sc.V1PaymentIntents.Cancel(ctx, pay.Ref, nil)
+	default:
+		return nil // nothing was made at Stripe
+	}
+	if finished(err) {
+		return nil
+	}
+	if err != nil {
+		return apiErr("withdrawing payment "+strconv.FormatInt(pay.ID, 10), err)
+	}
+	return nil
+}
+
+// Refund gives a payment back in full, once (the idempotency key is our payment's id). A new subscription paid
+// after it was withdrawn is cancelled too, so that it does not renew.
+func (p *Provider) Refund(ctx context.Context, pay billing.PaymentRecord) error {
+	if !strings.HasPrefix(pay.Ref, "pi_") {
+		return fmt.Errorf("stripe: payment %d has no PaymentIntent to refund", pay.ID)
+	}
+	params := &stripe.RefundCreateParams{PaymentIntent: stripe.String(pay.Ref),
+		Metadata: map[string]string{"payment_id": strconv.FormatInt(pay.ID, 10), "reason": "stale_payment"}}
+	params.SetIdempotencyKey("valuator-refund-" + strconv.FormatInt(pay.ID, 10))
+	if _, err := p.sc.V1Refunds.Create(ctx, params); err != nil && !finished(err) {
+		return apiErr("refunding payment "+strconv.FormatInt(pay.ID, 10), err)
+	}
+	if strings.HasPrefix(pay.Parent, "sub_") {
+		if _, err := p.sc.V1Subscriptions.Cancel(ctx, pay.Parent, nil); err != nil && !finished(err) {
+			return apiErr("cancelling the refunded subscription", err)
+		}
+	}
+	return nil
+}
+
+// finished reports a Stripe answer that the object is already where we wanted it: a 400 for a state that no
+// longer allows the change (already cancelled, void, paid or refunded), or a 404 for one that is gone.
+func finished(err error) bool {
+	var se *stripe.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code {
+	case stripe.ErrorCodePaymentIntentUnexpectedState, stripe.ErrorCodeResourceMissing, stripe.ErrorCodeChargeAlreadyRefunded,
+		stripe.ErrorCodeInvoiceNotEditable:
+		return true
+	}
+	return false
 }
 
 // Downgrade moves the subscription's item to the cheaper plan's price without proration: the current period is

@@ -277,6 +277,9 @@ func TestStripeMock(t *testing.T) {
 			if reqs[1].Form.Get("items[0][id]") == "" {
 				t.Errorf("%s names no subscription item: %v", reqs[1], reqs[1].Form)
 			}
+			if got, want := reqs[1].IdempotencyKey, "valuator-upgrade-44"; got != want {
+				t.Errorf("upgrade Idempotency-Key = %q, want %q", got, want)
+			}
 			if resume {
 				wantForm(t, reqs[2], map[string]string{"cancel_at_period_end": "false", "items[0][price]": ""})
 			}
@@ -344,6 +347,62 @@ func TestStripeMock(t *testing.T) {
 			"period[end]": fmt.Sprint(billing.AddMonths(start, 1).Unix()),
 		})
 		if got, want := reqs[0].IdempotencyKey, "valuator-overage-47"; got != want {
+			t.Errorf("Idempotency-Key = %q, want %q", got, want)
+		}
+	})
+
+	t.Run("SetPaymentMethod", func(t *testing.T) {
+		card, err := p.SetPaymentMethod(ctx, billing.CardRequest{UserID: 7, CustomerID: "cus_known",
+			SubscriptionID: "sub_valuator", PaymentMethodID: "pm_card_visa"})
+		if err != nil {
+			t.Fatalf("SetPaymentMethod: %v", err)
+		}
+		if card.Last4 == "" || card.Brand == "" {
+			t.Errorf("SetPaymentMethod = %+v, want the fixture card's brand and last four digits", card)
+		}
+		reqs := rec.take()
+		wantRequests(t, reqs, "POST /v1/payment_methods/pm_card_visa/attach", "POST /v1/customers/cus_known",
+			"POST /v1/subscriptions/sub_valuator")
+		wantForm(t, reqs[1], map[string]string{"invoice_settings[default_payment_method]": "pm_card_visa"})
+		wantForm(t, reqs[2], map[string]string{"default_payment_method": "pm_card_visa"})
+	})
+
+	t.Run("ClientSecret", func(t *testing.T) {
+		if _, err := p.ClientSecret(ctx, billing.PaymentRecord{ID: 48, Ref: "pi_valuator"}); err != nil {
+			t.Fatalf("ClientSecret: %v", err)
+		}
+		wantRequests(t, rec.take(), "GET /v1/payment_intents/pi_valuator")
+	})
+
+	for _, tt := range []struct {
+		name string
+		pay  billing.PaymentRecord
+		want []string
+	}{
+		{"CancelPayment of a new subscription", billing.PaymentRecord{ID: 49, Ref: "pi_1", Parent: "sub_new"},
+			[]string{"DELETE /v1/subscriptions/sub_new"}},
+		{"CancelPayment of an upgrade", billing.PaymentRecord{ID: 50, Ref: "pi_2", Parent: "in_upgrade"},
+			[]string{"POST /v1/invoices/in_upgrade/void"}},
+		{"CancelPayment of a lone PaymentIntent", billing.PaymentRecord{ID: 51, Ref: "pi_3"},
+			[]string{"POST /v1/payment_intents/pi_3/cancel"}},
+		{"CancelPayment of nothing made at Stripe", billing.PaymentRecord{ID: 52}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := p.CancelPayment(ctx, tt.pay); err != nil {
+				t.Fatalf("CancelPayment: %v", err)
+			}
+			wantRequests(t, rec.take(), tt.want...)
+		})
+	}
+
+	t.Run("Refund", func(t *testing.T) {
+		if err := p.Refund(ctx, billing.PaymentRecord{ID: 53, Ref: "pi_paid", Parent: "sub_stale"}); err != nil {
+			t.Fatalf("Refund: %v", err)
+		}
+		reqs := rec.take()
+		wantRequests(t, reqs, "POST /v1/refunds", "DELETE /v1/subscriptions/sub_stale")
+		wantForm(t, reqs[0], map[string]string{"payment_intent": "pi_paid", "metadata[payment_id]": "53"})
+		if got, want := reqs[0].IdempotencyKey, "valuator-refund-53"; got != want {
 			t.Errorf("Idempotency-Key = %q, want %q", got, want)
 		}
 	})
@@ -695,4 +754,52 @@ func TestPriceWaitEndsWithContext(t *testing.T) {
 		t.Errorf("priceID: err = %v, want the context's deadline", err)
 	}
 	wantRequests(t, rec.take())
+}
+
+// TestUpgradeReadsItsPaymentIntent: when Stripe could not charge the card on file for an upgrade's invoice, its
+// PaymentIntent says why, and the browser is asked for exactly that (stripe-mock's fixture invoice has no
+// PaymentIntent, so a fake server answers as Stripe does).
+func TestUpgradeReadsItsPaymentIntent(t *testing.T) {
+	const subscription = `{"id":"sub_1","object":"subscription","items":{"object":"list","data":[{"id":"si_1",
+		"object":"subscription_item","price":{"id":"price_basic","object":"price"}}]}}`
+	updated := `{"id":"sub_1","object":"subscription","latest_invoice":{"id":"in_up","object":"invoice","status":"open",
+		"amount_due":4750,"confirmation_secret":{"client_secret":"pi_up_secret_x","type":"payment_intent"},
+		"payments":{"object":"list","data":[{"id":"inpay_1","object":"invoice_payment","is_default":true,
+		"payment":{"type":"payment_intent","payment_intent":{"id":"pi_up","object":"payment_intent"}}}]}}}`
+	for _, tt := range []struct {
+		name, intent           string
+		status, awaiting, says string
+	}{
+		{"authentication", `{"id":"pi_up","object":"payment_intent","status":"requires_action","client_secret":"pi_up_secret_x"}`,
+			billing.PaymentPending, billing.AwaitAction, billing.MsgAuthRequired},
+		{"declined", `{"id":"pi_up","object":"payment_intent","status":"requires_payment_method","client_secret":"pi_up_secret_x",
+			"last_payment_error":{"type":"card_error","code":"card_declined","message":"Your card has insufficient funds."}}`,
+			billing.PaymentFailed, billing.AwaitPaymentMethod, "Your card has insufficient funds."},
+		{"processing", `{"id":"pi_up","object":"payment_intent","status":"processing","client_secret":"pi_up_secret_x"}`,
+			billing.PaymentPending, billing.AwaitProcessing, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, rec := newProvider(t, startFake(t, fakeStripe{
+				"GET /v1/prices":                listedPrices,
+				"POST /v1/prices":               createdPrice,
+				"GET /v1/subscriptions/sub_1":   func(*http.Request) (int, string) { return 200, subscription },
+				"POST /v1/subscriptions/sub_1":  func(*http.Request) (int, string) { return 200, updated },
+				"GET /v1/payment_intents/pi_up": func(*http.Request) (int, string) { return 200, tt.intent },
+			}))
+			pay, err := p.Upgrade(t.Context(), billing.ChangeRequest{UserID: 7, CustomerID: "cus_1", SubscriptionID: "sub_1",
+				From: plan(t, billing.Basic), To: plan(t, billing.Professional), PaymentID: 60})
+			if err != nil {
+				t.Fatalf("Upgrade: %v", err)
+			}
+			want := billing.Payment{Ref: "pi_up", ClientSecret: "pi_up_secret_x", AmountCents: 4750, Status: tt.status,
+				Awaiting: tt.awaiting, FailureMessage: tt.says, Parent: "in_up"}
+			if pay != want {
+				t.Errorf("Upgrade = %+v, want %+v", pay, want)
+			}
+			reqs := rec.take()
+			if last := reqs[len(reqs)-1]; last.String() != "GET /v1/payment_intents/pi_up" {
+				t.Errorf("last request %s, want the PaymentIntent read", last)
+			}
+		})
+	}
 }

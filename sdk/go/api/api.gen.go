@@ -17,6 +17,57 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BalancePlanType.
+const (
+	Basic        BalancePlanType = "basic"
+	Enterprise   BalancePlanType = "enterprise"
+	Free         BalancePlanType = "free"
+	Professional BalancePlanType = "professional"
+)
+
+// Valid indicates whether the value is a known member of the BalancePlanType enum.
+func (e BalancePlanType) Valid() bool {
+	switch e {
+	case Basic:
+		return true
+	case Enterprise:
+		return true
+	case Free:
+		return true
+	case Professional:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BalanceState.
+const (
+	BalanceStateEmpty        BalanceState = "empty"
+	BalanceStateLimitReached BalanceState = "limit_reached"
+	BalanceStateLow          BalanceState = "low"
+	BalanceStateOk           BalanceState = "ok"
+	BalanceStateOverage      BalanceState = "overage"
+)
+
+// Valid indicates whether the value is a known member of the BalanceState enum.
+func (e BalanceState) Valid() bool {
+	switch e {
+	case BalanceStateEmpty:
+		return true
+	case BalanceStateLimitReached:
+		return true
+	case BalanceStateLow:
+		return true
+	case BalanceStateOk:
+		return true
+	case BalanceStateOverage:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BatchResultConfidenceLevel.
 const (
 	BatchResultConfidenceLevelHigh        BatchResultConfidenceLevel = "High"
@@ -380,6 +431,40 @@ func (e PublicValuationParamsPropertyType) Valid() bool {
 	}
 }
 
+// Balance What the account has to spend, the same figures on every surface (the header, the Billing cards, the low-balance banner, a 402 answer and the profile). On a paid plan the ledger balance goes below zero by the overage used: that is shown as 0 plan credits and `overageCredits`, never as a negative balance.
+type Balance struct {
+	// Credits Plan credits (and credits carried over) left to spend.
+	Credits int `json:"credits"`
+
+	// OverageCents What that overage costs so far, in cents.
+	OverageCents int `json:"overageCents"`
+
+	// OverageCredits Credits used beyond them this period, billed as overage.
+	OverageCredits int `json:"overageCredits"`
+
+	// OverageLeftCents What is left of the overage limit this period, in cents; null when there is no limit or no overage.
+	OverageLeftCents *int `json:"overageLeftCents"`
+
+	// OverageLimitCents The overage limit in cents a period; null: no limit set (or no overage on the plan).
+	OverageLimitCents *int `json:"overageLimitCents"`
+
+	// OverageRateCents Price of an overage credit in cents; 0 on the Free plan, which has none.
+	OverageRateCents int             `json:"overageRateCents"`
+	PlanType         BalancePlanType `json:"planType"`
+
+	// SpendableCredits Credits that can still be spent this period, overage included; null when a paid plan has no overage limit.
+	SpendableCredits *int `json:"spendableCredits"`
+
+	// State `ok`; `low`: fewer than 50 plan credits left; `overage`: a paid plan past its credits, billing overage; `limit_reached`: the overage limit is used up, calls are refused with 402; `empty`: a Free account with no credits left.
+	State BalanceState `json:"state"`
+}
+
+// BalancePlanType defines model for Balance.PlanType.
+type BalancePlanType string
+
+// BalanceState `ok`; `low`: fewer than 50 plan credits left; `overage`: a paid plan past its credits, billing overage; `limit_reached`: the overage limit is used up, calls are refused with 402; `empty`: a Free account with no credits left.
+type BalanceState string
+
 // BatchResult defines model for BatchResult.
 type BatchResult struct {
 	Address    string   `json:"address"`
@@ -495,6 +580,9 @@ type Error struct {
 	//
 	// Examples: invalid_input, invalid_address, invalid_zip, unauthorized, email_taken, rate_limited, not_found, property_not_found, internal
 	Code string `json:"code"`
+
+	// CreditBalance What the account has to spend, the same figures on every surface (the header, the Billing cards, the low-balance banner, a 402 answer and the profile). On a paid plan the ledger balance goes below zero by the overage used: that is shown as 0 plan credits and `overageCredits`, never as a negative balance.
+	CreditBalance *Balance `json:"creditBalance,omitempty"`
 
 	// CreditsRequired What the refused call costs, for 402.
 	CreditsRequired *int `json:"creditsRequired,omitempty"`

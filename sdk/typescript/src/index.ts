@@ -10,6 +10,8 @@ export type BatchStatus = components["schemas"]["BatchStatus"];
 export type BatchResult = components["schemas"]["BatchResult"];
 export type PersonLookup = components["schemas"]["PersonLookup"];
 export type ErrorBody = components["schemas"]["Error"];
+/** What an account has left (plan credits, overage and its cost, the limit left): the body of a 402 carries it. */
+export type Balance = components["schemas"]["Balance"];
 export type ValuationParams = NonNullable<operations["publicValuation"]["parameters"]["query"]>;
 export type PersonParams = NonNullable<operations["publicPerson"]["parameters"]["query"]>;
 export type BatchStatusParams = NonNullable<operations["publicBatchStatus"]["parameters"]["query"]>;
@@ -35,6 +37,8 @@ export class ValuatorError extends Error {
   readonly field: string | undefined;
   readonly fields: Record<string, string> | undefined;
   readonly rateLimit: RateLimit | undefined;
+  /** For 402: what the account has left, the same figures the dashboard shows. */
+  readonly creditBalance: Balance | undefined;
   readonly body: unknown;
 
   constructor(init: {
@@ -46,6 +50,7 @@ export class ValuatorError extends Error {
     field?: string;
     fields?: Record<string, string>;
     rateLimit?: RateLimit;
+    creditBalance?: Balance;
     body?: unknown;
   }) {
     super(init.message);
@@ -57,6 +62,7 @@ export class ValuatorError extends Error {
     this.field = init.field;
     this.fields = init.fields;
     this.rateLimit = init.rateLimit;
+    this.creditBalance = init.creditBalance;
     this.body = init.body;
   }
 }
@@ -275,6 +281,7 @@ function toError(response: Response, body: unknown): ValuatorError {
     field: b.field,
     fields: b.fields,
     rateLimit,
+    creditBalance: b.creditBalance,
     body,
   });
 }

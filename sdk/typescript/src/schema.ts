@@ -782,7 +782,7 @@ export interface paths {
         };
         /**
          * Payment history and invoices
-         * @description Every payment and invoice, newest first, each with a downloadable receipt.
+         * @description Every payment and invoice, newest first, with its status. Only money that moved (succeeded or refunded) has a receipt.
          */
         get: operations["listPayments"];
         put?: never;
@@ -802,11 +802,51 @@ export interface paths {
         };
         /**
          * Download a receipt
-         * @description A printable HTML receipt of one of the account's payments (attachment).
+         * @description A printable HTML receipt of one of the account's payments (attachment). Only a paid or refunded payment has one: for a pending, declined, expired or cancelled payment the answer is 404.
          */
         get: operations["paymentReceipt"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an open payment
+         * @description Closes one of the account's open payments (one awaiting a card or the bank's authentication) so that it can never be charged: a pending payment becomes `cancelled`, a declined one stays `failed`. The card form calls it when the customer closes it. A payment that is no longer open answers 409.
+         */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/payment-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the card on file
+         * @description Makes the card the card form just made the subscription's card on file: renewals and upgrades charge it from now on. A card the provider refuses answers 402 with its message.
+         */
+        post: operations["updatePaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -822,7 +862,7 @@ export interface paths {
         };
         /**
          * What changing to a plan would cost now
-         * @description For an upgrade, the prorated charge and credits for the rest of the period; for a downgrade, when it takes effect.
+         * @description For an upgrade, the prorated charge and credits for the rest of the period and the card on file that will pay it (the same figures the change answers); for a downgrade, when it takes effect.
          */
         get: operations["prorationPreview"];
         put?: never;
@@ -844,7 +884,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to a paid plan
-         * @description Starts a subscription paid with the payment method the card form made. Answers the first payment's `clientSecret`, which the browser confirms (Stripe's confirmCardPayment, or the test mode's confirm call). Credits are granted when the payment succeeds, never before.
+         * @description Starts a subscription paid with the payment method the card form made. Answers the first payment's `clientSecret`, which the browser confirms (Stripe's confirmCardPayment, or the test mode's confirm call). Credits are granted when the payment succeeds, never before. An account has at most one open payment: subscribing again to the same plan while it is open answers the same payment; choosing another plan withdraws it first. The payment is priced against the account as it is now: if the account changes before it is paid (a period closes, another payment settles), confirming it answers 409 and charges nothing.
          */
         post: operations["subscribe"];
         delete?: never;
@@ -864,7 +904,7 @@ export interface paths {
         put?: never;
         /**
          * Change plan
-         * @description An upgrade takes effect at once with a prorated charge (`requiresPayment` and `clientSecret`: the browser collects the card and confirms); a downgrade takes effect at the end of the period.
+         * @description An upgrade takes effect at once with a prorated charge, paid by the card on file: `paymentStatus` succeeded means it is done. Only when the provider demands it does the browser act: `requires_action` (the bank asks the customer to authenticate) or `requires_payment_method` (the card was declined; collect another), both with `clientSecret` and the provider's `message`. Parallel requests for the same upgrade make one payment: the others answer it (`processing` while it is being paid). A downgrade takes effect at the end of the period.
          */
         post: operations["changePlan"];
         delete?: never;
@@ -924,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode card form
-         * @description Test mode only (404 otherwise). Checks a card as Stripe's test mode would and answers a payment method for `subscribe`. Stripe's documented test cards are accepted (4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined when the payment is confirmed). Only the brand and last four digits are kept.
+         * @description Test mode only (404 otherwise). Checks a card as Stripe's test mode would and answers a payment method for `subscribe` or `payment-method`. Stripe's documented test cards are accepted and behave as documented: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 0341 can be saved but every charge is declined; 4000 0025 0000 3155 asks for authentication when it first pays in the browser and not when it is charged later as the card on file; 4000 0027 6000 3184 asks for authentication every time. Only the brand and last four digits are kept.
          */
         post: operations["createTestPaymentMethod"];
         delete?: never;
@@ -944,7 +984,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode payment confirmation
-         * @description Test mode only (404 otherwise). Confirms a payment by its client secret with a test card, as Stripe's confirmCardPayment does: a declined card answers 402 with the provider's message.
+         * @description Test mode only (404 otherwise). Confirms a payment by its client secret with a test card, as Stripe's confirmCardPayment does: a declined card answers 402 with the provider's message; a card that needs authentication answers `requires_action` until it is confirmed again with `authentication`. A payment that is no longer open (expired, withdrawn, or priced against an account that has since changed) answers 409 and charges nothing.
          */
         post: operations["confirmTestPayment"];
         delete?: never;
@@ -1114,6 +1154,7 @@ export interface components {
             overageRateCents?: number;
             /** @description The account's overage limit in cents (null = none set), for 402. */
             overageLimitCents?: number | null;
+            creditBalance?: components["schemas"]["Balance"];
             /** @description A short heading for the message, where the screen shows one (for example 'Invalid File Type'). */
             title?: string;
             detectedMapping?: components["schemas"]["ColumnMapping"];
@@ -1148,6 +1189,17 @@ export interface components {
          *       "company": "Acme Realty",
          *       "plan": "free",
          *       "credits": 100,
+         *       "creditBalance": {
+         *         "planType": "free",
+         *         "credits": 100,
+         *         "overageCredits": 0,
+         *         "overageCents": 0,
+         *         "overageRateCents": 0,
+         *         "overageLimitCents": null,
+         *         "overageLeftCents": null,
+         *         "spendableCredits": 100,
+         *         "state": "ok"
+         *       },
          *       "totalCreditsEarned": 100,
          *       "notifications": {
          *         "emailNotifications": true,
@@ -1168,8 +1220,9 @@ export interface components {
             company: string;
             /** @enum {string} */
             plan: "free" | "basic" | "professional" | "enterprise";
-            /** @description The current credit balance. */
+            /** @description The raw ledger balance: below zero on a paid plan by the overage used this period. Show `creditBalance` instead, which splits it into plan credits left and overage. */
             credits: number;
+            creditBalance: components["schemas"]["Balance"];
             /** @description Every credit ever granted to the account (sign-up bonus, plan credits, top-ups). */
             totalCreditsEarned: number;
             notifications: components["schemas"]["NotificationPreferences"];
@@ -1190,6 +1243,14 @@ export interface components {
             /** @description The session token; send it as `Authorization: Bearer <token>`. */
             token: string;
             user: components["schemas"]["User"];
+            welcome?: components["schemas"]["WelcomeGrant"];
+        };
+        /** @description Sign-up only: the welcome credits this account received. They go to a mailbox once: `local+tag@domain` counts as `local@domain`, dots in a gmail.com or googlemail.com local part are ignored, and an address whose account was closed gets none. `message` says why when `credits` is 0. */
+        WelcomeGrant: {
+            /** @description 100, or 0 when this mailbox had its welcome credits before. */
+            credits: number;
+            /** @description Why no welcome credits were given; null when they were. */
+            message: string | null;
         };
         RegisterRequest: {
             email: string;
@@ -1696,6 +1757,30 @@ export interface components {
             id: number;
             message: string;
         };
+        /** @description What the account has to spend, the same figures on every surface (the header, the Billing cards, the low-balance banner, a 402 answer and the profile). On a paid plan the ledger balance goes below zero by the overage used: that is shown as 0 plan credits and `overageCredits`, never as a negative balance. */
+        Balance: {
+            /** @enum {string} */
+            planType: "free" | "basic" | "professional" | "enterprise";
+            /** @description Plan credits (and credits carried over) left to spend. */
+            credits: number;
+            /** @description Credits used beyond them this period, billed as overage. */
+            overageCredits: number;
+            /** @description What that overage costs so far, in cents. */
+            overageCents: number;
+            /** @description Price of an overage credit in cents; 0 on the Free plan, which has none. */
+            overageRateCents: number;
+            /** @description The overage limit in cents a period; null: no limit set (or no overage on the plan). */
+            overageLimitCents: number | null;
+            /** @description What is left of the overage limit this period, in cents; null when there is no limit or no overage. */
+            overageLeftCents: number | null;
+            /** @description Credits that can still be spent this period, overage included; null when a paid plan has no overage limit. */
+            spendableCredits: number | null;
+            /**
+             * @description `ok`; `low`: fewer than 50 plan credits left; `overage`: a paid plan past its credits, billing overage; `limit_reached`: the overage limit is used up, calls are refused with 402; `empty`: a Free account with no credits left.
+             * @enum {string}
+             */
+            state: "ok" | "low" | "overage" | "limit_reached" | "empty";
+        };
         PlanInfo: {
             /** @enum {string} */
             id: "free" | "basic" | "professional" | "enterprise";
@@ -1774,10 +1859,24 @@ export interface components {
             /** @description The next invoice in dollars, the next period's plan price plus the overage so far. */
             upcomingCharge: number;
             upcomingChargeCents: number;
+            /**
+             * @description The plan the next period is on (`free` after a cancellation, the lower plan after a scheduled downgrade).
+             * @enum {string}
+             */
+            nextPlanType: "free" | "basic" | "professional" | "enterprise";
+            /** @description What the next period's plan costs: the plan price part of the upcoming charge. */
+            nextPlanPriceCents: number;
+            /**
+             * Format: date-time
+             * @description When a cancelled subscription ends (the period end); null otherwise.
+             */
+            endsAt: string | null;
             creditsUsedThisPeriod: number;
-            /** @description Unused credits carried from the last period; they expire at the end of this one. */
+            /** @description Credits carried from the last period and not yet spent (they are spent first); they expire at the end of this one. */
             carriedCredits: number;
+            /** @description The raw ledger balance (negative in overage); see creditBalance. */
             balance: number;
+            creditBalance: components["schemas"]["Balance"];
             /** @description Dollars; null means no limit. */
             overageLimit: number | null;
             /** Format: date-time */
@@ -1822,10 +1921,22 @@ export interface components {
             amountCents: number;
             /** @description Dollars. */
             amount: number;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "refunded" | "invoiced";
+            /**
+             * @description `pending`: awaiting the customer (a card or their bank's authentication); `succeeded`: paid; `failed`: declined; `expired`: not paid within 24 hours; `cancelled`: withdrawn before any money moved (the customer closed it, the subscription changed, or payments were unavailable); `refunded`; `invoiced`: added to the provider's next invoice.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "expired" | "cancelled" | "refunded" | "invoiced";
+            /** @description The payment can still be completed (pending, or declined and awaiting another card). */
+            open: boolean;
+            /**
+             * Format: date-time
+             * @description When an open payment expires; null once it is closed.
+             */
+            expiresAt: string | null;
+            /** @description The provider's words for a decline, or why the payment was closed. */
             failureMessage: string;
-            receiptUrl: string;
+            /** @description Only for money that moved (succeeded or refunded); null otherwise. */
+            receiptUrl: string | null;
         };
         PaymentHistory: {
             data: components["schemas"]["PaymentRecord"][];
@@ -1836,6 +1947,7 @@ export interface components {
             planType: "basic" | "professional" | "enterprise";
             paymentMethodId: string;
         };
+        /** @description The first payment of the subscription, to confirm in the browser. While it is open, subscribing again to the same plan answers this same payment (never a second one). */
         SubscribeResponse: {
             clientSecret: string;
             /** Format: int64 */
@@ -1851,10 +1963,24 @@ export interface components {
             planType: string;
             /** @enum {string} */
             change: "upgrade" | "downgrade" | "none";
+            /** @description The change takes a payment (an upgrade with a charge above zero), the same in the preview and in the change it previews. The card on file pays it; `clientSecret` is set only when the browser must act. */
             requiresPayment: boolean;
+            /** @description Set when the browser must act on the payment (`paymentStatus` requires_action or requires_payment_method). */
             clientSecret: string | null;
-            /** Format: int64 */
-            paymentId?: number | null;
+            /**
+             * Format: int64
+             * @description The change's payment (null in a preview and for a change without payment), to withdraw it when the customer walks away.
+             */
+            paymentId: number | null;
+            /**
+             * @description `none` in a preview and for a change without payment; `succeeded`: the card on file paid and the plan changed; `processing`: the same upgrade is being paid by another request; `requires_action`: the bank asks the customer to authenticate; `requires_payment_method`: the card on file was declined, another card is needed.
+             * @enum {string}
+             */
+            paymentStatus: "none" | "succeeded" | "processing" | "requires_action" | "requires_payment_method";
+            /** @description The payment provider's words when the browser must act (a decline, or authentication needed). */
+            message: string | null;
+            /** @description The card on file that pays. */
+            paymentMethod: components["schemas"]["CardSummary"] | null;
             /** @description The prorated charge of an upgrade. */
             chargeCents: number;
             /** @description The prorated credits an upgrade grants. */
@@ -1875,6 +2001,22 @@ export interface components {
         };
         TestConfirmRequest: {
             clientSecret: string;
+            /** @description The card to pay with; left out, the payment's own card (the card on file) pays. */
+            paymentMethodId?: string;
+            /**
+             * @description The answer to the test bank's authentication, for a payment in requires_action (as Stripe's test 3-D Secure page offers).
+             * @enum {string}
+             */
+            authentication?: "complete" | "fail";
+        };
+        TestConfirmResult: {
+            /** @enum {string} */
+            status: "succeeded" | "requires_action";
+            /** @description For requires_action, what the bank asks. */
+            message: string | null;
+        };
+        UpdatePaymentMethodRequest: {
+            /** @description The new card, made by the card form. */
             paymentMethodId: string;
         };
         OverageLimit: {
@@ -2019,14 +2161,25 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "Insufficient credits: this costs 1 credit and your balance is 0. Upgrade your plan or buy credits on the Billing page.",
+                 *       "error": "Insufficient credits: this costs 1 credit and you have 0 left. Upgrade your plan on the Billing page to keep looking up.",
                  *       "code": "insufficient_credits",
                  *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B",
                  *       "balance": 0,
                  *       "creditsRequired": 1,
                  *       "plan": "free",
                  *       "overageRateCents": 0,
-                 *       "overageLimitCents": null
+                 *       "overageLimitCents": null,
+                 *       "creditBalance": {
+                 *         "planType": "free",
+                 *         "credits": 0,
+                 *         "overageCredits": 0,
+                 *         "overageCents": 0,
+                 *         "overageRateCents": 0,
+                 *         "overageLimitCents": null,
+                 *         "overageLeftCents": null,
+                 *         "spendableCredits": 0,
+                 *         "state": "empty"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2264,7 +2417,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency (the database) is unreachable. */
+        /** @description A dependency is unreachable (the database, or the payment provider: "Payments are unavailable right now; you were not charged. Try again in a few minutes."). */
         Unavailable: {
             headers: {
                 [name: string]: unknown;
@@ -3467,6 +3620,61 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment, closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    updatePaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentMethodRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription with its new card. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["CardDeclined"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     prorationPreview: {
         parameters: {
             query: {
@@ -3643,16 +3851,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Paid. */
+            /** @description Paid, or the bank asks for authentication first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "succeeded";
-                    };
+                    "application/json": components["schemas"]["TestConfirmResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -105,6 +105,20 @@ describe("Valuator TypeScript SDK against the real server", { timeout: 300_000 }
     assert.equal(missing.status, 404);
   });
 
+  it("surfaces a 402 with the account's balance", async () => {
+    const broke = createValuatorClient({ baseUrl: server.baseUrl, apiKey: await server.newAccountKey("sdk-ts-broke") });
+    const margaret = { name: "Margaret Larkspur", street_line_1: "5873 River Dr N", city: "Seattle", state_code: "WA",
+      postal_code: "98103" };
+    // A new Free account's 100 credits buy 20 person lookups at 5 credits.
+    for (let i = 0; i < 20; i++) await broke.findPerson(margaret);
+    const err = await rejection(broke.findPerson(margaret));
+    assert.equal(err.status, 402);
+    assert.equal(err.code, "insufficient_credits");
+    assert.equal(err.creditBalance?.state, "empty");
+    assert.equal(err.creditBalance?.credits, 0);
+    assert.equal(err.creditBalance?.planType, "free");
+  });
+
   it("surfaces a 429 with Retry-After, and retries it when asked", async () => {
     const key = await server.createKey("sdk-ts-limited", 1);
     const limited = createValuatorClient({ baseUrl: server.baseUrl, apiKey: key });

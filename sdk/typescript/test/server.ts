@@ -12,6 +12,8 @@ export interface TestServer {
   token: string;
   /** Creates an API key of the demo account and returns it. */
   createKey(name: string, rateLimit?: number): Promise<string>;
+  /** Signs up a new (Free) account and creates its API key. */
+  newAccountKey(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -92,15 +94,26 @@ export async function startServer(): Promise<TestServer> {
   if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
   const { token } = (await login.json()) as { token: string };
 
-  const createKey = async (name: string, rateLimit?: number) => {
+  const keyOf = async (session: string, name: string, rateLimit?: number) => {
     const r = await fetch(`${baseUrl}/api/api-keys`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${session}` },
       body: JSON.stringify(rateLimit === undefined ? { name } : { name, rateLimit }),
     });
     if (r.status !== 201) throw new Error(`create key: ${r.status} ${await r.text()}`);
     return ((await r.json()) as { keyValue: string }).keyValue;
   };
+  const createKey = (name: string, rateLimit?: number) => keyOf(token, name, rateLimit);
+  const newAccountKey = async (name: string) => {
+    const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const r = await fetch(`${baseUrl}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: "sdk-test-passphrase", fullName: "SDK Test" }),
+    });
+    if (r.status !== 201) throw new Error(`register: ${r.status} ${await r.text()}`);
+    return keyOf(((await r.json()) as { token: string }).token, name);
+  };
 
-  return { baseUrl, token, createKey, stop };
+  return { baseUrl, token, createKey, newAccountKey, stop };
 }

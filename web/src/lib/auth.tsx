@@ -5,6 +5,9 @@ import { toast } from "@/components/ui/use-toast";
 import { ApiError, apiJson, apiRequest, getToken, setToken, setUnauthorizedHandler } from "@/lib/api";
 import type { AuthResponse, LoginRequest, RegisterRequest, User } from "@/lib/types";
 
+/** How long the toast saying why a sign-up got no welcome credits stays up (it must outlast the dashboard's load). */
+export const NO_WELCOME_TOAST_MS = 20_000;
+
 export const PROFILE_PATH = "/api/user/profile";
 
 export interface AuthContextValue {
@@ -104,7 +107,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const body: RegisterRequest = { email, password, fullName };
       const auth = await apiJson<AuthResponse>("POST", "/api/auth/register", body);
       startSession(auth);
-      toast({ title: "Success", description: "Account created successfully" });
+      if (auth.welcome && auth.welcome.credits === 0) {
+        // The welcome credits go to a mailbox once; the person must hear why they got none, and still read it
+        // once the dashboard has loaded behind the toast.
+        toast({
+          title: "No welcome credits",
+          description: auth.welcome.message ?? "This mailbox already received its welcome credits.",
+          duration: NO_WELCOME_TOAST_MS,
+        });
+      } else {
+        toast({ title: "Success", description: "Account created successfully" });
+      }
       navigate("/dashboard");
     },
     [navigate, startSession],

@@ -8,17 +8,46 @@ import { vi } from "vitest";
 import { Toaster } from "@/components/ui/toaster";
 import { useToast } from "@/components/ui/use-toast";
 import { AuthProvider } from "@/lib/auth";
+import type { Balance } from "@/lib/balance";
 import { createQueryClient } from "@/lib/query-client";
 import type { User } from "@/lib/types";
 
+/**
+ * A balance as the server splits it (schema Balance): Free by default; the state follows the credits as the server
+ * sets it (under 50 is low, none on Free is empty, overage used on a paid plan is overage) unless given.
+ */
+export function makeBalance(overrides: Partial<Balance> = {}): Balance {
+  const planType = overrides.planType ?? "free";
+  const credits = overrides.credits ?? 100;
+  const overageCredits = overrides.overageCredits ?? 0;
+  const paid = planType !== "free";
+  const state: Balance["state"] = overageCredits > 0 ? "overage" : credits === 0 && !paid ? "empty" : credits < 50 ? "low" : "ok";
+  return {
+    planType,
+    credits,
+    overageCredits,
+    overageCents: overageCredits * (paid ? 3 : 0),
+    overageRateCents: paid ? 3 : 0,
+    overageLimitCents: null,
+    overageLeftCents: null,
+    spendableCredits: paid ? null : credits,
+    state,
+    ...overrides,
+  };
+}
+
+/** A signed-in user; its creditBalance follows `plan` and `credits` unless given. */
 export function makeUser(overrides: Partial<User> = {}): User {
+  const plan = overrides.plan ?? "free";
+  const credits = overrides.credits ?? 100;
   return {
     id: 42,
     email: "jane@example.com",
     fullName: "Jane Doe",
     company: "Acme Realty",
-    plan: "free",
-    credits: 100,
+    plan,
+    credits,
+    creditBalance: makeBalance({ planType: plan, credits: Math.max(credits, 0), overageCredits: Math.max(-credits, 0) }),
     totalCreditsEarned: 100,
     notifications: { emailNotifications: true, usageAlerts: true, weeklyReports: false, marketingEmails: false },
     createdAt: "2026-01-21T10:00:00Z",

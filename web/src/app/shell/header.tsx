@@ -2,12 +2,8 @@ import { Link } from "react-router";
 import { Coins, Menu } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { useAuth } from "@/lib/auth";
+import { balanceParts, type Balance } from "@/lib/balance";
 import { ApiStatus } from "./api-status";
-
-/** "1 credit", "100 credits", "12,500 credits". */
-export function formatCredits(n: number): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? "credit" : "credits"}`;
-}
 
 /** The top bar of the signed-in shell: the menu button on small screens, the API status and the balance. */
 export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
@@ -24,19 +20,33 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
       >
         <Menu aria-hidden="true" />
       </Button>
-      <div className="ml-auto flex items-center gap-3">
+      <div className="ml-auto flex min-w-0 items-center gap-3">
         <ApiStatus />
         {user ? (
           <Link
             to="/billing"
             data-testid="credits-balance"
-            className="inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-xs font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            className="inline-flex min-w-0 items-center gap-1.5 rounded-full border px-3 py-1 text-xs font-medium leading-tight hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
           >
-            <Coins className="h-3.5 w-3.5 text-amber-500" aria-hidden="true" />
-            {formatCredits(user.credits)}
+            <Coins className="h-3.5 w-3.5 shrink-0 text-amber-500" aria-hidden="true" />
+            <BalanceLabel balance={user.creditBalance} />
           </Link>
         ) : null}
       </div>
     </header>
+  );
+}
+
+/**
+ * The balance as balanceText writes it (the Billing card shows the same string), in two unbreakable halves: on a
+ * phone "0 credits · 10 overage ($0.30)" wraps after the dot instead of widening the header past the screen.
+ */
+function BalanceLabel({ balance }: { balance: Balance }) {
+  const [credits, overage] = balanceParts(balance);
+  if (overage === undefined) return <span className="whitespace-nowrap">{credits}</span>;
+  return (
+    <span>
+      <span className="whitespace-nowrap">{`${credits} ·`}</span> <span className="whitespace-nowrap">{overage}</span>
+    </span>
   );
 }

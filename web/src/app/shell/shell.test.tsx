@@ -211,4 +211,15 @@ describe("Header", () => {
     expect(credits).toHaveAttribute("href", "/billing");
     expect(await screen.findByText("API Online")).toBeInTheDocument();
   });
+
+  it("shows overage as 0 credits and the overage used, never a negative balance, in halves that wrap on a phone", async () => {
+    signedIn(makeUser({ plan: "basic", credits: -10 }));
+    renderShell("/dashboard");
+    await screen.findByRole("heading", { name: "Page /dashboard" });
+    const credits = screen.getByTestId("credits-balance");
+    expect(credits.textContent).toBe("0 credits · 10 overage ($0.30)");
+    // Each half stays whole; the line may break only between them.
+    const halves = [...credits.querySelectorAll(".whitespace-nowrap")].map((el) => el.textContent);
+    expect(halves).toEqual(["0 credits ·", "10 overage ($0.30)"]);
+  });
 });

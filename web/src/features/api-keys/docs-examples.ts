@@ -65,10 +65,11 @@ console.log("Requests left this minute:", res.headers.get("x-ratelimit-remaining
  */
 export const EXAMPLE_RESPONSE = EXAMPLE_RESPONSE_JSON;
 
-/** What a 402 says (the contract's example): the balance, the price of the refused call and the plan's overage terms. */
+/** What a 402 says (the contract's example): the balance, the price of the refused call, the plan's overage terms and
+ * `creditBalance`, the same reading of the balance the dashboard shows. */
 export const EXAMPLE_402 = JSON.stringify(
   {
-    error: "Insufficient credits: this costs 1 credit and your balance is 0. Upgrade your plan or buy credits on the Billing page.",
+    error: "Insufficient credits: this costs 1 credit and you have 0 left. Upgrade your plan on the Billing page to keep looking up.",
     code: "insufficient_credits",
     requestId: "01JKQ7N4D1XW8S2F6Y0P3C9EHV",
     balance: 0,
@@ -76,6 +77,17 @@ export const EXAMPLE_402 = JSON.stringify(
     plan: "free",
     overageRateCents: 0,
     overageLimitCents: null,
+    creditBalance: {
+      planType: "free",
+      credits: 0,
+      overageCredits: 0,
+      overageCents: 0,
+      overageRateCents: 0,
+      overageLimitCents: null,
+      overageLeftCents: null,
+      spendableCredits: 0,
+      state: "empty",
+    },
   },
   null,
   2,

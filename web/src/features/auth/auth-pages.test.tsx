@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
 import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders } from "@/test/utils";
@@ -179,7 +179,10 @@ describe("RegisterPage", () => {
 
   it("creates the account without sending the confirmation, then toasts and goes to the dashboard", async () => {
     const reply = deferred();
-    const { requests } = mockFetch({ "POST /api/auth/register": reply.route });
+    const { requests } = mockFetch({
+      "POST /api/auth/register": reply.route,
+      "GET /api/user/profile": { body: makeUser() },
+    });
     renderAuthRoutes("/register");
     await userEvent.type(screen.getByLabelText("Full Name"), "Jane Doe");
     await userEvent.type(screen.getByLabelText("Email"), "jane@example.com");
@@ -188,11 +191,73 @@ describe("RegisterPage", () => {
     await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
 
     expect(await screen.findByRole("button", { name: "Creating account..." })).toBeDisabled();
-    reply.release({ status: 201, body: { token: "t-new", user: makeUser() } });
+    reply.release({
+      status: 201,
+      body: { token: "t-new", user: makeUser(), welcome: { credits: 100, message: null } },
+    });
 
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
     expect(requests[0]!.body).toEqual({ email: "jane@example.com", password: "secret-password", fullName: "Jane Doe" });
     expect(screen.getByText("Account created successfully")).toBeInTheDocument();
+    expect(screen.queryByText("No welcome credits")).not.toBeInTheDocument();
+    expect(localStorage.getItem("token")).toBe("t-new");
+  });
+
+  it("says why when the mailbox already had its welcome credits, and keeps saying it on the dashboard", async () => {
+    const why =
+      "No welcome credits: this mailbox (jane@gmail.com) already received them. " +
+      "Choose a plan on the Billing page for more credits.";
+    const user = makeUser({ email: "j.ane+2@gmail.com", credits: 0, totalCreditsEarned: 0 });
+    mockFetch({
+      "POST /api/auth/register": {
+        status: 201,
+        body: { token: "t-alias", user, welcome: { credits: 0, message: why } },
+      },
+      "GET /api/user/profile": { body: user },
+    });
+    renderAuthRoutes("/register");
+    await userEvent.type(screen.getByLabelText("Full Name"), "Jane Doe");
+    await userEvent.type(screen.getByLabelText("Email"), "j.ane+2@gmail.com");
+    await userEvent.type(screen.getByLabelText("Password"), "secret-password");
+    await userEvent.type(screen.getByLabelText("Confirm Password"), "secret-password");
+    await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
+
+    // The sign-up succeeded: the dashboard shows, with the reason in a toast over it.
+    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+    expect(location()).toBe("/dashboard");
+    expect(screen.getByText("No welcome credits")).toBeInTheDocument();
+    expect(screen.getByText(why)).toBeInTheDocument();
+    expect(screen.queryByText("Account created successfully")).not.toBeInTheDocument();
+  });
+
+  it("keeps the reason up long enough to read once the dashboard has loaded", async () => {
+    const why =
+      "No welcome credits: this email address belonged to a closed account. " +
+      "Choose a plan on the Billing page for more credits.";
+    const user = makeUser({ credits: 0, totalCreditsEarned: 0 });
+    mockFetch({
+      "POST /api/auth/register": {
+        status: 201,
+        body: { token: "t-again", user, welcome: { credits: 0, message: why } },
+      },
+      "GET /api/user/profile": { body: user },
+    });
+    renderAuthRoutes("/register");
+    await userEvent.type(screen.getByLabelText("Full Name"), "Jane Doe");
+    await userEvent.type(screen.getByLabelText("Email"), "jane@example.com");
+    await userEvent.type(screen.getByLabelText("Password"), "secret-password");
+    await userEvent.type(screen.getByLabelText("Confirm Password"), "secret-password");
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
+      expect(await screen.findByText(why)).toBeInTheDocument();
+      // Past the usual 5 seconds of a toast, the reason is still on the dashboard.
+      await act(() => vi.advanceTimersByTimeAsync(10000));
+      expect(screen.getByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+      expect(screen.getByText(why)).toBeVisible();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("shows the server's message when the email is taken", async () => {

@@ -357,7 +357,7 @@ describe("BatchUploadPage: mapping", () => {
   it("tells the server's reason when the job cannot be created, and stays on the mapping", async () => {
     const { user, calls } = await toMapping(
       { [CREATE]: { status: 404, body: errorBody("This upload expired; please upload the file again", { code: "not_found" }) } },
-      { user: { credits: 20 } },
+      { user: { plan: "free", credits: 20 } },
     );
     await waitFor(() =>
       expect(screen.getByTestId("credits-note")).toHaveTextContent(

@@ -212,7 +212,7 @@ export function BatchUploadPage() {
           <MappingScreen
             preview={step.preview}
             mapping={step.mapping}
-            credits={user?.credits}
+            balance={user?.creditBalance}
             confirming={create.isPending}
             onChange={onChangeType}
             onBack={() => setStep({ kind: "upload", returned: true })}

@@ -1,29 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api";
+import { makeBalance } from "@/test/utils";
 import {
   CardFieldError,
   INVALID_LIMIT,
+  PAYMENTS_UNAVAILABLE,
   PaymentProviderError,
   attachmentFileName,
-  balanceView,
+  balanceAdvice,
   cardDigits,
   cardFieldOf,
   failureText,
+  formatCard,
   formatCardBrand,
   formatCardNumberInput,
-  formatCents,
-  formatCredits,
+  formatCreditRate,
   formatDate,
-  formatDollars,
-  formatDollars4,
+  formatDateTime,
   formatExpiryInput,
   formatOverageLimit,
-  formatPlanPrice,
   formatRateCap,
   formatSignedCredits,
   hasPaidPlan,
-  isLowBalance,
+  isCardDeclined,
   isPaidPlanId,
+  isStalePayment,
   overageLimitMax,
   overageLimitText,
   paidPlans,
@@ -33,26 +34,18 @@ import {
   planName,
   receiptFileName,
   testCardSchema,
+  upcomingCharge,
   usagePercent,
 } from "./billing-helpers";
-import { PLANS } from "./test-fixtures";
+import { PERIOD_END, PLANS, makeUsage } from "./test-fixtures";
 
 const plan = (id: string) => PLANS.find((p) => p.id === id)!;
 
 describe("money and numbers", () => {
   it.each([
-    [formatPlanPrice(3000), "$30"],
-    [formatPlanPrice(12500), "$125"],
-    [formatPlanPrice(0), "$0"],
-    [formatCents(6333), "$63.33"],
-    [formatCents(123456), "$1,234.56"],
-    [formatDollars(33.69), "$33.69"],
-    [formatDollars(30), "$30.00"],
-    [formatDollars4(0.03), "$0.0300"],
-    [formatDollars4(3.69), "$3.6900"],
-    [formatDollars4(0), "$0.0000"],
-    [formatCredits(1), "1 credit"],
-    [formatCredits(1000), "1,000 credits"],
+    [formatCreditRate(0.03), "$0.0300"],
+    [formatCreditRate(0.0275), "$0.0275"],
+    [formatCreditRate(0), "$0.0000"],
     [formatSignedCredits(1000), "+1,000"],
     [formatSignedCredits(-5), "\u22125"],
     [formatSignedCredits(0), "0"],
@@ -66,6 +59,8 @@ describe("money and numbers", () => {
     expect(formatDate("2026-03-01T00:00:00Z")).toBe("Mar 1, 2026");
     expect(formatDate("2026-02-28T23:59:59Z")).toBe("Feb 28, 2026");
     expect(formatDate("not a date")).toBe("not a date");
+    expect(formatDateTime("2026-02-11T09:05:00Z")).toBe("Feb 11, 2026, 09:05 UTC");
+    expect(formatDateTime("not a date")).toBe("not a date");
   });
 
   it("names card brands and plans", () => {
@@ -73,6 +68,7 @@ describe("money and numbers", () => {
     expect(formatCardBrand("amex")).toBe("American Express");
     expect(formatCardBrand("")).toBe("Card");
     expect(formatCardBrand("elo")).toBe("Elo");
+    expect(formatCard({ brand: "visa", last4: "4242" })).toBe("Visa \u2022\u2022\u2022\u2022 4242");
     expect(planName("professional", PLANS)).toBe("Professional");
     expect(planName("starter")).toBe("Starter");
     expect(planName(null)).toBe("");
@@ -80,12 +76,6 @@ describe("money and numbers", () => {
 });
 
 describe("balance and usage", () => {
-  it("shows a negative balance as 0 available and the overage used", () => {
-    expect(balanceView(250)).toEqual({ available: 250, overageUsed: 0 });
-    expect(balanceView(0)).toEqual({ available: 0, overageUsed: 0 });
-    expect(balanceView(-123)).toEqual({ available: 0, overageUsed: 123 });
-  });
-
   it("is a whole percent of the plan's credits, capped at 100", () => {
     expect(usagePercent(450, 1000)).toBe(45);
     expect(usagePercent(1, 3)).toBe(33);
@@ -96,11 +86,99 @@ describe("balance and usage", () => {
     expect(usagePercent(-5, 100)).toBe(0);
   });
 
-  it("warns under the threshold, not at it", () => {
-    expect(isLowBalance(49)).toBe(true);
-    expect(isLowBalance(50)).toBe(false);
-    expect(isLowBalance(-10)).toBe(true);
-    expect(isLowBalance(99, 100)).toBe(true);
+});
+
+describe("the balance banner's advice", () => {
+  const basic = { planName: "Basic", threshold: 50, periodEnd: PERIOD_END };
+  const free = { planName: "Free", threshold: 50, periodEnd: PERIOD_END };
+
+  it("says nothing while the balance is ok", () => {
+    expect(balanceAdvice(makeBalance({ credits: 80 }), free)).toBeNull();
+  });
+
+  it("low on Free: upgrade", () => {
+    expect(balanceAdvice(makeBalance({ credits: 12 }), free)).toEqual({
+      title: "Low credit balance",
+      text: "You have 12 credits left, under the 50-credit alert level. Upgrade to keep looking up.",
+      blocking: false,
+    });
+    expect(balanceAdvice(makeBalance({ credits: 1 }), free)?.text).toMatch(/^You have 1 credit left,/);
+  });
+
+  it("low on a paid plan: it keeps working in overage, up to the limit if one is set", () => {
+    const low = makeBalance({ planType: "basic", credits: 12 });
+    expect(balanceAdvice(low, basic)?.text).toBe(
+      "You have 12 credits left, under the 50-credit alert level. Past zero your Basic plan keeps working at $0.03 a credit (overage).",
+    );
+    expect(balanceAdvice({ ...low, overageLimitCents: 500, overageLeftCents: 500 }, basic)?.text).toBe(
+      "You have 12 credits left, under the 50-credit alert level. Past zero your Basic plan keeps working at $0.03 a credit (overage) up to your $5 limit.",
+    );
+    expect(balanceAdvice(low, basic)?.blocking).toBe(false);
+  });
+
+  it("overage: the rate, and what is left of a limit", () => {
+    const overage = makeBalance({ planType: "basic", credits: 0, overageCredits: 10 });
+    expect(balanceAdvice(overage, basic)).toEqual({
+      title: "Using overage credits",
+      text: "You are in overage at $0.03 a credit; raise your plan or set a limit.",
+      blocking: false,
+    });
+    expect(balanceAdvice({ ...overage, overageLimitCents: 500, overageLeftCents: 470 }, basic)?.text).toBe(
+      "You are in overage at $0.03 a credit; raise your plan or the limit. $4.70 of your $5 limit left.",
+    );
+  });
+
+  it("limit reached: refused until the period ends", () => {
+    const reached = makeBalance({
+      planType: "basic",
+      credits: 0,
+      overageCredits: 167,
+      overageLimitCents: 500,
+      overageLeftCents: 0,
+      state: "limit_reached",
+    });
+    expect(balanceAdvice(reached, basic)).toEqual({
+      title: "Overage limit reached",
+      text: "Your $5 overage limit is used up: lookups and API calls are refused until Mar 1, 2026. Raise the limit or your plan.",
+      blocking: true,
+    });
+  });
+
+  it("empty on Free: upgrade, or wait for the renewal", () => {
+    expect(balanceAdvice(makeBalance({ credits: 0 }), free)).toEqual({
+      title: "No credits left",
+      text: "You have no credits left. Upgrade to keep looking up; your free credits renew on Mar 1, 2026.",
+      blocking: true,
+    });
+    expect(balanceAdvice(makeBalance({ credits: 0 }), { ...free, periodEnd: null })?.text).toBe(
+      "You have no credits left. Upgrade to keep looking up; your free credits renew at the end of the billing period.",
+    );
+  });
+});
+
+describe("the upcoming charge", () => {
+  it("is the plan price plus overage while the plan renews", () => {
+    expect(upcomingCharge(makeUsage({ upcomingChargeCents: 3030 }), PLANS)).toEqual({
+      planPrice: { label: "Plan price", value: "$30" },
+      total: "$30.30",
+    });
+  });
+
+  it("names the cheaper plan of a scheduled downgrade and from when", () => {
+    const usage = makeUsage({ planType: "professional", nextPlanType: "basic", nextPlanPriceCents: 3000, upcomingChargeCents: 3000 });
+    expect(upcomingCharge(usage, PLANS)).toEqual({
+      planPrice: { label: "Plan price (Basic from Mar 1, 2026)", value: "$30" },
+      total: "$30",
+    });
+  });
+
+  it("after a cancellation is one figure with its reason", () => {
+    const cancelled = makeUsage({ nextPlanType: "free", nextPlanPriceCents: 0, upcomingChargeCents: 0, endsAt: PERIOD_END });
+    expect(upcomingCharge(cancelled, PLANS)).toEqual({ planPrice: null, total: "$0: your plan ends on Mar 1, 2026" });
+    expect(upcomingCharge({ ...cancelled, upcomingChargeCents: 30 }, PLANS)).toEqual({
+      planPrice: null,
+      total: "$0.30: overage only; your plan ends on Mar 1, 2026",
+    });
   });
 });
 
@@ -163,7 +241,9 @@ describe("the overage limit", () => {
 
   it("shows the limit or No limit", () => {
     expect(formatOverageLimit(null)).toBe("No limit");
-    expect(formatOverageLimit(50)).toBe("$50.00");
+    expect(formatOverageLimit(50)).toBe("$50");
+    expect(formatOverageLimit(12.5)).toBe("$12.50");
+    expect(formatOverageLimit(0.07)).toBe("$0.07");
     expect(overageLimitText(null)).toBe("");
     expect(overageLimitText(12.5)).toBe("12.50");
   });
@@ -221,6 +301,19 @@ describe("failure texts", () => {
     );
     expect(failureText(new ApiError(502, "<html>Bad gateway</html>"), "fallback")).toBe("fallback");
     expect(failureText(new Error("boom"), "fallback")).toBe("fallback");
+  });
+
+  it("says nothing was charged on a 503, in the server's words or its own", () => {
+    const unavailable = JSON.stringify({ error: "Payments are down", code: "unavailable", requestId: "r" });
+    expect(failureText(new ApiError(503, unavailable), "fallback")).toBe("Payments are down");
+    expect(failureText(new ApiError(503, "Service Unavailable"), "fallback")).toBe(PAYMENTS_UNAVAILABLE);
+  });
+
+  it("tells a stale payment (409) and a declined card (402) apart", () => {
+    expect(isStalePayment(new ApiError(409, "{}"))).toBe(true);
+    expect(isStalePayment(new ApiError(402, "{}"))).toBe(false);
+    expect(isCardDeclined(new ApiError(402, "{}"))).toBe(true);
+    expect(isCardDeclined(new PaymentProviderError("declined"))).toBe(false);
   });
 });
 

@@ -1,11 +1,14 @@
 // Pure rules of the Billing & Credits screen (working-screens spec, sections 4, 5 and 9; DESIGN.md section 5):
-// money and date formatting, the usage percentage, the plan buttons, the low-balance rule and the overage limit
-// input. No React and no I/O here, so each rule is tested on its own.
+// date and rate formatting, the usage percentage, the plan buttons, the low-balance advice and the overage limit
+// input. No React and no I/O here, so each rule is tested on its own. Money and the balance are written by
+// @/lib/money and @/lib/balance, which the header shares.
 import { z } from "zod";
-import { errorMessage } from "@/lib/api";
-import type { PlanInfo, Subscription } from "@/lib/types";
+import { ApiError, errorMessage } from "@/lib/api";
+import { formatCredits, type Balance } from "@/lib/balance";
+import { formatMoney } from "@/lib/money";
+import type { MeteredUsage, PaymentMethod, PlanInfo, Subscription } from "@/lib/types";
 
-/** The balance under which the low-balance warning shows when the server's config is not at hand (spec: 50). */
+/** The low-balance alert level the warning names when the server's config is not at hand (spec: 50). */
 export const DEFAULT_LOW_BALANCE = 50;
 /** How long after subscribing or changing plan the subscription and profile are read again (spec: 2000 ms). */
 export const PLAN_CHANGE_REFRESH_MS = 2000;
@@ -23,6 +26,8 @@ export const CARD_ELEMENT_MISSING = "Card element not found";
 export const CANCELED_TITLE = "Subscription Canceled";
 export const CANCELED_TEXT = "Your subscription will end at the current period.";
 export const PAYMENT_FALLBACK = "The payment could not be completed. Please try again.";
+/** The server's own words for a 503 from a payment call (api/openapi.yaml, Unavailable), for a body-less 503. */
+export const PAYMENTS_UNAVAILABLE = "Payments are unavailable right now; you were not charged. Try again in a few minutes.";
 
 export type PlanId = PlanInfo["id"];
 export type PaidPlanId = Exclude<PlanId, "free">;
@@ -36,50 +41,47 @@ export function isPaidPlanId(value: unknown): value is PaidPlanId {
 // Formatting. Times are shown in UTC, as the product keeps them (DESIGN.md, section 4).
 
 const numberFormat = new Intl.NumberFormat("en-US");
-const wholeUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
-const centsUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const fourDecimalsUsd = new Intl.NumberFormat("en-US", {
+const creditRateFormat = new Intl.NumberFormat("en-US", {
   style: "currency",
   currency: "USD",
   minimumFractionDigits: 4,
   maximumFractionDigits: 4,
 });
 const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const dateTimeFormat = new Intl.DateTimeFormat("en-US", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
 
 /** 12500 as "12,500". */
 export function formatNumber(n: number): string {
   return numberFormat.format(n);
 }
 
-/** "1 credit", "1,000 credits". */
-export function formatCredits(n: number): string {
-  return `${formatNumber(n)} ${Math.abs(n) === 1 ? "credit" : "credits"}`;
-}
-
-/** A plan price in whole US dollars, as the spec formats currency: 3000 cents as "$30". */
-export function formatPlanPrice(cents: number): string {
-  return wholeUsd.format(cents / 100);
-}
-
-/** An amount charged, to the cent: 4167 as "$41.67". */
-export function formatCents(cents: number): string {
-  return centsUsd.format(cents / 100);
-}
-
-/** Dollars to the cent: 33.69 as "$33.69". */
-export function formatDollars(dollars: number): string {
-  return centsUsd.format(dollars);
-}
-
-/** Overage figures, shown to four decimals (spec, section 9): 0.03 as "$0.0300". */
-export function formatDollars4(dollars: number): string {
-  return fourDecimalsUsd.format(dollars);
+/**
+ * The price of one overage credit, to four decimals: 0.03 as "$0.0300". The one money figure not written by
+ * formatMoney: the spec shows this rate to 4 decimals (working-screens, section 9), and a custom Enterprise rate may
+ * be a fraction of a cent, which is why it takes the dollars field (costPerCredit) rather than whole cents.
+ */
+export function formatCreditRate(dollars: number): string {
+  return creditRateFormat.format(dollars);
 }
 
 /** A timestamp as "Jan 21, 2026" (UTC); the text itself when it is not a date. */
 export function formatDate(value: string): string {
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? value : dateFormat.format(ms);
+}
+
+/** A timestamp to the minute as "Feb 11, 2026, 12:00 UTC": an open payment expires within a day, so the hour counts. */
+export function formatDateTime(value: string): string {
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : `${dateTimeFormat.format(ms)} UTC`;
 }
 
 /** A signed ledger amount: "+1,000" or "−5" (a true minus sign). */
@@ -118,6 +120,11 @@ const STATUS_LABELS: Record<Subscription["status"], string> = {
   canceled: "Canceled",
 };
 
+/** A card as "Visa •••• 4242". */
+export function formatCard(card: Pick<PaymentMethod, "brand" | "last4">): string {
+  return `${formatCardBrand(card.brand)} \u2022\u2022\u2022\u2022 ${card.last4}`;
+}
+
 export function formatSubscriptionStatus(status: Subscription["status"]): string {
   return STATUS_LABELS[status] ?? status;
 }
@@ -133,27 +140,97 @@ export function planName(id: string | null | undefined, plans: readonly PlanInfo
 // ---------------------------------------------------------------------------------------------------------------
 // Balance and usage.
 
-export interface BalanceView {
-  /** What can still be spent: the balance, never below zero. */
-  available: number;
-  /** Credits used beyond the balance this period (a negative balance), billed as overage. */
-  overageUsed: number;
-}
-
-/** A balance below zero means overage credits were used: none are available, and the overage is said. */
-export function balanceView(balance: number): BalanceView {
-  return balance < 0 ? { available: 0, overageUsed: -balance } : { available: balance, overageUsed: 0 };
-}
-
 /** Credits used this period as a whole percent of the plan's credits, capped at 100 (spec, section 9). */
 export function usagePercent(used: number, planCredits: number): number {
   if (!(planCredits > 0) || !(used > 0)) return 0;
   return Math.min(100, Math.round((used / planCredits) * 100));
 }
 
-/** The low-balance warning shows when credits are under the threshold (spec: under 50, so not at 50). */
-export function isLowBalance(credits: number, threshold: number = DEFAULT_LOW_BALANCE): boolean {
-  return credits < threshold;
+export interface UpcomingCharge {
+  /** The next period's plan price and what it is for; null when the plan ends and there is no next price. */
+  planPrice: { label: string; value: string } | null;
+  /** The total of the next invoice, with its reason when that is not plain. */
+  total: string;
+}
+
+/**
+ * The next invoice as the Metered Usage card says it. A cancelled plan has no next price: the total alone says why
+ * it is what it is, so no "Plan price $125" of a plan that ends sits beside a $0 total. A scheduled downgrade names
+ * the cheaper plan the price is for and from when. The total is always the server's upcomingChargeCents.
+ */
+export function upcomingCharge(
+  usage: Pick<MeteredUsage, "upcomingChargeCents" | "endsAt" | "planType" | "nextPlanType" | "nextPlanPriceCents" | "periodEnd">,
+  plans: readonly PlanInfo[],
+): UpcomingCharge {
+  const total = formatMoney(usage.upcomingChargeCents);
+  if (usage.endsAt) {
+    const ends = `your plan ends on ${formatDate(usage.endsAt)}`;
+    return { planPrice: null, total: usage.upcomingChargeCents > 0 ? `${total}: overage only; ${ends}` : `${total}: ${ends}` };
+  }
+  const label =
+    usage.nextPlanType !== usage.planType
+      ? `Plan price (${planName(usage.nextPlanType, plans)} from ${formatDate(usage.periodEnd)})`
+      : "Plan price";
+  return { planPrice: { label, value: formatMoney(usage.nextPlanPriceCents) }, total };
+}
+
+export interface BalanceAdvice {
+  title: string;
+  text: string;
+  /** Lookups and API calls are refused now (not just soon), so the banner interrupts as an alert. */
+  blocking: boolean;
+}
+
+export interface AdviceContext {
+  /** The plan's name ("Basic"). */
+  planName: string;
+  /** The alert level in credits (the server's config; spec: 50). */
+  threshold: number;
+  /** When the period ends (the free credits renew, the overage limit resets); null while it is not known. */
+  periodEnd: string | null;
+}
+
+/**
+ * What the low-balance banner says for each state of the balance (null for `ok`: no banner). The advice follows
+ * the plan: Free stops at zero, so it says to upgrade; a paid plan keeps working in overage, so it says what that
+ * costs and how much of the limit is left, and only a used-up limit stops it.
+ */
+export function balanceAdvice(b: Balance, { planName, threshold, periodEnd }: AdviceContext): BalanceAdvice | null {
+  const rate = `${formatMoney(b.overageRateCents)} a credit`;
+  const limit = b.overageLimitCents === null ? null : formatMoney(b.overageLimitCents);
+  const until = periodEnd ? formatDate(periodEnd) : "the end of the billing period";
+  const renews = periodEnd ? `on ${formatDate(periodEnd)}` : "at the end of the billing period";
+  switch (b.state) {
+    case "ok":
+      return null;
+    case "low": {
+      const left = `You have ${formatCredits(b.credits)} left, under the ${formatNumber(threshold)}-credit alert level.`;
+      const next =
+        b.planType === "free"
+          ? "Upgrade to keep looking up."
+          : `Past zero your ${planName} plan keeps working at ${rate} (overage)${limit ? ` up to your ${limit} limit` : ""}.`;
+      return { title: "Low credit balance", text: `${left} ${next}`, blocking: false };
+    }
+    case "overage": {
+      const text =
+        limit && b.overageLeftCents !== null
+          ? `You are in overage at ${rate}; raise your plan or the limit. ${formatMoney(b.overageLeftCents)} of your ${limit} limit left.`
+          : `You are in overage at ${rate}; raise your plan or set a limit.`;
+      return { title: "Using overage credits", text, blocking: false };
+    }
+    case "limit_reached":
+      return {
+        title: "Overage limit reached",
+        text: `Your ${limit ? `${limit} ` : ""}overage limit is used up: lookups and API calls are refused until ${until}. Raise the limit or your plan.`,
+        blocking: true,
+      };
+    case "empty":
+      return {
+        title: "No credits left",
+        text: `You have no credits left. Upgrade to keep looking up; your free credits renew ${renews}.`,
+        blocking: true,
+      };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -218,9 +295,9 @@ export function overageLimitMax(planPriceDollars: number | null | undefined): st
   return (price > 0 ? price * 10 : NO_PLAN_OVERAGE_MAX).toFixed(2);
 }
 
-/** The limit as shown on the screen: "$50.00", or "No limit". */
+/** The limit (dollars, as the limit calls carry it) as shown on the screen: "$50", "$12.50", or "No limit". */
 export function formatOverageLimit(limit: number | null | undefined): string {
-  return limit === null || limit === undefined ? "No limit" : formatDollars(limit);
+  return limit === null || limit === undefined ? "No limit" : formatMoney(limit * 100);
 }
 
 /** The limit as the dialog's input starts: "50.00", or empty for no limit. */
@@ -373,5 +450,17 @@ export class CardElementMissingError extends Error {
 /** The second line of a payment failure toast: the provider's or the server's own sentence, else the fallback. */
 export function failureText(err: unknown, fallback: string): string {
   if (err instanceof CardFieldError || err instanceof PaymentProviderError) return err.message || fallback;
+  // A 503 from a payment call always means nothing was charged; say so even when a proxy sent no JSON body.
+  if (err instanceof ApiError && err.status === 503) return errorMessage(err, PAYMENTS_UNAVAILABLE);
   return errorMessage(err, fallback);
+}
+
+/** The payment is no longer open on the server (expired, withdrawn, or priced against an account that changed). */
+export function isStalePayment(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 409;
+}
+
+/** The provider refused the card (or its authentication): another card may still pay. */
+export function isCardDeclined(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 402;
 }

@@ -3,9 +3,11 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
 import type { BillingConfig, CreditHistory, MeteredUsage, PaymentHistory, Subscription, User } from "@/lib/types";
+import { Header } from "@/app/shell/header";
 import {
   dismissToasts,
   errorBody,
+  makeBalance,
   makeUser,
   mockFetch,
   renderWithProviders,
@@ -51,6 +53,8 @@ const SUBSCRIBE = "POST /api/billing/subscribe";
 const CONFIRM = "POST /api/billing/test-mode/confirm";
 const CHANGE = "POST /api/billing/change-plan";
 const CANCEL = "POST /api/billing/cancel";
+const UPDATE_CARD = "POST /api/billing/payment-method";
+const withdrawRoute = (id: number) => `POST /api/billing/payments/${id}/cancel`;
 const prorationRoute = (plan: string) => `GET /api/billing/proration?planType=${plan}`;
 
 interface Setup {
@@ -64,6 +68,8 @@ interface Setup {
   routes?: Record<string, FakeRoute>;
   route?: string;
   fakeTimers?: boolean;
+  /** Renders the shell's header above the screen, to compare the balance it shows. */
+  withHeader?: boolean;
 }
 
 /**
@@ -81,6 +87,7 @@ async function renderBilling({
   routes = {},
   route = "/billing",
   fakeTimers = false,
+  withHeader = false,
 }: Setup = {}) {
   localStorage.setItem("token", "tok-1");
   const state = { user, sub, usage, limit };
@@ -92,12 +99,21 @@ async function renderBilling({
     [LIMIT]: () => ({ body: { overageLimit: state.limit } }),
     [CREDITS]: { body: credits },
     [PAYMENTS]: { body: payments },
+    "GET /healthz": { body: { status: "ok" } },
     ...routes,
   });
   const u = userEvent.setup(fakeTimers ? { advanceTimers: vi.advanceTimersByTime.bind(vi) } : {});
   renderWithProviders(
     <Routes>
-      <Route path="/billing" element={<BillingPage />} />
+      <Route
+        path="/billing"
+        element={
+          <>
+            {withHeader ? <Header onOpenMenu={() => {}} /> : null}
+            <BillingPage />
+          </>
+        }
+      />
     </Routes>,
     { route },
   );
@@ -133,8 +149,8 @@ describe("the cards", () => {
     await renderBilling({ usage: makeUsage({ creditsUsedThisPeriod: 450 }) });
 
     const available = screen.getByTestId("card-available-credits");
-    expect(await within(available).findByText("1,234")).toBeInTheDocument();
-    expect(within(available).getByText("credits left to spend")).toBeInTheDocument();
+    expect(await within(available).findByTestId("available-credits")).toHaveTextContent(/^1,234 credits$/);
+    expect(within(available).getByText("left to spend")).toBeInTheDocument();
 
     const usage = screen.getByTestId("card-usage");
     expect(await within(usage).findByText("45%")).toBeInTheDocument();
@@ -147,16 +163,25 @@ describe("the cards", () => {
     expect(within(plan).getByText("Renews on Mar 1, 2026")).toBeInTheDocument();
   });
 
-  it("caps the usage at 100% and says a negative balance is overage, with 0 available", async () => {
+  it("in overage on Basic: the header and the card say the same balance, and the banner says it keeps working", async () => {
     await renderBilling({
-      user: makeUser({ plan: "basic", credits: -123 }),
-      usage: makeUsage({ creditsUsedThisPeriod: 1123, overageCredits: 123, balance: -123 }),
+      withHeader: true,
+      user: makeUser({ plan: "basic", credits: -10 }),
+      usage: makeUsage({ creditsUsedThisPeriod: 1010, overageCredits: 10, balance: -10 }),
     });
-    const available = screen.getByTestId("card-available-credits");
-    expect(await within(available).findByText("123 overage credits used this period")).toBeInTheDocument();
-    expect(within(available).getByTestId("available-credits")).toHaveTextContent("0");
+    const card = await screen.findByTestId("available-credits");
+    const header = screen.getByTestId("credits-balance");
+    expect(card.textContent).toBe("0 credits · 10 overage ($0.30)");
+    expect(header.textContent).toBe(card.textContent);
+    expect(screen.getByTestId("balance-note")).toHaveTextContent("Plan credits used up: overage is billed with your next invoice");
+
+    const banner = screen.getByTestId("low-balance-warning");
+    expect(banner).toHaveAttribute("role", "status");
+    expect(banner).toHaveTextContent("You are in overage at $0.03 a credit; raise your plan or set a limit.");
+    expect(banner).not.toHaveTextContent("Choose a plan with more credits");
+
     expect(await within(screen.getByTestId("card-usage")).findByText("100%")).toBeInTheDocument();
-    expect(screen.getByText("1,123 of 1,000 credits used")).toBeInTheDocument();
+    expect(screen.getByText("1,010 of 1,000 credits used")).toBeInTheDocument();
   });
 
   it("shows the metered usage: overage to four decimals and the server's upcoming charge", async () => {
@@ -175,13 +200,48 @@ describe("the cards", () => {
     expect(await within(card).findByTestId("credits-included")).toHaveTextContent("1,000");
     expect(within(card).getByTestId("overage-credits")).toHaveTextContent("123");
     expect(within(card).getByTestId("cost-per-credit")).toHaveTextContent("$0.0300");
-    expect(within(card).getByTestId("estimated-overage")).toHaveTextContent("$3.6900");
-    expect(within(card).getByTestId("plan-price")).toHaveTextContent("$30.00");
-    expect(within(card).getByTestId("upcoming-charge")).toHaveTextContent("$33.69");
+    expect(within(card).getByTestId("estimated-overage")).toHaveTextContent(/^\$3\.69$/);
+    expect(within(card).getByTestId("plan-price")).toHaveTextContent(/^\$30$/);
+    expect(within(card).getByTestId("upcoming-charge")).toHaveTextContent(/^\$33\.69$/);
     expect(within(card).getByText("Total upcoming charge")).toBeInTheDocument();
     expect(within(card).getByTestId("carried-credits")).toHaveTextContent(
       "120 credits carried over from last period expire at the end of this one, on Mar 1, 2026.",
     );
+  });
+
+  it("after cancelling shows one upcoming figure with its reason, and no plan price", async () => {
+    const cancelled = makeUsage({ nextPlanType: "free", nextPlanPriceCents: 0, upcomingCharge: 0, upcomingChargeCents: 0, endsAt: PERIOD_END });
+    await renderBilling({ sub: makeSubscription({ cancelAtPeriodEnd: true }), usage: cancelled });
+    const card = screen.getByTestId("metered-usage-card");
+    expect(await within(card).findByTestId("upcoming-charge")).toHaveTextContent(/^\$0: your plan ends on Mar 1, 2026$/);
+    expect(within(card).queryByTestId("plan-price")).not.toBeInTheDocument();
+    expect(within(card).queryByText(/Plan price/)).not.toBeInTheDocument();
+  });
+
+  it("after cancelling with overage used says the figure is overage only", async () => {
+    await renderBilling({
+      sub: makeSubscription({ cancelAtPeriodEnd: true }),
+      usage: makeUsage({
+        nextPlanType: "free",
+        nextPlanPriceCents: 0,
+        overageCredits: 10,
+        estimatedOverageChargeCents: 30,
+        upcomingChargeCents: 30,
+        endsAt: PERIOD_END,
+      }),
+    });
+    expect(await screen.findByTestId("upcoming-charge")).toHaveTextContent(/^\$0\.30: overage only; your plan ends on Mar 1, 2026$/);
+  });
+
+  it("after a scheduled downgrade prices the next period at the cheaper plan", async () => {
+    await renderBilling({
+      sub: makeSubscription({ planType: "professional", pendingPlanType: "basic" }),
+      usage: makeUsage({ planType: "professional", nextPlanType: "basic", nextPlanPriceCents: 3000, upcomingChargeCents: 3000 }),
+    });
+    const card = screen.getByTestId("metered-usage-card");
+    expect(await within(card).findByText("Plan price (Basic from Mar 1, 2026)")).toBeInTheDocument();
+    expect(within(card).getByTestId("plan-price")).toHaveTextContent(/^\$30$/);
+    expect(within(card).getByTestId("upcoming-charge")).toHaveTextContent(/^\$30$/);
   });
 
   it("on the Free plan says there is no subscription", async () => {
@@ -195,26 +255,62 @@ describe("the cards", () => {
 });
 
 describe("the low-balance warning", () => {
-  it("shows under 50 credits and points at the plans", async () => {
+  it("on Free under 50 credits says to upgrade and points at the plans", async () => {
     await renderBilling({ user: makeUser({ credits: 49 }), sub: FREE_SUB, usage: FREE_USAGE });
     const warning = await screen.findByTestId("low-balance-warning");
+    expect(warning).toHaveAttribute("role", "status");
     expect(warning).toHaveTextContent("Low credit balance");
-    expect(warning).toHaveTextContent("You have 49 credits left");
+    expect(warning).toHaveTextContent("You have 49 credits left, under the 50-credit alert level. Upgrade to keep looking up.");
     await plansShown();
     await userEvent.click(within(warning).getByRole("button", { name: "View plans" }));
     expect(screen.getByRole("heading", { name: "Plans" })).toHaveFocus();
   });
 
-  it("does not show at 50 credits", async () => {
+  it("low on Basic says the plan keeps working in overage, up to the limit", async () => {
+    const balance = makeBalance({ planType: "basic", credits: 12, overageLimitCents: 500, overageLeftCents: 500, state: "low" });
+    await renderBilling({ user: makeUser({ plan: "basic", credits: 12, creditBalance: balance }) });
+    expect(await screen.findByTestId("low-balance-warning")).toHaveTextContent(
+      "You have 12 credits left, under the 50-credit alert level. Past zero your Basic plan keeps working at $0.03 a credit (overage) up to your $5 limit.",
+    );
+  });
+
+  it("with the overage limit used up says calls are refused until the period ends, as an alert", async () => {
+    const balance = makeBalance({
+      planType: "basic",
+      credits: 0,
+      overageCredits: 167,
+      overageCents: 501,
+      overageLimitCents: 500,
+      overageLeftCents: 0,
+      state: "limit_reached",
+    });
+    await renderBilling({ user: makeUser({ plan: "basic", credits: -167, creditBalance: balance }) });
+    const warning = await screen.findByTestId("low-balance-warning");
+    expect(warning).toHaveAttribute("role", "alert");
+    expect(warning).toHaveTextContent(
+      "Your $5 overage limit is used up: lookups and API calls are refused until Mar 1, 2026. Raise the limit or your plan.",
+    );
+    expect(screen.getByTestId("available-credits")).toHaveTextContent("0 credits · 167 overage ($5.01)");
+  });
+
+  it("on an empty Free account says when the free credits renew", async () => {
+    await renderBilling({ user: makeUser({ credits: 0 }), sub: FREE_SUB, usage: FREE_USAGE });
+    expect(await screen.findByTestId("low-balance-warning")).toHaveTextContent(
+      "You have no credits left. Upgrade to keep looking up; your free credits renew on Mar 1, 2026.",
+    );
+  });
+
+  it("does not show while the balance is ok", async () => {
     await renderBilling({ user: makeUser({ credits: 50 }), sub: FREE_SUB, usage: FREE_USAGE });
-    expect(await within(screen.getByTestId("card-available-credits")).findByText("50")).toBeInTheDocument();
+    expect(await screen.findByTestId("available-credits")).toHaveTextContent(/^50 credits$/);
     await plansShown();
     expect(screen.queryByTestId("low-balance-warning")).not.toBeInTheDocument();
   });
 
-  it("follows the server's threshold", async () => {
-    await renderBilling({ user: makeUser({ credits: 80 }), sub: FREE_SUB, usage: FREE_USAGE, config: makeConfig({ lowBalance: 100 }) });
-    expect(await screen.findByTestId("low-balance-warning")).toHaveTextContent("under the 100 credits alert level");
+  it("names the server's alert level", async () => {
+    const balance = makeBalance({ credits: 80, state: "low" });
+    await renderBilling({ user: makeUser({ credits: 80, creditBalance: balance }), sub: FREE_SUB, usage: FREE_USAGE, config: makeConfig({ lowBalance: 100 }) });
+    expect(await screen.findByTestId("low-balance-warning")).toHaveTextContent("under the 100-credit alert level");
   });
 });
 
@@ -298,6 +394,62 @@ describe("subscription details", () => {
   });
 });
 
+describe("updating the card on file", () => {
+  const newCard = { id: "pm_new_card", brand: "mastercard", last4: "4444", expMonth: 3, expYear: 2031 };
+
+  it("saves another card with the card form, toasts 'Card Updated' and shows it", async () => {
+    const { requests, state, user } = await renderBilling({
+      routes: {
+        [PAYMENT_METHODS]: { body: newCard },
+        [UPDATE_CARD]: () => {
+          state.sub = makeSubscription({ paymentMethod: { brand: "mastercard", last4: "4444", expMonth: 3, expYear: 2031 } });
+          return { body: state.sub };
+        },
+      },
+    });
+    const card = await screen.findByTestId("subscription-card");
+    expect(within(card).getByTestId("payment-method")).toHaveTextContent("Visa •••• 4242");
+    const open = within(card).getByRole("button", { name: "Update card" });
+    await user.click(open);
+    const dialog = await screen.findByRole("dialog", { name: "Update card" });
+    expect(dialog).toHaveTextContent("Nothing is charged now.");
+    await fillCard(user, dialog, { number: "5555 5555 5555 4444", expiry: "03/31" });
+    await user.click(within(dialog).getByRole("button", { name: "Save card" }));
+
+    expect(await screen.findByText("Card Updated")).toBeInTheDocument();
+    expect(within(toastItem("Card Updated")).getByText("Mastercard •••• 4444 now pays your subscription.")).toBeInTheDocument();
+    expect(posts(requests)).toEqual([
+      { call: PAYMENT_METHODS, body: { number: "5555555555554444", expMonth: 3, expYear: 2031, cvc: "123", name: "Jane Doe" } },
+      { call: UPDATE_CARD, body: { paymentMethodId: "pm_new_card" } },
+    ]);
+    await waitFor(() => expect(within(card).getByTestId("payment-method")).toHaveTextContent("Mastercard •••• 4444"));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(open).toHaveFocus());
+  });
+
+  it("shows the provider's refusal in the form and keeps the card typed", async () => {
+    const { user } = await renderBilling({
+      routes: {
+        [PAYMENT_METHODS]: { body: { ...newCard, id: "pm_0341", brand: "visa", last4: "0341" } },
+        [UPDATE_CARD]: { status: 402, body: errorBody("Your card was declined.", { code: "card_declined" }) },
+      },
+    });
+    await user.click(await screen.findByRole("button", { name: "Update card" }));
+    const dialog = await screen.findByRole("dialog", { name: "Update card" });
+    await fillCard(user, dialog, { number: "4000 0000 0000 0341" });
+    await user.click(within(dialog).getByRole("button", { name: "Save card" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Your card was declined.");
+    expect(within(dialog).getByLabelText("Card number")).toHaveValue("4000 0000 0000 0341");
+    expect(screen.queryByText("Card Updated")).not.toBeInTheDocument();
+  });
+
+  it("is not offered without a paid plan", async () => {
+    await renderBilling({ user: makeUser(), sub: FREE_SUB, usage: FREE_USAGE });
+    await screen.findByTestId("free-plan-note");
+    expect(screen.queryByRole("button", { name: "Update card" })).not.toBeInTheDocument();
+  });
+});
+
 describe("the plan buttons", () => {
   const labels = () => ["basic", "professional", "enterprise"].map((id) => planButton(id).textContent);
 
@@ -375,9 +527,12 @@ describe("the overage limit dialog", () => {
     await user.click(within(dialog).getByRole("button", { name: "Save" }));
 
     expect(await screen.findByText("Limit Updated")).toBeInTheDocument();
+    expect(within(toastItem("Limit Updated")).getByText("Overage is now capped at $50 a billing period.")).toBeInTheDocument();
     expect(calls(requests, "PUT", "/api/user/overage-limit").map((r) => r.body)).toEqual([{ limit: 50 }]);
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
-    expect(await screen.findByText("$50.00")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId("overage-limit-value")).toHaveTextContent(/^\$50$/));
+    // The profile is read again: its balance carries what is left of the limit.
+    expect(calls(requests, "GET", "/api/user/profile").length).toBeGreaterThan(1);
   });
 
   it("saves with the Enter key", async () => {
@@ -390,7 +545,7 @@ describe("the overage limit dialog", () => {
 
   it("saves empty as no limit", async () => {
     const { requests, user } = await renderBilling({ limit: 40, routes: { [SET_LIMIT]: { body: { overageLimit: null } } } });
-    await waitFor(() => expect(screen.getByTestId("overage-limit-value")).toHaveTextContent("$40.00"));
+    await waitFor(() => expect(screen.getByTestId("overage-limit-value")).toHaveTextContent("$40"));
     const dialog = await openLimit(user);
     const input = within(dialog).getByLabelText("Overage limit (USD)");
     expect(input).toHaveValue("40.00");
@@ -402,7 +557,7 @@ describe("the overage limit dialog", () => {
 
   it("'Reset to plan limit' saves null", async () => {
     const { requests, user } = await renderBilling({ limit: 40, routes: { [SET_LIMIT]: { body: { overageLimit: null } } } });
-    await waitFor(() => expect(screen.getByTestId("overage-limit-value")).toHaveTextContent("$40.00"));
+    await waitFor(() => expect(screen.getByTestId("overage-limit-value")).toHaveTextContent("$40"));
     const dialog = await openLimit(user);
     await user.click(within(dialog).getByRole("button", { name: "Reset to plan limit" }));
     expect(await screen.findByText("Limit Updated")).toBeInTheDocument();
@@ -416,6 +571,7 @@ describe("the overage limit dialog", () => {
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     expect(calls(requests, "PUT", "/api/user/overage-limit")).toHaveLength(0);
+    await waitFor(() => expect(screen.getByRole("button", { name: "Set Usage Limit" })).toHaveFocus());
   });
 
   it.each(["abc", "-5", "1e3"])("refuses %s with 'Invalid Input' and sends nothing", async (typed) => {
@@ -495,6 +651,54 @@ describe("subscribing in test mode", () => {
     expect(within(dialog).getByLabelText("Card number")).toHaveValue("4000 0000 0000 0002");
   });
 
+  it("asks for the bank's authentication when the card needs it (4000 0025 0000 3155), then subscribes", async () => {
+    const { requests, user } = await renderBilling(
+      freeSetup({
+        [PAYMENT_METHODS]: { body: { id: "pm_3ds", brand: "visa", last4: "3155", expMonth: 12, expYear: 2030 } },
+        [SUBSCRIBE]: { body: { clientSecret: "pi_11_secret", paymentId: 11, amountCents: 3000, planType: "basic" } },
+        [CONFIRM]: (req) =>
+          (req.body as { authentication?: string }).authentication
+            ? { body: { status: "succeeded", message: null } }
+            : { body: { status: "requires_action", message: "Your bank asks you to authenticate this payment." } },
+      }),
+    );
+    await plansShown();
+    await user.click(planButton("basic"));
+    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
+    await fillCard(user, dialog, { number: "4000 0025 0000 3155" });
+    await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
+
+    const auth = await screen.findByRole("dialog", { name: "Confirm the payment" });
+    expect(auth).toHaveTextContent("Test mode: your bank asks you to confirm this payment of $30.");
+    await user.click(within(auth).getByRole("button", { name: "Complete authentication" }));
+    expect(await screen.findByText("Subscription Created")).toBeInTheDocument();
+    expect(posts(requests).map((p) => p.call)).toEqual([PAYMENT_METHODS, SUBSCRIBE, CONFIRM, CONFIRM]);
+    expect(posts(requests)[3]?.body).toEqual({ clientSecret: "pi_11_secret", authentication: "complete" });
+    expect(calls(requests, "POST", "/api/billing/payments/11/cancel")).toHaveLength(0);
+  });
+
+  it("closing after a declined card withdraws the subscription's payment", async () => {
+    const { requests, user } = await renderBilling(
+      freeSetup({
+        [PAYMENT_METHODS]: { body: { id: "pm_test_2", brand: "visa", last4: "0002", expMonth: 12, expYear: 2030 } },
+        [SUBSCRIBE]: { body: { clientSecret: "pi_2_secret", paymentId: 10, amountCents: 3000, planType: "basic" } },
+        [CONFIRM]: { status: 402, body: errorBody("Your card was declined.", { code: "card_declined" }) },
+        [withdrawRoute(10)]: { body: makePayment({ id: 10, status: "failed", receiptUrl: null }) },
+      }),
+    );
+    await plansShown();
+    await user.click(planButton("basic"));
+    const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
+    await fillCard(user, dialog, { number: "4000000000000002" });
+    await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
+    expect(await screen.findByText("Subscription Failed")).toBeInTheDocument();
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("Your card was declined.");
+
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(calls(requests, "POST", "/api/billing/payments/10/cancel")).toHaveLength(1));
+    await waitFor(() => expect(planButton("basic")).toHaveFocus());
+  });
+
   it("shows the server's message at the field it names", async () => {
     const { requests, user } = await renderBilling(
       freeSetup({
@@ -547,65 +751,246 @@ describe("subscribing in test mode", () => {
 });
 
 describe("changing plan", () => {
-  it("upgrades: shows the prorated charge, then collects the card and confirms, and toasts 'Plan Updated'", async () => {
-    const { requests, user } = await renderBilling({
-      routes: {
-        [prorationRoute("professional")]: { body: makePlanChange({ clientSecret: null, paymentId: null }) },
-        [CHANGE]: { body: makePlanChange() },
-        [PAYMENT_METHODS]: { body: { id: "pm_up", brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 } },
-        [CONFIRM]: { body: { status: "succeeded" } },
-      },
-    });
+  const upgradeTo = async (user: ReturnType<typeof userEvent.setup>, id = "professional", name = "Professional") => {
     await plansShown();
-    await user.click(planButton("professional"));
-    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Professional" });
-    expect(await within(dialog).findByTestId("proration-charge")).toHaveTextContent("$63.33");
-    expect(dialog).toHaveTextContent("get 2,666 credits at once");
+    await user.click(planButton(id));
+    const dialog = await screen.findByRole("dialog", { name: `Upgrade to ${name}` });
+    await within(dialog).findByTestId("proration-charge");
+    return dialog;
+  };
+  const paidChange = makePlanChange({ paymentStatus: "succeeded", paymentId: 12 });
+  const needsAuth = makePlanChange({
+    paymentStatus: "requires_action",
+    paymentId: 12,
+    clientSecret: "pi_12_secret",
+    message: "Your bank asks you to authenticate this payment.",
+  });
+  const declined = makePlanChange({
+    paymentStatus: "requires_payment_method",
+    paymentId: 12,
+    clientSecret: "pi_12_secret",
+    message: "Your card was declined.",
+  });
+  const card = { id: "pm_new", brand: "visa", last4: "3155", expMonth: 12, expYear: 2030 };
+
+  it("upgrades in one click with the card on file: the charge, the card and the credits, no card form", async () => {
+    const { requests, user } = await renderBilling({
+      routes: { [prorationRoute("professional")]: { body: makePlanChange() }, [CHANGE]: { body: paidChange } },
+    });
+    const dialog = await upgradeTo(user);
+    expect(within(dialog).getByTestId("plan-change-terms")).toHaveTextContent(
+      "You pay $63.33 now with Visa •••• 4242, prorated for the rest of this billing period, and get 2,666 credits at once.",
+    );
+    expect(within(dialog).queryByLabelText("Card number")).not.toBeInTheDocument();
     expect(posts(requests)).toEqual([]);
 
     await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
-    const payDialog = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
-    await fillCard(user, payDialog);
-    await user.click(within(payDialog).getByRole("button", { name: "Pay $63.33" }));
+    expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
+    expect(within(toastItem("Plan Updated")).getByText("You are now on the Professional plan.")).toBeInTheDocument();
+    expect(posts(requests)).toEqual([{ call: CHANGE, body: { planType: "professional" } }]);
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    // Focus goes back to the button that opened the dialog.
+    await waitFor(() => expect(planButton("professional")).toHaveFocus());
+  });
 
+  it("sends one change for a double click", async () => {
+    let answer!: (reply: { body: unknown }) => void;
+    const { requests, user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: () => new Promise((resolve) => (answer = resolve)),
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.dblClick(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    expect(within(dialog).getByRole("button", { name: "Processing..." })).toBeDisabled();
+    answer({ body: paidChange });
+    expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
+    expect(calls(requests, "POST", "/api/billing/change-plan")).toHaveLength(1);
+  });
+
+  it("says so when the same upgrade is already being paid", async () => {
+    const { user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: { body: makePlanChange({ paymentStatus: "processing", paymentId: 12 }) },
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    expect(await screen.findByText("Payment Processing")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
+  it("when the bank asks to authenticate: the test mode's authentication step, then done", async () => {
+    const { requests, user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: { body: needsAuth },
+        [CONFIRM]: { body: { status: "succeeded", message: null } },
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    const auth = await screen.findByRole("dialog", { name: "Confirm the payment" });
+    expect(auth).toHaveTextContent("Test mode: your bank asks you to confirm this payment of $63.33.");
+    expect(within(auth).getByTestId("authentication-message")).toHaveTextContent("Your bank asks you to authenticate this payment.");
+    expect(within(auth).getByRole("button", { name: "Complete authentication" })).toHaveFocus();
+    await user.click(within(auth).getByRole("button", { name: "Complete authentication" }));
+
+    expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
+    expect(posts(requests)).toEqual([
+      { call: CHANGE, body: { planType: "professional" } },
+      { call: CONFIRM, body: { clientSecret: "pi_12_secret", authentication: "complete" } },
+    ]);
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(calls(requests, "POST", "/api/billing/payments/12/cancel")).toHaveLength(0);
+  });
+
+  it("a failed authentication offers the card form, and another card pays", async () => {
+    const { requests, user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: { body: needsAuth },
+        [PAYMENT_METHODS]: { body: { ...card, id: "pm_other", last4: "4242" } },
+        [CONFIRM]: (req) =>
+          (req.body as { authentication?: string }).authentication === "fail"
+            ? { status: 402, body: errorBody("We are unable to authenticate your payment method.", { code: "card_declined" }) }
+            : { body: { status: "succeeded", message: null } },
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    const auth = await screen.findByRole("dialog", { name: "Confirm the payment" });
+    await user.click(within(auth).getByRole("button", { name: "Fail authentication" }));
+
+    expect(await screen.findByText("Plan Change Failed")).toBeInTheDocument();
+    const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
+    expect(within(pay).getByRole("alert")).toHaveTextContent("We are unable to authenticate your payment method.");
+    await fillCard(user, pay);
+    await user.click(within(pay).getByRole("button", { name: "Pay $63.33" }));
+
+    expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
+    expect(posts(requests).map((p) => p.call)).toEqual([CHANGE, CONFIRM, PAYMENT_METHODS, CONFIRM]);
+    expect(posts(requests)[3]?.body).toEqual({ clientSecret: "pi_12_secret", paymentMethodId: "pm_other" });
+  });
+
+  it("when the card on file is declined: the provider's message and the card form; a card needing authentication goes on to it", async () => {
+    const { requests, user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: { body: declined },
+        [PAYMENT_METHODS]: { body: card },
+        [CONFIRM]: (req) =>
+          (req.body as { authentication?: string }).authentication
+            ? { body: { status: "succeeded", message: null } }
+            : { body: { status: "requires_action", message: "Your bank asks you to authenticate this payment." } },
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
+    expect(within(pay).getByRole("alert")).toHaveTextContent("Your card was declined.");
+    await fillCard(user, pay, { number: "4000 0025 0000 3155" });
+    await user.click(within(pay).getByRole("button", { name: "Pay $63.33" }));
+
+    const auth = await screen.findByRole("dialog", { name: "Confirm the payment" });
+    await user.click(within(auth).getByRole("button", { name: "Complete authentication" }));
     expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
     expect(posts(requests)).toEqual([
       { call: CHANGE, body: { planType: "professional" } },
       {
         call: PAYMENT_METHODS,
-        body: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", name: "Jane Doe" },
+        body: { number: "4000002500003155", expMonth: 12, expYear: 2030, cvc: "123", name: "Jane Doe" },
       },
-      { call: CONFIRM, body: { clientSecret: "pi_upgrade_secret_1", paymentMethodId: "pm_up" } },
+      { call: CONFIRM, body: { clientSecret: "pi_12_secret", paymentMethodId: "pm_new" } },
+      { call: CONFIRM, body: { clientSecret: "pi_12_secret", authentication: "complete" } },
     ]);
   });
 
-  it("upgrades without a card when the server charged the saved one", async () => {
+  it("closing the dialog while the payment is open withdraws it and reads the payments again", async () => {
     const { requests, user } = await renderBilling({
       routes: {
-        [prorationRoute("enterprise")]: { body: makePlanChange({ planType: "enterprise" }) },
-        [CHANGE]: { body: makePlanChange({ planType: "enterprise", requiresPayment: false, clientSecret: null }) },
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: { body: declined },
+        [withdrawRoute(12)]: { body: makePayment({ id: 12, status: "failed", receiptUrl: null }) },
       },
     });
-    await plansShown();
-    await user.click(planButton("enterprise"));
-    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Enterprise" });
-    await within(dialog).findByTestId("proration-charge");
+    const dialog = await upgradeTo(user);
     await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
-    expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
-    expect(posts(requests).map((p) => p.call)).toEqual([CHANGE]);
+    const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
+    const reads = calls(requests, "GET", "/api/billing/payments?limit=10").length;
+    await user.click(within(pay).getByRole("button", { name: "Cancel" }));
+
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(calls(requests, "POST", "/api/billing/payments/12/cancel")).toHaveLength(1));
+    await waitFor(() => expect(calls(requests, "GET", "/api/billing/payments?limit=10").length).toBeGreaterThan(reads));
+    await waitFor(() => expect(planButton("professional")).toHaveFocus());
+  });
+
+  it("Escape at the authentication step withdraws the payment too, and ignores the server's refusal", async () => {
+    const { requests, user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: { body: needsAuth },
+        [withdrawRoute(12)]: { status: 409, body: errorBody("This payment is no longer open.", { code: "conflict" }) },
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    await screen.findByRole("dialog", { name: "Confirm the payment" });
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(calls(requests, "POST", "/api/billing/payments/12/cancel")).toHaveLength(1));
+    expect(screen.queryByText("Error")).not.toBeInTheDocument();
+  });
+
+  it("a payment gone stale (409) says the server's words and starts over from the terms", async () => {
+    const { requests, user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: { body: needsAuth },
+        [CONFIRM]: { status: 409, body: errorBody("This payment has expired; nothing was charged.", { code: "conflict" }) },
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    const auth = await screen.findByRole("dialog", { name: "Confirm the payment" });
+    await user.click(within(auth).getByRole("button", { name: "Complete authentication" }));
+
+    expect(await screen.findByText("Plan Change Failed")).toBeInTheDocument();
+    expect(within(toastItem("Plan Change Failed")).getByText("This payment has expired; nothing was charged.")).toBeInTheDocument();
+    const again = await screen.findByRole("dialog", { name: "Upgrade to Professional" });
+    // Closed on the server already: closing the dialog withdraws nothing.
+    await user.click(within(again).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(calls(requests, "POST", "/api/billing/payments/12/cancel")).toHaveLength(0);
+  });
+
+  it("payments unavailable (503): the server's words, nothing charged, the dialog stays", async () => {
+    const { user } = await renderBilling({
+      routes: {
+        [prorationRoute("professional")]: { body: makePlanChange() },
+        [CHANGE]: {
+          status: 503,
+          body: errorBody("Payments are unavailable right now; you were not charged. Try again in a few minutes.", { code: "unavailable" }),
+        },
+      },
+    });
+    const dialog = await upgradeTo(user);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    expect(await screen.findByText("Plan Change Failed")).toBeInTheDocument();
+    expect(
+      within(toastItem("Plan Change Failed")).getByText("Payments are unavailable right now; you were not charged. Try again in a few minutes."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("dialog", { name: "Upgrade to Professional" })).toBeInTheDocument();
   });
 
   it("downgrades at the period end without a card", async () => {
+    const downgrade = makePlanChange({ planType: "basic", change: "downgrade", requiresPayment: false, paymentMethod: null, chargeCents: 0, credits: 0, effectiveAt: PERIOD_END });
     const { requests, user } = await renderBilling({
       sub: makeSubscription({ planType: "professional" }),
-      routes: {
-        [prorationRoute("basic")]: {
-          body: makePlanChange({ planType: "basic", change: "downgrade", requiresPayment: false, clientSecret: null, chargeCents: 0, credits: 0, effectiveAt: PERIOD_END }),
-        },
-        [CHANGE]: {
-          body: makePlanChange({ planType: "basic", change: "downgrade", requiresPayment: false, clientSecret: null, chargeCents: 0, credits: 0, effectiveAt: PERIOD_END }),
-        },
-      },
+      routes: { [prorationRoute("basic")]: { body: downgrade }, [CHANGE]: { body: downgrade } },
     });
     await plansShown();
     await user.click(planButton("basic"));
@@ -628,34 +1013,30 @@ describe("changing plan", () => {
         [CHANGE]: { status: 409, body: errorBody("A payment for this subscription is still pending", { code: "conflict" }) },
       },
     });
-    await plansShown();
-    await user.click(planButton("professional"));
-    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Professional" });
-    await within(dialog).findByTestId("proration-charge");
+    const dialog = await upgradeTo(user);
     await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
     expect(await screen.findByText("Plan Change Failed")).toBeInTheDocument();
     expect(within(toastItem("Plan Change Failed")).getByText("A payment for this subscription is still pending")).toBeInTheDocument();
   });
 
-  it("toasts 'Plan Change Failed' when the upgrade's card is declined", async () => {
+  it("toasts 'Plan Change Failed' and keeps the card form when another card is declined too", async () => {
     const { user } = await renderBilling({
       routes: {
         [prorationRoute("professional")]: { body: makePlanChange() },
-        [CHANGE]: { body: makePlanChange() },
-        [PAYMENT_METHODS]: { body: { id: "pm_bad", brand: "visa", last4: "0002", expMonth: 12, expYear: 2030 } },
-        [CONFIRM]: { status: 402, body: errorBody("Your card was declined.", { code: "card_declined" }) },
+        [CHANGE]: { body: declined },
+        [PAYMENT_METHODS]: { body: { ...card, id: "pm_bad", last4: "0002" } },
+        [CONFIRM]: { status: 402, body: errorBody("Your card has insufficient funds.", { code: "card_declined" }) },
       },
     });
-    await plansShown();
-    await user.click(planButton("professional"));
-    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Professional" });
-    await within(dialog).findByTestId("proration-charge");
+    const dialog = await upgradeTo(user);
     await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
-    const payDialog = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
-    await fillCard(user, payDialog, { number: "4000 0000 0000 0002" });
-    await user.click(within(payDialog).getByRole("button", { name: "Pay $63.33" }));
+    const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
+    await fillCard(user, pay, { number: "4000 0000 0000 0002" });
+    await user.click(within(pay).getByRole("button", { name: "Pay $63.33" }));
     expect(await screen.findByText("Plan Change Failed")).toBeInTheDocument();
-    expect(within(toastItem("Plan Change Failed")).getByText("Your card was declined.")).toBeInTheDocument();
+    expect(within(toastItem("Plan Change Failed")).getByText("Your card has insufficient funds.")).toBeInTheDocument();
+    await waitFor(() => expect(within(pay).getByRole("alert")).toHaveTextContent("Your card has insufficient funds."));
+    expect(within(pay).getByLabelText("Card number")).toHaveValue("4000 0000 0000 0002");
   });
 });
 
@@ -772,20 +1153,16 @@ describe("payment history", () => {
     const { requests, user } = await renderBilling({
       payments: paymentsPage([
         makePayment({ id: 8, kind: "upgrade", planType: "professional", description: "Upgrade to Professional (prorated)", amountCents: 6333, amount: 63.33 }),
-        makePayment({ id: 7, status: "failed", failureMessage: "Your card was declined.", receiptUrl: "" }),
       ]),
       routes: { "GET /api/billing/payments/8/receipt": { body: "<html>receipt</html>" } },
     });
     const table = await screen.findByTestId("payments-table");
-    const [upgrade, failed] = within(table).getAllByTestId("payment-row") as [HTMLElement, HTMLElement];
+    const [upgrade] = within(table).getAllByTestId("payment-row") as [HTMLElement];
     expect(upgrade).toHaveTextContent("Feb 1, 2026");
     expect(upgrade).toHaveTextContent("Upgrade to Professional (prorated)");
     expect(upgrade).toHaveTextContent("Professional");
     expect(upgrade).toHaveTextContent("$63.33");
     expect(upgrade).toHaveTextContent("Paid");
-    expect(failed).toHaveTextContent("Failed");
-    expect(failed).toHaveTextContent("Your card was declined.");
-    expect(within(failed).queryByRole("link", { name: /Receipt/ })).not.toBeInTheDocument();
 
     const link = within(upgrade).getByRole("link", { name: /Receipt/ });
     expect(link).toHaveAttribute("href", "/api/billing/payments/8/receipt");
@@ -795,6 +1172,34 @@ describe("payment history", () => {
     expect(read).toHaveLength(1);
     expect(read[0]?.headers.Authorization).toBe("Bearer tok-1");
     expect(downloads.names()).toEqual(["receipt-8.html"]);
+  });
+
+  it("gives every payment a status, a receipt only where money moved, and the reason a payment closed", async () => {
+    const noReceipt = { receiptUrl: null };
+    await renderBilling({
+      payments: paymentsPage([
+        makePayment({ id: 9, status: "pending", open: true, expiresAt: "2026-02-11T09:05:00Z", ...noReceipt }),
+        makePayment({ id: 8, status: "failed", open: true, failureMessage: "Your card was declined.", ...noReceipt }),
+        makePayment({ id: 7, status: "cancelled", failureMessage: "Closed by the customer before it was paid.", ...noReceipt }),
+        makePayment({ id: 6, status: "expired", failureMessage: "Not paid within 24 hours.", ...noReceipt }),
+        makePayment({ id: 5, status: "refunded" }),
+        makePayment({ id: 4, status: "invoiced", kind: "overage", ...noReceipt }),
+        makePayment({ id: 3, status: "succeeded", amountCents: 12500, amount: 125 }),
+      ]),
+    });
+    const table = await screen.findByTestId("payments-table");
+    const rows = within(table).getAllByTestId("payment-row");
+    const status = (row: HTMLElement) => within(row).getByText(/^(Paid|Declined|Expired|Refunded|Cancelled|Pending|Invoiced)$/).textContent;
+    expect(rows.map(status)).toEqual(["Pending", "Declined", "Cancelled", "Expired", "Refunded", "Invoiced", "Paid"]);
+    const withReceipt = rows.filter((r) => within(r).queryByRole("link", { name: /Receipt/ }) !== null).map(status);
+    expect(withReceipt).toEqual(["Refunded", "Paid"]);
+    expect(within(rows[0]!).getByText("No receipt")).toBeInTheDocument();
+
+    expect(rows[0]).toHaveTextContent("Awaiting payment; expires Feb 11, 2026, 09:05 UTC");
+    expect(rows[1]).toHaveTextContent("Your card was declined.");
+    expect(rows[2]).toHaveTextContent("Closed by the customer before it was paid.");
+    expect(rows[3]).toHaveTextContent("Not paid within 24 hours.");
+    expect(rows[6]).toHaveTextContent("$125");
   });
 
   it("says so when a receipt cannot be downloaded", async () => {

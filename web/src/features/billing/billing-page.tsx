@@ -2,16 +2,18 @@ import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "@/app/shell/page-header";
 import { Card, CardContent } from "@/components/ui/card";
+import { useReturnFocus } from "@/components/ui/use-return-focus";
 import { errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import type { PlanInfo } from "@/lib/types";
 import {
   DEFAULT_LOW_BALANCE,
+  balanceAdvice,
   hasPaidPlan,
-  isLowBalance,
   isPaidPlanId,
   paidPlans,
   planAction,
+  planName,
   type PlanAction,
 } from "./billing-helpers";
 import {
@@ -47,6 +49,9 @@ export function BillingPage() {
   const [checkout, setCheckout] = useState<CheckoutTarget | null>(null);
   const [limitOpen, setLimitOpen] = useState(false);
   const plansHeading = useRef<HTMLHeadingElement>(null);
+  // Focus goes back to the plan's button (or, from a deep link, to the plans) and to 'Set Usage Limit'.
+  const checkoutFocus = useReturnFocus(plansHeading);
+  const limitFocus = useReturnFocus();
   const [params, setParams] = useSearchParams();
 
   const plans = config.data?.plans ?? [];
@@ -56,8 +61,15 @@ export function BillingPage() {
   // The plan the account has now: the subscribed one while it is paid for, else Free.
   const currentPlan = sub && config.data ? (paid ? (plans.find((p) => p.id === sub.planType) ?? null) : freePlan) : null;
   const paidCurrent = paid ? currentPlan : null;
-  const threshold = config.data?.lowBalance ?? DEFAULT_LOW_BALANCE;
-  const credits = user?.credits ?? null;
+  // One balance for the whole screen, the profile's: the header shows the same one, so they always agree.
+  const balance = user?.creditBalance ?? null;
+  const advice = balance
+    ? balanceAdvice(balance, {
+        planName: planName(balance.planType, plans),
+        threshold: config.data?.lowBalance ?? DEFAULT_LOW_BALANCE,
+        periodEnd: sub?.currentPeriodEnd ?? null,
+      })
+    : null;
   const mode = config.data?.mode ?? "disabled";
   const pending = sub?.pendingPlanType ? { planType: sub.pendingPlanType, at: sub.currentPeriodEnd } : null;
 
@@ -66,8 +78,9 @@ export function BillingPage() {
     plansHeading.current?.focus({ preventScroll: true });
   };
 
-  const select = (plan: PlanInfo, action: PlanAction) => {
+  const select = (plan: PlanInfo, action: PlanAction, button: HTMLButtonElement) => {
     if (action.kind === "current") return;
+    checkoutFocus.opened(button);
     setCheckout({ plan, kind: action.kind });
   };
 
@@ -82,12 +95,15 @@ export function BillingPage() {
       const needsCard = action.kind === "subscribe" || action.kind === "upgrade";
       const blocked = action.kind === "current" || sub.pendingPlanType === plan.id || (config.data.mode === "disabled" && needsCard);
       if (blocked) choosePlan();
-      else setCheckout({ plan, kind: action.kind as CheckoutTarget["kind"] });
+      else {
+        checkoutFocus.opened(null);
+        setCheckout({ plan, kind: action.kind as CheckoutTarget["kind"] });
+      }
     }
     const next = new URLSearchParams(params);
     next.delete("plan");
     setParams(next, { replace: true });
-  }, [wanted, config.data, sub, paidCurrent, paid, params, setParams]);
+  }, [wanted, config.data, sub, paidCurrent, paid, params, setParams, checkoutFocus]);
 
   const coreError = config.isError ? config.error : subscription.isError ? subscription.error : null;
   const retryCore = () => {
@@ -99,9 +115,7 @@ export function BillingPage() {
     <div className="max-w-6xl space-y-6">
       <PageHeader title="Billing & Credits" subtitle="Your plan, credit balance and payments" />
 
-      {credits !== null && isLowBalance(credits, threshold) ? (
-        <LowBalanceWarning credits={credits} threshold={threshold} onChoosePlan={choosePlan} />
-      ) : null}
+      {advice && balance ? <LowBalanceWarning advice={advice} balance={balance} onChoosePlan={choosePlan} /> : null}
 
       {coreError ? (
         <Card data-testid="billing-error">
@@ -116,7 +130,7 @@ export function BillingPage() {
       ) : null}
 
       <SummaryCards
-        credits={credits}
+        balance={balance}
         usage={usage.data}
         usageFailed={usage.isError}
         subscription={sub}
@@ -126,7 +140,7 @@ export function BillingPage() {
 
       <div className="grid gap-6 lg:grid-cols-2">
         {sub ? (
-          <SubscriptionCard subscription={sub} plans={plans} onChoosePlan={choosePlan} />
+          <SubscriptionCard subscription={sub} plans={plans} config={config.data} onChoosePlan={choosePlan} />
         ) : (
           <Card>
             <CardContent className="p-6 text-sm text-muted-foreground">{coreError ? "Subscription details are unavailable." : "Loading your subscription..."}</CardContent>
@@ -145,9 +159,13 @@ export function BillingPage() {
         ) : (
           <MeteredUsageCard
             usage={usage.data}
+            plans={plans}
             overageLimit={limit.data?.overageLimit}
             limitFailed={limit.isError}
-            onEditLimit={() => setLimitOpen(true)}
+            onEditLimit={(button) => {
+              limitFocus.opened(button);
+              setLimitOpen(true);
+            }}
           />
         )}
       </div>
@@ -174,6 +192,7 @@ export function BillingPage() {
           currentPlan={paidCurrent}
           onClose={() => setCheckout(null)}
           onChanged={refreshAfterChange}
+          onCloseAutoFocus={checkoutFocus.onCloseAutoFocus}
         />
       ) : null}
       <OverageLimitDialog
@@ -181,6 +200,7 @@ export function BillingPage() {
         onOpenChange={setLimitOpen}
         current={limit.data?.overageLimit ?? null}
         planPrice={paidCurrent ? paidCurrent.priceCents / 100 : null}
+        onCloseAutoFocus={limitFocus.onCloseAutoFocus}
       />
     </div>
   );

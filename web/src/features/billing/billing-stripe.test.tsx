@@ -46,7 +46,8 @@ vi.mock("@stripe/react-stripe-js", () => {
 
 beforeEach(() => {
   stripe.cardElement = { id: "card-element" };
-  stripe.loadStripe.mockResolvedValue({});
+  // Stripe.js itself, as the authentication step loads it outside the Elements provider.
+  stripe.loadStripe.mockResolvedValue({ confirmCardPayment: stripe.confirmCardPayment });
   stripe.createPaymentMethod.mockResolvedValue({ paymentMethod: { id: "pm_stripe_1" } });
   stripe.confirmCardPayment.mockResolvedValue({ paymentIntent: { status: "succeeded" } });
 });
@@ -115,14 +116,39 @@ describe("Stripe mode", () => {
     await within(dialog).findByTestId("stripe-card-element");
     await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
     expect(await screen.findByText("Subscription Failed")).toBeInTheDocument();
-    expect(screen.getByText("Your card has insufficient funds.")).toBeInTheDocument();
+    expect(within(screen.getByText("Subscription Failed").closest("li")!).getByText("Your card has insufficient funds.")).toBeInTheDocument();
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("Your card has insufficient funds.");
   });
 
-  it("upgrades with confirmCardPayment(clientSecret, {payment_method: {card}})", async () => {
+  it("lets Stripe authenticate an upgrade the bank asks about: confirmCardPayment(clientSecret) alone, no card form", async () => {
     const { requests, user } = await renderStripeBilling(
       {
-        "GET /api/billing/proration?planType=professional": { body: makePlanChange({ clientSecret: null }) },
-        "POST /api/billing/change-plan": { body: makePlanChange({ clientSecret: "pi_up_secret" }) },
+        "GET /api/billing/proration?planType=professional": { body: makePlanChange() },
+        "POST /api/billing/change-plan": {
+          body: makePlanChange({ paymentStatus: "requires_action", paymentId: 12, clientSecret: "pi_up_secret", message: "Authentication required." }),
+        },
+      },
+      { paid: true },
+    );
+    await user.click(planButton("professional"));
+    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Professional" });
+    await within(dialog).findByTestId("proration-charge");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+
+    expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
+    expect(stripe.confirmCardPayment).toHaveBeenCalledWith("pi_up_secret");
+    expect(screen.queryByTestId("stripe-card-element")).not.toBeInTheDocument();
+    expect(requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual(["/api/billing/change-plan"]);
+  });
+
+  it("a failed Stripe authentication offers the card form with Stripe's message", async () => {
+    stripe.confirmCardPayment.mockResolvedValueOnce({ error: { message: "We are unable to authenticate your payment method." } });
+    const { user } = await renderStripeBilling(
+      {
+        "GET /api/billing/proration?planType=professional": { body: makePlanChange() },
+        "POST /api/billing/change-plan": {
+          body: makePlanChange({ paymentStatus: "requires_action", paymentId: 12, clientSecret: "pi_up_secret" }),
+        },
       },
       { paid: true },
     );
@@ -131,6 +157,26 @@ describe("Stripe mode", () => {
     await within(dialog).findByTestId("proration-charge");
     await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
     const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
+    expect(within(pay).getByRole("alert")).toHaveTextContent("We are unable to authenticate your payment method.");
+    expect(await within(pay).findByTestId("stripe-card-element")).toBeInTheDocument();
+  });
+
+  it("pays a declined upgrade with another card: confirmCardPayment(clientSecret, {payment_method: {card}})", async () => {
+    const { requests, user } = await renderStripeBilling(
+      {
+        "GET /api/billing/proration?planType=professional": { body: makePlanChange() },
+        "POST /api/billing/change-plan": {
+          body: makePlanChange({ paymentStatus: "requires_payment_method", paymentId: 12, clientSecret: "pi_up_secret", message: "Your card was declined." }),
+        },
+      },
+      { paid: true },
+    );
+    await user.click(planButton("professional"));
+    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Professional" });
+    await within(dialog).findByTestId("proration-charge");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
+    const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
+    expect(within(pay).getByRole("alert")).toHaveTextContent("Your card was declined.");
     await within(pay).findByTestId("stripe-card-element");
     await user.click(within(pay).getByRole("button", { name: "Pay $63.33" }));
 
@@ -138,6 +184,23 @@ describe("Stripe mode", () => {
     expect(stripe.confirmCardPayment).toHaveBeenCalledWith("pi_up_secret", { payment_method: { card: { id: "card-element" } } });
     expect(stripe.createPaymentMethod).not.toHaveBeenCalled();
     expect(requests.filter((r) => r.method === "POST").map((r) => r.url)).toEqual(["/api/billing/change-plan"]);
+  });
+
+  it("updates the card on file with createPaymentMethod, then POST /api/billing/payment-method", async () => {
+    const { requests, user } = await renderStripeBilling(
+      { "POST /api/billing/payment-method": { body: makeSubscription({ provider: "stripe" }) } },
+      { paid: true },
+    );
+    await user.click(await screen.findByRole("button", { name: "Update card" }));
+    const dialog = await screen.findByRole("dialog", { name: "Update card" });
+    await within(dialog).findByTestId("stripe-card-element");
+    await user.click(within(dialog).getByRole("button", { name: "Save card" }));
+    expect(await screen.findByText("Card Updated")).toBeInTheDocument();
+    expect(stripe.createPaymentMethod).toHaveBeenCalledWith({ type: "card", card: { id: "card-element" } });
+    expect(stripe.confirmCardPayment).not.toHaveBeenCalled();
+    expect(requests.filter((r) => r.method === "POST").map((r) => [r.url, r.body])).toEqual([
+      ["/api/billing/payment-method", { paymentMethodId: "pm_stripe_1" }],
+    ]);
   });
 
   it("toasts 'Card element not found' and sends nothing when the card field is missing", async () => {

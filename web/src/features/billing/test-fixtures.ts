@@ -11,8 +11,11 @@ import type {
   PlanInfo,
   Subscription,
 } from "@/lib/types";
+import { makeBalance } from "@/test/utils";
 
 const MB = 1 << 20;
+
+export const CARD_ON_FILE = { brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 };
 
 export const PLANS: PlanInfo[] = [
   { id: "free", name: "Free", priceCents: 0, credits: 100, rateCap: 60, batchRows: 100, storageBytes: 10 * MB, overageCents: 0 },
@@ -54,7 +57,7 @@ export function makeSubscription(overrides: Partial<Subscription> = {}): Subscri
     currentPeriodEnd: PERIOD_END,
     cancelAtPeriodEnd: false,
     pendingPlanType: null,
-    paymentMethod: { brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 },
+    paymentMethod: CARD_ON_FILE,
     provider: "test",
     ...overrides,
   };
@@ -76,9 +79,13 @@ export function makeUsage(overrides: Partial<MeteredUsage> = {}): MeteredUsage {
     planPriceCents: 3000,
     upcomingCharge: 30,
     upcomingChargeCents: 3000,
+    nextPlanType: "basic",
+    nextPlanPriceCents: 3000,
+    endsAt: null,
     creditsUsedThisPeriod: 0,
     carriedCredits: 0,
     balance: 1000,
+    creditBalance: makeBalance({ planType: "basic", credits: 1000 }),
     overageLimit: null,
     periodStart: PERIOD_START,
     periodEnd: PERIOD_END,
@@ -96,7 +103,10 @@ export const FREE_USAGE = makeUsage({
   planPriceCents: 0,
   upcomingCharge: 0,
   upcomingChargeCents: 0,
+  nextPlanType: "free",
+  nextPlanPriceCents: 0,
   balance: 100,
+  creditBalance: makeBalance(),
 });
 
 export function makeEntry(id: number, overrides: Partial<CreditHistoryEntry> = {}): CreditHistoryEntry {
@@ -133,6 +143,8 @@ export function makePayment(overrides: Partial<PaymentRecord> = {}): PaymentReco
     amountCents: 3000,
     amount: 30,
     status: "succeeded",
+    open: false,
+    expiresAt: null,
     failureMessage: "",
     receiptUrl: `/api/billing/payments/${id}/receipt`,
     ...overrides,
@@ -143,13 +155,17 @@ export function paymentsPage(data: PaymentRecord[]): PaymentHistory {
   return { data, pagination: { limit: 10, hasMore: false, nextBefore: null } };
 }
 
+/** The proration preview of an upgrade to Professional, paid by the card on file; a change's answer overrides it. */
 export function makePlanChange(overrides: Partial<PlanChange> = {}): PlanChange {
   return {
     planType: "professional",
     change: "upgrade",
     requiresPayment: true,
-    clientSecret: "pi_upgrade_secret_1",
-    paymentId: 12,
+    clientSecret: null,
+    paymentId: null,
+    paymentStatus: "none",
+    message: null,
+    paymentMethod: CARD_ON_FILE,
     chargeCents: 6333,
     credits: 2666,
     effectiveAt: "2026-02-10T12:00:00Z",

@@ -6,6 +6,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { balanceText, type Balance } from "@/lib/balance";
+import { formatMoney } from "@/lib/money";
 import { cn } from "@/lib/utils";
 import type { BatchPreview, ColumnMapping, ColumnType } from "../batch-types";
 import {
@@ -29,8 +31,8 @@ const CONFIDENT = 0.6;
 interface MappingScreenProps {
   preview: BatchPreview;
   mapping: ColumnMapping;
-  /** The user's credit balance, when known. */
-  credits: number | undefined;
+  /** What the account has to spend (the profile's creditBalance); undefined while it is read. */
+  balance: Balance | undefined;
   confirming: boolean;
   onChange: (column: string, type: ColumnType) => void;
   onBack: () => void;
@@ -46,7 +48,7 @@ function columnName(header: string, index: number): string {
  * detector's confidence and sample values; Confirm stays disabled, with a hint, while the mapping is invalid or
  * the file holds more rows than the plan allows.
  */
-export function MappingScreen({ preview, mapping, credits, confirming, onChange, onBack, onConfirm }: MappingScreenProps) {
+export function MappingScreen({ preview, mapping, balance, confirming, onChange, onBack, onConfirm }: MappingScreenProps) {
   const hintId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The step replaces the upload zone: take the keyboard and screen-reader focus along to it.
@@ -186,16 +188,13 @@ export function MappingScreen({ preview, mapping, credits, confirming, onChange,
           </p>
         ) : null}
 
-        {!blocked && credits !== undefined ? (
+        {!blocked && balance !== undefined ? (
           <p className="flex gap-2 text-sm text-muted-foreground" data-testid="credits-note">
             <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
             <span>
               Each property valued costs 1 credit, up to {formatCount(rowCount)}{" "}
-              {plural(rowCount, "credit", "credits")} for this file. You have {formatCount(credits)}{" "}
-              {plural(credits, "credit", "credits")}
-              {credits < rowCount
-                ? "; if they run out the job stops, and you can retry it after adding credits."
-                : "."}
+              {plural(rowCount, "credit", "credits")} for this file. You have {balanceText(balance)}
+              {runOutNote(balance, rowCount)}
             </span>
           </p>
         ) : null}
@@ -222,4 +221,18 @@ export function MappingScreen({ preview, mapping, credits, confirming, onChange,
       </CardFooter>
     </Card>
   );
+}
+
+/**
+ * What happens when the file costs more than the account has: a Free plan or a spent overage limit stops the job; a
+ * paid plan without a limit goes on into overage. The same balance the header shows decides it.
+ */
+function runOutNote(b: Balance, rowCount: number): string {
+  if (b.spendableCredits !== null && b.spendableCredits < rowCount) {
+    return "; if they run out the job stops, and you can retry it after adding credits.";
+  }
+  if (b.spendableCredits === null && b.credits < rowCount) {
+    return `; past them each property is billed as overage at ${formatMoney(b.overageRateCents)} a credit.`;
+  }
+  return ".";
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiJson, apiRequest } from "@/lib/api";
+import type { components } from "@/lib/api-types";
 import { useAuth } from "@/lib/auth";
 import type {
   BillingConfig,
@@ -20,15 +21,22 @@ import type {
 } from "@/lib/types";
 import { HISTORY_PAGE_SIZE, PLAN_CHANGE_REFRESH_MS, receiptFileName, type PaidPlanId } from "../billing-helpers";
 
+export type TestConfirmResult = components["schemas"]["TestConfirmResult"];
+type UpdatePaymentMethodRequest = components["schemas"]["UpdatePaymentMethodRequest"];
+
 // The Billing calls (working-screens spec, section 7; api/openapi.yaml, tag Billing):
 // GET /api/billing/config: the payment mode (test, stripe, disabled), Stripe's publishable key, the plan table and
 //   the low-balance threshold;
 // GET /api/billing/subscription, /metered-usage: the plan, its period and the overage so far;
 // GET /api/billing/credits/history and /payments: the ledger and the payments, newest first, 10 at a time, the next
-//   page by `before=pagination.nextBefore`; GET /api/billing/payments/{id}/receipt: an HTML receipt (attachment);
-// GET /api/billing/proration?planType=: what a change of plan would cost now, or when it takes effect;
+//   page by `before=pagination.nextBefore`; GET /api/billing/payments/{id}/receipt: an HTML receipt (attachment),
+//   only for money that moved; POST /api/billing/payments/{id}/cancel withdraws an open payment;
+// GET /api/billing/proration?planType=: what a change of plan would cost now (and the card on file that pays it),
+//   or when it takes effect;
 // POST /api/billing/subscribe {planType, paymentMethodId} answers the first payment's clientSecret;
-// POST /api/billing/change-plan {planType} answers requiresPayment and clientSecret for an upgrade;
+// POST /api/billing/change-plan {planType} answers the upgrade's paymentStatus: paid by the card on file, or what
+//   the browser must do (authenticate, or take another card) with the payment's clientSecret;
+// POST /api/billing/payment-method {paymentMethodId} replaces the card on file;
 // POST /api/billing/cancel cancels at period end and answers the subscription;
 // POST /api/billing/test-mode/payment-methods and /test-mode/confirm: the built-in test-mode card form's calls;
 // GET and PUT /api/user/overage-limit: dollars, or null for no limit.
@@ -43,6 +51,7 @@ export const PRORATION_PATH = "/api/billing/proration";
 export const SUBSCRIBE_PATH = "/api/billing/subscribe";
 export const CHANGE_PLAN_PATH = "/api/billing/change-plan";
 export const CANCEL_PATH = "/api/billing/cancel";
+export const PAYMENT_METHOD_PATH = "/api/billing/payment-method";
 export const TEST_PAYMENT_METHODS_PATH = "/api/billing/test-mode/payment-methods";
 export const TEST_CONFIRM_PATH = "/api/billing/test-mode/confirm";
 export const OVERAGE_LIMIT_PATH = "/api/user/overage-limit";
@@ -117,8 +126,9 @@ export function createTestPaymentMethod(body: TestCardRequest): Promise<PaymentM
   return apiJson<PaymentMethod>("POST", TEST_PAYMENT_METHODS_PATH, body);
 }
 
-export async function confirmTestPayment(body: TestConfirmRequest): Promise<void> {
-  await apiRequest("POST", TEST_CONFIRM_PATH, body);
+/** Confirms a test-mode payment; a card that needs the bank's authentication answers requires_action. */
+export function confirmTestPayment(body: TestConfirmRequest): Promise<TestConfirmResult> {
+  return apiJson<TestConfirmResult>("POST", TEST_CONFIRM_PATH, body);
 }
 
 export function subscribe(body: SubscribeRequest): Promise<SubscribeResponse> {
@@ -127,6 +137,40 @@ export function subscribe(body: SubscribeRequest): Promise<SubscribeResponse> {
 
 export function changePlan(body: ChangePlanRequest): Promise<PlanChange> {
   return apiJson<PlanChange>("POST", CHANGE_PLAN_PATH, body);
+}
+
+export function paymentCancelUrl(paymentId: number): string {
+  return `${PAYMENTS_PATH}/${paymentId}/cancel`;
+}
+
+/**
+ * Withdraws an open payment the customer walked away from (closed the dialog before it was paid), so no 'Pending'
+ * payment is left behind, then reads the payments again. Its failure is ignored: a 409 means the payment closed on
+ * its own meanwhile (paid, expired), and the server expires a forgotten one within 24 hours anyway.
+ */
+export function useWithdrawPayment() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (paymentId: number) => {
+      void apiRequest("POST", paymentCancelUrl(paymentId))
+        .catch(() => undefined)
+        .finally(() => void queryClient.invalidateQueries({ queryKey: paymentsQueryKey }));
+    },
+    [queryClient],
+  );
+}
+
+/** Replaces the card on file with the payment method the card form made; a refused card is a 402. */
+export function useUpdatePaymentMethod() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (paymentMethodId: string) =>
+      apiJson<Subscription>("POST", PAYMENT_METHOD_PATH, { paymentMethodId } satisfies UpdatePaymentMethodRequest),
+    onSuccess: (sub) => {
+      queryClient.setQueryData<Subscription>(subscriptionQueryKey, sub);
+      void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey });
+    },
+  });
 }
 
 export function useCancelSubscription() {
@@ -144,12 +188,16 @@ export function useCancelSubscription() {
 
 export function useSetOverageLimit() {
   const queryClient = useQueryClient();
+  const { refreshUser } = useAuth();
   return useMutation({
     mutationFn: (limit: number | null) => apiJson<OverageLimit>("PUT", OVERAGE_LIMIT_PATH, { limit }),
     onSuccess: (saved) => {
       queryClient.setQueryData<OverageLimit>(overageLimitQueryKey, saved);
       void queryClient.invalidateQueries({ queryKey: overageLimitQueryKey });
       void queryClient.invalidateQueries({ queryKey: meteredUsageQueryKey });
+      // The profile's balance carries what is left of the limit (and whether it is reached): the header and the
+      // low-balance banner follow it.
+      void refreshUser();
     },
   });
 }
@@ -192,7 +240,7 @@ export interface DownloadedReceipt {
 }
 
 /** A payment's receipt, read with the session like every other call, named by the server when it says. */
-export async function fetchReceipt(payment: Pick<PaymentRecord, "id" | "receiptUrl">): Promise<DownloadedReceipt> {
+export async function fetchReceipt(payment: Pick<PaymentRecord, "id"> & { receiptUrl: string }): Promise<DownloadedReceipt> {
   const res = await apiRequest("GET", payment.receiptUrl);
   const blob = await res.blob();
   return { blob, fileName: receiptFileName(payment.id, res.headers.get("Content-Disposition")) };

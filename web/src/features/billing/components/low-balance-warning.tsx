@@ -1,30 +1,37 @@
 import { AlertTriangle } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { formatCredits } from "../billing-helpers";
+import { balanceText, type Balance } from "@/lib/balance";
+import type { BalanceAdvice } from "../billing-helpers";
 
 interface LowBalanceWarningProps {
-  credits: number;
-  threshold: number;
+  advice: BalanceAdvice;
+  /** The balance the advice is about, shown in the same words as the header and the Available Credits card. */
+  balance: Balance;
   /** Brings the plan selection into view. */
   onChoosePlan: () => void;
 }
 
-/** Shown when the balance is under the low-balance threshold (spec: under 50 credits). */
-export function LowBalanceWarning({ credits, threshold, onChoosePlan }: LowBalanceWarningProps) {
-  const left = Math.max(credits, 0);
+/**
+ * The balance banner, shown whenever the balance is not `ok`, with the advice balanceAdvice gives for the plan. It
+ * interrupts (role="alert") only when calls are refused now; a low balance or overage is advice, announced politely.
+ */
+export function LowBalanceWarning({ advice, balance, onChoosePlan }: LowBalanceWarningProps) {
   return (
     <div
-      role="alert"
+      role={advice.blocking ? "alert" : "status"}
       data-testid="low-balance-warning"
       className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 sm:flex-row sm:items-center sm:justify-between"
     >
-      <div className="flex gap-3">
+      <div className="flex min-w-0 gap-3">
         <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
-        <div>
-          <p className="font-semibold">Low credit balance</p>
-          <p className="text-sm">
-            {`You have ${formatCredits(left)} left, under the ${formatCredits(threshold)} alert level. Choose a plan with more credits so your lookups and API calls keep working.`}
+        <div className="min-w-0">
+          <p className="font-semibold">
+            {`${advice.title}: `}
+            <span className="whitespace-nowrap" data-testid="banner-balance">
+              {balanceText(balance)}
+            </span>
           </p>
+          <p className="text-sm">{advice.text}</p>
         </div>
       </div>
       <Button type="button" variant="outline" className="shrink-0 border-amber-400 bg-white" onClick={onChoosePlan}>

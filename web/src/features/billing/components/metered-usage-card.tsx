@@ -3,43 +3,58 @@ import { Hourglass, SlidersHorizontal } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import type { MeteredUsage } from "@/lib/types";
+import { formatCredits } from "@/lib/balance";
+import { formatMoney } from "@/lib/money";
+import type { MeteredUsage, PlanInfo } from "@/lib/types";
 import { cn } from "@/lib/utils";
-import {
-  formatCredits,
-  formatDate,
-  formatDollars,
-  formatDollars4,
-  formatNumber,
-  formatOverageLimit,
-} from "../billing-helpers";
+import { formatCreditRate, formatDate, formatNumber, formatOverageLimit, upcomingCharge } from "../billing-helpers";
 
 interface MeteredUsageCardProps {
   usage: MeteredUsage | undefined;
+  /** The plan table, for the next plan's name. */
+  plans: readonly PlanInfo[];
   /** The saved overage limit in dollars (null: no limit); undefined while it is read. */
   overageLimit: number | null | undefined;
   /** The overage limit could not be read. */
   limitFailed?: boolean;
-  onEditLimit: () => void;
+  /** Opens the limit dialog; gets the button, so focus can return to it. */
+  onEditLimit: (button: HTMLButtonElement) => void;
 }
 
 function Row({ label, children, strong, testId }: { label: string; children: ReactNode; strong?: boolean; testId?: string }) {
   return (
     <div className={cn("flex items-baseline justify-between gap-4 py-2", strong && "font-semibold")}>
       <dt className={cn("text-sm", !strong && "text-muted-foreground")}>{label}</dt>
-      <dd className="text-sm font-medium tabular-nums" data-testid={testId}>
+      <dd className="min-w-0 text-right text-sm font-medium tabular-nums" data-testid={testId}>
         {children}
       </dd>
     </div>
   );
 }
 
+/** The next invoice: the plan price row (when there is a next plan to pay for) and the total, with its reason. */
+function UpcomingRows({ usage, plans }: { usage: MeteredUsage; plans: readonly PlanInfo[] }) {
+  const { planPrice, total } = upcomingCharge(usage, plans);
+  return (
+    <>
+      {planPrice ? (
+        <Row label={planPrice.label} testId="plan-price">
+          {planPrice.value}
+        </Row>
+      ) : null}
+      <Row label="Total upcoming charge" strong testId="upcoming-charge">
+        {total}
+      </Row>
+    </>
+  );
+}
+
 /**
- * Metered usage and overage (spec, sections 2 and 9): the credits the plan includes, the overage so far with its
- * price to four decimals, the plan price, and the upcoming charge as the server computes it (the next period's
- * plan price plus the overage so far); carried-over credits and when they expire; and the custom usage limit.
+ * Metered usage and overage (spec, sections 2 and 9): the credits the plan includes, the overage so far (the rate
+ * to four decimals), the next period's plan price, and the upcoming charge as the server computes it (that price
+ * plus the overage so far); carried-over credits and when they expire; and the custom usage limit.
  */
-export function MeteredUsageCard({ usage, overageLimit, limitFailed, onEditLimit }: MeteredUsageCardProps) {
+export function MeteredUsageCard({ usage, plans, overageLimit, limitFailed, onEditLimit }: MeteredUsageCardProps) {
   return (
     <Card data-testid="metered-usage-card" className="min-w-0">
       <CardHeader>
@@ -64,17 +79,12 @@ export function MeteredUsageCard({ usage, overageLimit, limitFailed, onEditLimit
                 {formatNumber(usage.overageCredits)}
               </Row>
               <Row label="Cost per overage credit" testId="cost-per-credit">
-                {usage.hasSubscription ? formatDollars4(usage.costPerCredit) : "No overage on Free"}
+                {usage.hasSubscription ? formatCreditRate(usage.costPerCredit) : "No overage on Free"}
               </Row>
               <Row label="Estimated overage charge" testId="estimated-overage">
-                {formatDollars4(usage.estimatedOverageCharge)}
+                {formatMoney(usage.estimatedOverageChargeCents)}
               </Row>
-              <Row label="Plan price" testId="plan-price">
-                {formatDollars(usage.planPrice)}
-              </Row>
-              <Row label="Total upcoming charge" strong testId="upcoming-charge">
-                {formatDollars(usage.upcomingCharge)}
-              </Row>
+              <UpcomingRows usage={usage} plans={plans} />
             </dl>
             {usage.carriedCredits > 0 ? (
               <p className="flex gap-2 rounded-md bg-muted/60 p-3 text-sm" data-testid="carried-credits">
@@ -102,7 +112,7 @@ export function MeteredUsageCard({ usage, overageLimit, limitFailed, onEditLimit
               {overageLimit !== undefined && overageLimit !== null ? " per billing period" : null}
             </p>
           </div>
-          <Button type="button" variant="outline" size="sm" className="shrink-0" onClick={onEditLimit} disabled={overageLimit === undefined}>
+          <Button type="button" variant="outline" size="sm" className="shrink-0" onClick={(e) => onEditLimit(e.currentTarget)} disabled={overageLimit === undefined}>
             <SlidersHorizontal aria-hidden="true" />
             Set Usage Limit
           </Button>

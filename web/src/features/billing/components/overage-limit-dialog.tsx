@@ -7,7 +7,7 @@ import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import {
   INVALID_INPUT_TITLE,
-  formatDollars,
+  formatOverageLimit,
   overageLimitMax,
   overageLimitText,
   parseOverageLimit,
@@ -21,6 +21,8 @@ interface OverageLimitDialogProps {
   current: number | null;
   /** The current plan's monthly price in dollars (0 or null with no paid plan): the stated maximum is ten times it. */
   planPrice: number | null;
+  /** Puts focus back on the button that opened the dialog (see useReturnFocus). */
+  onCloseAutoFocus: (event: Event) => void;
 }
 
 /**
@@ -28,10 +30,10 @@ interface OverageLimitDialogProps {
  * to plan limit' (no limit), or Cancel; Enter saves. Empty means no limit; anything else must be a number, not
  * negative. The stated maximum of ten times the plan price is advice, not enforced.
  */
-export function OverageLimitDialog({ open, onOpenChange, current, planPrice }: OverageLimitDialogProps) {
+export function OverageLimitDialog({ open, onOpenChange, current, planPrice, onCloseAutoFocus }: OverageLimitDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md">
+      <DialogContent className="max-w-md" onCloseAutoFocus={onCloseAutoFocus}>
         {open ? <LimitForm current={current} planPrice={planPrice} onDone={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
@@ -53,7 +55,7 @@ function LimitForm({ current, planPrice, onDone }: { current: number | null; pla
           description:
             value === null
               ? "Your overage limit is removed: overage is billed without a cap."
-              : `Overage is now capped at ${formatDollars(value)} a billing period.`,
+              : `Overage is now capped at ${formatOverageLimit(value)} a billing period.`,
         });
         onDone();
       },

@@ -20,8 +20,31 @@ export function PaymentsDisabledNote() {
   );
 }
 
-/** The card form of the server's payment mode: the built-in test mode, Stripe Elements, or none. */
-export function PaymentForm({ config, ...props }: CardFormProps & { config: Pick<BillingConfig, "mode" | "publishableKey"> }) {
+interface PaymentFormProps extends CardFormProps {
+  config: Pick<BillingConfig, "mode" | "publishableKey">;
+  /** Why a card is asked for, or why the last one failed (the provider's words), shown above the form. */
+  message?: string | null;
+}
+
+/**
+ * The card form of the server's payment mode (the built-in test mode, Stripe Elements, or none), under the message
+ * of the last refusal. The message sits in a fixed slot before the form, so setting it never remounts the form and
+ * the card typed stays for another try.
+ */
+export function PaymentForm({ config, message, ...props }: PaymentFormProps) {
+  return (
+    <div className="space-y-4">
+      {message ? (
+        <p role="alert" data-testid="payment-message" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
+          {message}
+        </p>
+      ) : null}
+      <ModeForm config={config} {...props} />
+    </div>
+  );
+}
+
+function ModeForm({ config, ...props }: CardFormProps & Pick<PaymentFormProps, "config">) {
   if (config.mode === "test") return <TestCardForm {...props} />;
   if (config.mode === "stripe") {
     if (!config.publishableKey) {

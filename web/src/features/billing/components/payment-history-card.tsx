@@ -7,31 +7,38 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import { saveBlobFile } from "@/lib/csv";
+import { formatMoney } from "@/lib/money";
 import type { PaymentRecord, PlanInfo } from "@/lib/types";
-import { formatCents, formatDate, planName } from "../billing-helpers";
+import { formatDate, formatDateTime, planName } from "../billing-helpers";
 import { fetchReceipt, usePayments } from "../api/billing-api";
 import { LoadError } from "./load-error";
 
 const STATUS: Record<PaymentRecord["status"], { label: string; variant: BadgeProps["variant"] }> = {
   succeeded: { label: "Paid", variant: "success" },
-  pending: { label: "Pending", variant: "secondary" },
-  failed: { label: "Failed", variant: "destructive" },
+  pending: { label: "Pending", variant: "warning" },
+  failed: { label: "Declined", variant: "destructive" },
+  expired: { label: "Expired", variant: "outline" },
+  cancelled: { label: "Cancelled", variant: "secondary" },
   refunded: { label: "Refunded", variant: "outline" },
   invoiced: { label: "Invoiced", variant: "secondary" },
 };
 
+/** The statuses whose failureMessage (the provider's decline, or why the payment was closed) is worth reading. */
+const EXPLAINED: readonly PaymentRecord["status"][] = ["failed", "cancelled", "expired"];
+
 const COLUMNS = ["Date", "Description", "Plan", "Amount", "Status", "Receipt"] as const;
 
 /**
- * Payment history and invoices: every payment, newest first, with its receipt. A receipt is read with the session
- * (the same-origin GET needs the bearer header), then saved as a file, as batch results are.
+ * Payment history and invoices: every payment, newest first, with its status; a receipt only where money moved
+ * (the server gives a receiptUrl for paid and refunded payments only). A receipt is read with the session (the
+ * same-origin GET needs the bearer header), then saved as a file, as batch results are.
  */
 export function PaymentHistoryCard({ plans }: { plans: readonly PlanInfo[] }) {
   const payments = usePayments();
   const [downloading, setDownloading] = useState<number | null>(null);
   const rows = payments.data?.pages.flatMap((p) => p.data) ?? [];
 
-  const onReceipt = async (e: MouseEvent<HTMLAnchorElement>, payment: PaymentRecord) => {
+  const onReceipt = async (e: MouseEvent<HTMLAnchorElement>, payment: PaymentRecord & { receiptUrl: string }) => {
     e.preventDefault();
     if (downloading !== null) return;
     setDownloading(payment.id);
@@ -54,7 +61,7 @@ export function PaymentHistoryCard({ plans }: { plans: readonly PlanInfo[] }) {
     <Card data-testid="payment-history" className="min-w-0">
       <CardHeader>
         <CardTitle className="text-lg">Payment History &amp; Invoices</CardTitle>
-        <CardDescription>Every payment for your plan and overage, with a receipt to download.</CardDescription>
+        <CardDescription>Every payment for your plan and overage, with a receipt for each one paid.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         {payments.isPending ? (
@@ -91,6 +98,7 @@ export function PaymentHistoryCard({ plans }: { plans: readonly PlanInfo[] }) {
               <tbody>
                 {rows.map((p) => {
                   const status = STATUS[p.status] ?? { label: p.status, variant: "secondary" as const };
+                  const receiptUrl = p.receiptUrl;
                   return (
                     <tr
                       key={p.id}
@@ -102,8 +110,14 @@ export function PaymentHistoryCard({ plans }: { plans: readonly PlanInfo[] }) {
                       </td>
                       <td className="order-1 break-words sm:px-3 sm:py-2">
                         {p.description}
-                        {p.status === "failed" && p.failureMessage ? (
-                          <p className="text-xs text-destructive">{p.failureMessage}</p>
+                        {EXPLAINED.includes(p.status) && p.failureMessage ? (
+                          <p className={p.status === "failed" ? "text-xs text-destructive" : "text-xs text-muted-foreground"}>{p.failureMessage}</p>
+                        ) : null}
+                        {p.status === "pending" && p.expiresAt ? (
+                          <p className="text-xs text-muted-foreground">
+                            {"Awaiting payment; expires "}
+                            <time dateTime={p.expiresAt}>{formatDateTime(p.expiresAt)}</time>
+                          </p>
                         ) : null}
                       </td>
                       <td className="order-5 whitespace-nowrap text-xs text-muted-foreground sm:px-3 sm:py-2 sm:text-sm sm:text-foreground">
@@ -111,16 +125,16 @@ export function PaymentHistoryCard({ plans }: { plans: readonly PlanInfo[] }) {
                         {planName(p.planType, plans)}
                       </td>
                       <td className="order-2 whitespace-nowrap text-right font-medium tabular-nums sm:px-3 sm:py-2 sm:font-normal">
-                        {formatCents(p.amountCents)}
+                        {formatMoney(p.amountCents)}
                       </td>
                       <td className="order-4 text-right sm:px-3 sm:py-2 sm:text-left">
                         <Badge variant={status.variant}>{status.label}</Badge>
                       </td>
                       <td className="order-6 whitespace-nowrap text-right sm:px-3 sm:py-2">
-                        {p.receiptUrl ? (
+                        {receiptUrl ? (
                           <a
-                            href={p.receiptUrl}
-                            onClick={(e) => void onReceipt(e, p)}
+                            href={receiptUrl}
+                            onClick={(e) => void onReceipt(e, { ...p, receiptUrl })}
                             aria-disabled={downloading !== null || undefined}
                             className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline"
                             title={`Download the receipt of ${p.description}`}
@@ -129,7 +143,12 @@ export function PaymentHistoryCard({ plans }: { plans: readonly PlanInfo[] }) {
                             Receipt
                           </a>
                         ) : (
-                          <span className="text-muted-foreground">—</span>
+                          <>
+                            <span className="text-muted-foreground" aria-hidden="true">
+                              —
+                            </span>
+                            <span className="sr-only">No receipt</span>
+                          </>
                         )}
                       </td>
                     </tr>

@@ -3,18 +3,11 @@ import { Check } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader } from "@/components/ui/card";
+import { formatCredits } from "@/lib/balance";
+import { formatMoney } from "@/lib/money";
 import type { BillingConfig, PlanInfo } from "@/lib/types";
 import { cn } from "@/lib/utils";
-import {
-  formatCredits,
-  formatDate,
-  formatDollars,
-  formatNumber,
-  formatPlanPrice,
-  formatRateCap,
-  planAction,
-  type PlanAction,
-} from "../billing-helpers";
+import { formatDate, formatNumber, formatRateCap, planAction, type PlanAction } from "../billing-helpers";
 import { PaymentsDisabledNote } from "./payment-form";
 
 interface PlanSelectionProps {
@@ -26,7 +19,8 @@ interface PlanSelectionProps {
   mode: BillingConfig["mode"];
   /** A scheduled downgrade's plan and when it takes effect. */
   pending: { planType: string; at: string } | null;
-  onSelect: (plan: PlanInfo, action: PlanAction) => void;
+  /** Gets the card's button too, so focus can return to it when the dialog it opens closes. */
+  onSelect: (plan: PlanInfo, action: PlanAction, button: HTMLButtonElement) => void;
 }
 
 /**
@@ -68,7 +62,7 @@ export const PlanSelection = forwardRef<HTMLHeadingElement, PlanSelectionProps>(
                       {scheduled && pending ? <Badge variant="secondary">{`From ${formatDate(pending.at)}`}</Badge> : null}
                     </div>
                     <p>
-                      <span className="text-3xl font-extrabold tracking-tight">{formatPlanPrice(plan.priceCents)}</span>
+                      <span className="text-3xl font-extrabold tracking-tight">{formatMoney(plan.priceCents)}</span>
                       <span className="text-muted-foreground">/month</span>
                     </p>
                     <p className="text-sm font-medium text-primary">{`${formatCredits(plan.credits)} per month`}</p>
@@ -76,7 +70,7 @@ export const PlanSelection = forwardRef<HTMLHeadingElement, PlanSelectionProps>(
                   <CardContent className="flex-1">
                     <ul className="space-y-2 text-sm">
                       {[
-                        plan.overageCents > 0 ? `${formatDollars(plan.overageCents / 100)} per credit above the plan` : "No overage",
+                        plan.overageCents > 0 ? `${formatMoney(plan.overageCents)} per credit above the plan` : "No overage",
                         `Rate limit: ${formatRateCap(plan.rateCap)}`,
                         `Batch uploads up to ${formatNumber(plan.batchRows)} properties`,
                         "Unused credits roll over for one month",
@@ -95,7 +89,7 @@ export const PlanSelection = forwardRef<HTMLHeadingElement, PlanSelectionProps>(
                       className="w-full"
                       variant={action.kind === "current" || action.kind === "downgrade" ? "outline" : "default"}
                       disabled={disabled}
-                      onClick={() => onSelect(plan, action)}
+                      onClick={(e) => onSelect(plan, action, e.currentTarget)}
                     >
                       {action.label}
                     </Button>

@@ -1,8 +1,5 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
-// The "pure" entry does not add Stripe's script to the page when imported; loadStripe does, when first called. This
-// module is itself loaded only in stripe mode (see payment-form.tsx), so the test mode never talks to Stripe.
-import { loadStripe } from "@stripe/stripe-js/pure";
 import type { Stripe, StripeCardElement } from "@stripe/stripe-js";
 import { ShieldCheck } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -10,25 +7,15 @@ import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { CARD_ELEMENT_MISSING, PAYMENT_FALLBACK, PaymentProviderError } from "../billing-helpers";
-import type { PaymentCollector } from "../api/payment-flow";
+import { PAID, type PaymentCollector } from "../api/payment-flow";
+import { getStripe } from "../api/stripe-client";
 import type { CardFormProps } from "./test-card-form";
 
-const stripes = new Map<string, Promise<Stripe | null>>();
-
-/** Stripe.js for a publishable key, loaded once per page. */
-function getStripe(publishableKey: string): Promise<Stripe | null> {
-  let stripe = stripes.get(publishableKey);
-  if (!stripe) {
-    stripe = loadStripe(publishableKey);
-    stripes.set(publishableKey, stripe);
-  }
-  return stripe;
-}
-
 /**
- * The payments of Stripe mode, with the card Stripe Elements collected: createPaymentMethod for a subscription,
- * confirmCardPayment for its first payment, and confirmCardPayment with the card for an upgrade's charge. Stripe's
- * own message for a refused card becomes a PaymentProviderError.
+ * The payments of Stripe mode, with the card Stripe Elements collected: createPaymentMethod for a subscription (or
+ * a new card on file), confirmCardPayment for its first payment, and confirmCardPayment with the card for an
+ * upgrade the card on file could not pay. Stripe shows the bank's authentication itself, so a confirmation that
+ * returns without an error is paid; Stripe's own message for a refused card becomes a PaymentProviderError.
  */
 export function stripeCollector(stripe: Stripe, card: StripeCardElement): PaymentCollector {
   const fail = (error: { message?: string } | undefined): never => {
@@ -44,10 +31,12 @@ export function stripeCollector(stripe: Stripe, card: StripeCardElement): Paymen
       // The server attached the payment method to the subscription's first payment.
       const { error } = await stripe.confirmCardPayment(clientSecret);
       if (error) fail(error);
+      return PAID;
     },
     async confirmWithCard(clientSecret) {
       const { error } = await stripe.confirmCardPayment(clientSecret, { payment_method: { card } });
       if (error) fail(error);
+      return PAID;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { CalendarClock } from "lucide-react";
 import {
   AlertDialog,
@@ -12,24 +12,28 @@ import {
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { useReturnFocus } from "@/components/ui/use-return-focus";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
-import type { PlanInfo, Subscription } from "@/lib/types";
+import { formatCredits } from "@/lib/balance";
+import type { BillingConfig, PlanInfo, Subscription } from "@/lib/types";
 import {
   CANCELED_TEXT,
   CANCELED_TITLE,
-  formatCardBrand,
-  formatCredits,
+  formatCard,
   formatDate,
   formatSubscriptionStatus,
   hasPaidPlan,
   planName,
 } from "../billing-helpers";
 import { useCancelSubscription } from "../api/billing-api";
+import { UpdateCardDialog } from "./update-card-dialog";
 
 interface SubscriptionCardProps {
   subscription: Subscription;
   plans: readonly PlanInfo[];
+  /** The payment mode, for the card form; undefined while it is read (no 'Update card' until then). */
+  config: Pick<BillingConfig, "mode" | "publishableKey"> | undefined;
   onChoosePlan: () => void;
 }
 
@@ -44,12 +48,18 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * Subscription details (spec, section 4): the plan, its status (active: default badge, anything else: secondary),
- * the period end, 'Cancels at period end' (and then no cancel button), a scheduled downgrade, the card, and
- * Cancel subscription with a confirmation.
+ * the period end, 'Cancels at period end' (and then no cancel button), a scheduled downgrade, the card with
+ * 'Update card', and Cancel subscription with a confirmation.
  */
-export function SubscriptionCard({ subscription: sub, plans, onChoosePlan }: SubscriptionCardProps) {
+export function SubscriptionCard({ subscription: sub, plans, config, onChoosePlan }: SubscriptionCardProps) {
   const [confirming, setConfirming] = useState(false);
+  const [updatingCard, setUpdatingCard] = useState(false);
+  // After a cancellation its button is gone: focus lands on the card's heading instead of the page's body.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const cancelFocus = useReturnFocus(heading);
+  const cardFocus = useReturnFocus(heading);
   const cancel = useCancelSubscription();
+  const paid = hasPaidPlan(sub);
   const free = sub.status === "none" || sub.planType === "free";
   const name = planName(sub.planType, plans);
   const end = formatDate(sub.currentPeriodEnd);
@@ -70,7 +80,9 @@ export function SubscriptionCard({ subscription: sub, plans, onChoosePlan }: Sub
   return (
     <Card data-testid="subscription-card" className="min-w-0">
       <CardHeader>
-        <CardTitle className="text-lg">Subscription</CardTitle>
+        <CardTitle ref={heading} tabIndex={-1} className="text-lg focus:outline-none">
+          Subscription
+        </CardTitle>
         <CardDescription>Your plan, its billing period and the card it is paid with.</CardDescription>
       </CardHeader>
       <CardContent>
@@ -110,16 +122,31 @@ export function SubscriptionCard({ subscription: sub, plans, onChoosePlan }: Sub
                 </Row>
               ) : null}
               <Row label="Payment method">
-                {sub.paymentMethod ? (
-                  <span data-testid="payment-method">
-                    {`${formatCardBrand(sub.paymentMethod.brand)} •••• ${sub.paymentMethod.last4}`}
-                    <span className="ml-2 font-normal text-muted-foreground">
-                      {`expires ${String(sub.paymentMethod.expMonth).padStart(2, "0")}/${String(sub.paymentMethod.expYear).slice(-2)}`}
+                <span className="flex flex-wrap items-center justify-end gap-x-3 gap-y-1">
+                  {sub.paymentMethod ? (
+                    <span data-testid="payment-method">
+                      {formatCard(sub.paymentMethod)}
+                      <span className="ml-2 font-normal text-muted-foreground">
+                        {`expires ${String(sub.paymentMethod.expMonth).padStart(2, "0")}/${String(sub.paymentMethod.expYear).slice(-2)}`}
+                      </span>
                     </span>
-                  </span>
-                ) : (
-                  <span className="text-muted-foreground">None on file</span>
-                )}
+                  ) : (
+                    <span className="text-muted-foreground">None on file</span>
+                  )}
+                  {paid && config && config.mode !== "disabled" ? (
+                    <Button
+                      type="button"
+                      variant="outline"
+                      size="sm"
+                      onClick={(e) => {
+                        cardFocus.opened(e.currentTarget);
+                        setUpdatingCard(true);
+                      }}
+                    >
+                      Update card
+                    </Button>
+                  ) : null}
+                </span>
               </Row>
             </dl>
             {sub.status === "past_due" ? (
@@ -128,9 +155,17 @@ export function SubscriptionCard({ subscription: sub, plans, onChoosePlan }: Sub
                 keep it.
               </p>
             ) : null}
-            {!sub.cancelAtPeriodEnd && hasPaidPlan(sub) ? (
+            {!sub.cancelAtPeriodEnd && paid ? (
               <div className="mt-4">
-                <Button type="button" variant="outline" className="text-destructive" onClick={() => setConfirming(true)}>
+                <Button
+                  type="button"
+                  variant="outline"
+                  className="text-destructive"
+                  onClick={(e) => {
+                    cancelFocus.opened(e.currentTarget);
+                    setConfirming(true);
+                  }}
+                >
                   Cancel subscription
                 </Button>
               </div>
@@ -140,7 +175,7 @@ export function SubscriptionCard({ subscription: sub, plans, onChoosePlan }: Sub
       </CardContent>
 
       <AlertDialog open={confirming} onOpenChange={(open) => !cancel.isPending && setConfirming(open)}>
-        <AlertDialogContent>
+        <AlertDialogContent onCloseAutoFocus={cancelFocus.onCloseAutoFocus}>
           <AlertDialogHeader>
             <AlertDialogTitle>Cancel your subscription?</AlertDialogTitle>
             <AlertDialogDescription>
@@ -157,6 +192,9 @@ export function SubscriptionCard({ subscription: sub, plans, onChoosePlan }: Sub
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
+      {config ? (
+        <UpdateCardDialog open={updatingCard} onOpenChange={setUpdatingCard} config={config} onCloseAutoFocus={cardFocus.onCloseAutoFocus} />
+      ) : null}
     </Card>
   );
 }

@@ -3,15 +3,10 @@ import { Coins, Gauge, Package } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Progress } from "@/components/ui/progress";
 import { Spinner } from "@/components/ui/spinner";
+import { balanceText, formatCredits, type Balance } from "@/lib/balance";
+import { formatMoney } from "@/lib/money";
 import type { MeteredUsage, PlanInfo, Subscription } from "@/lib/types";
-import {
-  balanceView,
-  formatCredits,
-  formatDate,
-  formatNumber,
-  formatPlanPrice,
-  usagePercent,
-} from "../billing-helpers";
+import { formatDate, formatNumber, usagePercent } from "../billing-helpers";
 
 function SummaryCard({ title, icon, testId, children }: { title: string; icon: ReactNode; testId: string; children: ReactNode }) {
   return (
@@ -28,8 +23,8 @@ function SummaryCard({ title, icon, testId, children }: { title: string; icon: R
 const iconClass = "h-4 w-4 shrink-0 text-muted-foreground";
 
 interface SummaryCardsProps {
-  /** The profile's balance; null while the user is being read. */
-  credits: number | null;
+  /** The profile's balance (the one the header shows); null while the user is being read. */
+  balance: Balance | null;
   usage: MeteredUsage | undefined;
   /** The metered usage could not be read. */
   usageFailed?: boolean;
@@ -45,8 +40,7 @@ function Unavailable() {
 }
 
 /** Available Credits, Usage This Month and Current Plan (spec, working-screens section 2). */
-export function SummaryCards({ credits, usage, usageFailed, subscription, plan, planFailed }: SummaryCardsProps) {
-  const balance = credits === null ? null : balanceView(credits);
+export function SummaryCards({ balance, usage, usageFailed, subscription, plan, planFailed }: SummaryCardsProps) {
   const planCredits = plan?.credits ?? usage?.creditsIncluded ?? 0;
   const used = usage?.creditsUsedThisPeriod ?? 0;
   const percent = usagePercent(used, planCredits);
@@ -58,16 +52,16 @@ export function SummaryCards({ credits, usage, usageFailed, subscription, plan, 
           <Spinner className="h-5 w-5" label="Loading the balance" />
         ) : (
           <>
-            <p className="text-3xl font-bold tabular-nums" data-testid="available-credits">
-              {formatNumber(balance.available)}
+            {/* The header's string exactly; in overage it is long, so it wraps at its spaces on a narrow card. */}
+            <p className="text-2xl font-bold tabular-nums" data-testid="available-credits">
+              {balanceText(balance)}
             </p>
-            {balance.overageUsed > 0 ? (
-              <p className="text-sm font-medium text-amber-700" data-testid="overage-used">
-                {`${formatNumber(balance.overageUsed)} overage ${balance.overageUsed === 1 ? "credit" : "credits"} used this period`}
-              </p>
-            ) : (
-              <p className="text-sm text-muted-foreground">credits left to spend</p>
-            )}
+            <p
+              className={balance.overageCredits > 0 ? "text-sm font-medium text-amber-700" : "text-sm text-muted-foreground"}
+              data-testid="balance-note"
+            >
+              {balanceNote(balance)}
+            </p>
           </>
         )}
       </SummaryCard>
@@ -97,7 +91,7 @@ export function SummaryCards({ credits, usage, usageFailed, subscription, plan, 
           <>
             <p className="text-3xl font-bold">{plan.name}</p>
             <p className="text-sm text-muted-foreground">
-              {`${formatPlanPrice(plan.priceCents)}/month · ${formatCredits(plan.credits)} per month`}
+              {`${formatMoney(plan.priceCents)}/month · ${formatCredits(plan.credits)} per month`}
             </p>
             <p className="text-sm text-muted-foreground" data-testid="plan-period">
               {periodLine(subscription, plan)}
@@ -107,6 +101,13 @@ export function SummaryCards({ credits, usage, usageFailed, subscription, plan, 
       </SummaryCard>
     </div>
   );
+}
+
+/** The line under the balance: what it means for spending now. */
+function balanceNote(b: Balance): string {
+  if (b.state === "limit_reached") return "Overage limit reached: calls that need credits are refused";
+  if (b.overageCredits > 0) return "Plan credits used up: overage is billed with your next invoice";
+  return "left to spend";
 }
 
 function periodLine(sub: Subscription, plan: PlanInfo): string {

@@ -17,7 +17,7 @@ import {
 import { testModeCollector, type PaymentCollector } from "../api/payment-flow";
 
 export interface CardFormProps {
-  /** The submit button's text ("Subscribe for $30/month", "Pay $41.67"). */
+  /** The submit button's text ("Subscribe for $30/month", "Pay $41.67", "Save card"). */
   submitLabel: string;
   /** Runs the payment with the card typed. It toasts its own failures and rejects, so the form stays filled. */
   onPay: (card: PaymentCollector) => Promise<void>;
@@ -74,8 +74,9 @@ export function TestCardForm({ submitLabel, onPay, onCancel, onBusyChange }: Car
         </p>
         <p>
           Card <span className="whitespace-nowrap font-mono">4242 4242 4242 4242</span> succeeds;{" "}
-          <span className="whitespace-nowrap font-mono">4000 0000 0000 0002</span> is declined. Use any future expiry
-          date and any 3-digit CVC.
+          <span className="whitespace-nowrap font-mono">4000 0000 0000 0002</span> is declined;{" "}
+          <span className="whitespace-nowrap font-mono">4000 0025 0000 3155</span> asks for your bank&apos;s
+          authentication. Use any future expiry date and any 3-digit CVC.
         </p>
       </div>
       <Field id="card-number" label="Card number" error={errors.number?.message}>
