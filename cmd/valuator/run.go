@@ -289,6 +289,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		SpreadsheetReads: gate.New(server.DefaultSpreadsheetReads()),
 		Billing:          bill,
 		People:           people,
+		Mailer:           mailer,
 		DemoAccount:      demoAccount,
 		Metrics:          m,
 	})

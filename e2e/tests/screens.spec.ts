@@ -31,7 +31,7 @@ function declaredRoutes(): string[] {
 const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/api-keys", "/reporting",
   "/history", "/billing", "/settings"];
 const PUBLIC = ["/", "/login", "/sign-in", "/register", "/forgot-password", "/reset-password", "/docs", "/pricing",
-  "/about", "/privacy", "/terms", "/contact-us", "/opt-out", "/help-center"];
+  "/about", "/privacy", "/terms", "/contact-us", "/opt-out", "/opt-out/confirm", "/help-center"];
 
 interface Scene {
   /** File name of the screenshot. */
@@ -63,6 +63,14 @@ const SCENES: Scene[] = [
       await page.getByRole("button", { name: /details/i }).first().click();
       await expect(page.getByRole("dialog")).toBeVisible();
       await expect(page.getByRole("dialog").getByRole("table")).toBeVisible();
+    },
+  },
+  {
+    // The demo account's person lookups, stacked into short rows on a phone.
+    name: "person-lookup-audit",
+    path: "/person-lookup?tab=audit",
+    act: async (page) => {
+      await expect(page.getByTestId("audit-row").first()).toBeVisible();
     },
   },
   { name: "not-found", path: "/no-such-page" },
@@ -190,7 +198,7 @@ for (const signedIn of [false, true]) {
           if (!signedIn && PROTECTED.includes(route)) await expect(page).toHaveURL(/\/login$/);
           // Pictures of public pages signed out and of the app signed in; the other half is checked only.
           const picture = signedIn === PROTECTED.includes(route) && !ALIASES.has(route);
-          await check(page, route === "/" ? "landing" : route.slice(1), viewport, signedIn, picture);
+          await check(page, route === "/" ? "landing" : route.slice(1).replaceAll("/", "-"), viewport, signedIn, picture);
         }
       });
     }

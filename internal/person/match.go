@@ -187,5 +187,73 @@ func Match(q Query, cands []Candidate) (Result, error) {
 	r.MatchScore = math.Round(best.score*1000) / 1000
 	r.FoundAtAddress = best.at
 	r.Ambiguous = len(hits) > 1 && best.score-hits[1].score <= AmbiguousMargin+1e-9
+	if r.Ambiguous && !atQueriedStreet(q, best.at) {
+		// The caller named a street and several namesakes live elsewhere in the city: answering one of them would
+		// hand out a stranger's record on a guess (after a person opts out, their namesake would be answered in
+		// their place). Without a street the caller asked about the name in the city, and the flag says it.
+		return Result{}, ErrNotFound
+	}
 	return r, nil
+}
+
+// atQueriedStreet reports whether the query names no street, or the street of a.
+func atQueriedStreet(q Query, a *Address) bool {
+	qp := placeOf(q.StreetLine1, "", q.City, q.StateCode, q.PostalCode)
+	if qp.street == "" {
+		return true
+	}
+	return a != nil && placeOf(a.StreetLine1, a.StreetLine2, a.City, a.StateCode, a.PostalCode).street == qp.street
+}
+
+// StrictMatch is the listing an opt-out may remove: the one candidate whose name is the query's (the same last
+// name, and the full first name or a known nickname of it: never an initial) at the query's street address (the
+// same street number and street, city and state; a unit only counts against it when both give one). It is stricter
+// than Match on purpose: a lookup may find a person at an old street or by an initial, but an opt-out removes a
+// listing for good, so "Liz" at a made-up street must remove nobody, and a query that fits two listings removes
+// neither (ok is false).
+func StrictMatch(q Query, cands []Candidate) (Candidate, bool) {
+	qn := ParseName(q.Name)
+	qp := placeOf(q.StreetLine1, "", q.City, q.StateCode, q.PostalCode)
+	if qn.Last == "" || len(qn.First) < 2 || qp.street == "" {
+		return Candidate{}, false
+	}
+	var found []Candidate
+	for _, c := range cands {
+		if strictName(qn, c) && strictPlace(qp, c) {
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		return Candidate{}, false
+	}
+	return found[0], true
+}
+
+func strictName(q PersonName, c Candidate) bool {
+	for _, cn := range candidateNames(c) {
+		if cn.Last == q.Last && CompareFirst(q.First, cn.First) >= FirstNickname {
+			return true
+		}
+	}
+	return false
+}
+
+func strictPlace(q place, c Candidate) bool {
+	addrs := append(append([]Address(nil), c.CurrentAddresses...), c.HistoricalAddrs...)
+	if c.FoundAtAddress != nil {
+		addrs = append(addrs, *c.FoundAtAddress)
+	}
+	for _, a := range addrs {
+		p := placeOf(a.StreetLine1, a.StreetLine2, a.City, a.StateCode, a.PostalCode)
+		if p.street == q.street && p.city == q.city && p.state == q.state && (q.unit == "" || p.unit == "" || p.unit == q.unit) {
+			return true
+		}
+	}
+	return false
+}
+
+// NameKey is how an opted-out person's name is compared with other people's associates: folded first and last
+// name ("elizabeth ashdown").
+func NameKey(first, last string) string {
+	return FoldName(first) + " " + strings.ReplaceAll(FoldName(last), " ", "")
 }

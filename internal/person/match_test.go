@@ -138,3 +138,26 @@ func TestMatchValidates(t *testing.T) {
 		t.Errorf("got %v, want a validation error", err)
 	}
 }
+
+// A query that names a street where none of several namesakes lives finds nobody: answering one of them would be a
+// stranger's record on a guess. Without a street, or with one namesake only, the answer stands.
+func TestMatchDoesNotGuessBetweenNamesakesElsewhere(t *testing.T) {
+	home := func(street string) Address { return Address{StreetLine1: street, City: "Dayton", StateCode: "OH"} }
+	one := cand("a", "Susan", "", "Oak", home("10 Elm St"))
+	two := cand("b", "Susan", "", "Oak", home("20 Pine St"))
+	q := Query{Name: "Susan Oak", StreetLine1: "30 Birch Rd", City: "Dayton", StateCode: "OH"}
+	if _, err := Match(q, []Candidate{one, two}); err != ErrNotFound {
+		t.Errorf("two namesakes elsewhere: %v, want not found", err)
+	}
+	if r, err := Match(q, []Candidate{one}); err != nil || r.ID != "a" {
+		t.Errorf("one namesake elsewhere (a move the records have not caught up with): %+v %v", r, err)
+	}
+	q.StreetLine1 = "20 Pine St"
+	if r, err := Match(q, []Candidate{one, two}); err != nil || r.ID != "b" {
+		t.Errorf("the namesake at the street: %+v %v", r, err)
+	}
+	q.StreetLine1 = ""
+	if r, err := Match(q, []Candidate{one, two}); err != nil || !r.Ambiguous {
+		t.Errorf("no street: %+v %v, want an ambiguous answer", r, err)
+	}
+}

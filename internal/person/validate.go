@@ -29,6 +29,8 @@ const (
 	msgStreetTooLong = "Street address must be at most 200 characters"
 	msgStateUnknown  = "State must be a US state code, such as CA"
 	msgPostalCode    = "ZIP code must be 5 digits or ZIP+4, such as 94107 or 94107-1234"
+	msgFullName      = "Enter the first and last name, such as Jennifer Northcott"
+	msgFirstInitial  = "Enter the full first name (two letters or more), not an initial, such as Jennifer Northcott"
 )
 
 // postalCodeRe accepts the two forms the US Postal Service writes; anything else is more likely a wrong field
@@ -49,6 +51,13 @@ func (q Query) Validate() (Query, error) {
 	var v apperr.Validation
 	v.Check(q.Name != "", "name", msgNameRequired)
 	v.Check(utf8.RuneCountInString(q.Name) <= MaxNameLen, "name", msgNameTooLong)
+	// A query must single out a person: a last name alone, or a first initial, would let a few queries sweep every
+	// namesake of a city (A to Z of an initial), which is what a people-search abuser does.
+	if n := ParseName(q.Name); q.Name != "" && n.First == "" {
+		v.Add("name", msgFullName)
+	} else if q.Name != "" && utf8.RuneCountInString(n.First) < 2 {
+		v.Add("name", msgFirstInitial)
+	}
 	v.Check(utf8.RuneCountInString(q.StreetLine1) <= MaxStreetLen, "street_line_1", msgStreetTooLong)
 	v.Check(q.City != "", "city", msgCityRequired)
 	v.Check(utf8.RuneCountInString(q.City) <= MaxCityLen, "city", msgCityTooLong)

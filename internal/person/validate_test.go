@@ -20,7 +20,12 @@ func TestValidate(t *testing.T) {
 		{"all fields", with(func(q *Query) { q.StreetLine1, q.PostalCode = "123 Main St", "62704-1234" }), "", ""},
 		{"name missing", with(func(q *Query) { q.Name = "  " }), "name", "Name is required"},
 		{"name too long", with(func(q *Query) { q.Name = strings.Repeat("a", 201) }), "name", "Name must be at most 200 characters"},
-		{"name 200 accented", with(func(q *Query) { q.Name = strings.Repeat("é", 200) }), "", ""},
+		{"name 200 accented", with(func(q *Query) { q.Name = strings.Repeat("é", 99) + " " + strings.Repeat("é", 100) }), "", ""},
+		{"last name only", with(func(q *Query) { q.Name = "Smith" }), "name", msgFullName},
+		{"first initial", with(func(q *Query) { q.Name = "R Smith" }), "name", msgFirstInitial},
+		{"first initial with a dot", with(func(q *Query) { q.Name = "R. J. Smith" }), "name", msgFirstInitial},
+		{"reversed with an initial", with(func(q *Query) { q.Name = "Smith, R" }), "name", msgFirstInitial},
+		{"two-letter first name", with(func(q *Query) { q.Name = "Al Smith" }), "", ""},
 		{"city missing", with(func(q *Query) { q.City = "" }), "city", "City is required"},
 		{"city too long", with(func(q *Query) { q.City = strings.Repeat("a", 101) }), "city", "City must be at most 100 characters"},
 		{"state missing", with(func(q *Query) { q.StateCode = "" }), "state_code", "State must be 2 letters"},
@@ -56,11 +61,11 @@ func TestValidate(t *testing.T) {
 }
 
 func TestValidateTrimsAndReportsEveryField(t *testing.T) {
-	got, err := Query{Name: " Bob ", StreetLine1: " 1 Main St ", City: " Peoria ", StateCode: " IL ", PostalCode: " 61602 "}.Validate()
+	got, err := Query{Name: " Bob Jones ", StreetLine1: " 1 Main St ", City: " Peoria ", StateCode: " IL ", PostalCode: " 61602 "}.Validate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Query{Name: "Bob", StreetLine1: "1 Main St", City: "Peoria", StateCode: "IL", PostalCode: "61602"}
+	want := Query{Name: "Bob Jones", StreetLine1: "1 Main St", City: "Peoria", StateCode: "IL", PostalCode: "61602"}
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

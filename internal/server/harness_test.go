@@ -229,7 +229,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
 		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
-		People: person.Directory{Store: db}, DemoAccount: o.demo, Metrics: o.metrics})
+		People: person.Directory{Store: db}, Mailer: mailer, DemoAccount: o.demo, Metrics: o.metrics})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

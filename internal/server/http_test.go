@@ -55,12 +55,14 @@ func TestHTTPConventions(t *testing.T) {
 		if len(id) != 26 {
 			t.Errorf("generated X-Request-Id = %q, want a 26-character ULID", id)
 		}
+		// The caller's id is a label, answered apart; the server's id is always its own.
 		r = a.do(req{method: "GET", path: "/healthz", header: map[string]string{"X-Request-Id": "client-abc.123"}})
-		if got := r.header.Get("X-Request-Id"); got != "client-abc.123" {
-			t.Errorf("X-Request-Id = %q, want the caller's", got)
+		if got := r.header.Get("X-Request-Id"); len(got) != 26 || r.header.Get("X-Client-Request-Id") != "client-abc.123" {
+			t.Errorf("X-Request-Id = %q, X-Client-Request-Id = %q; want the server's and the caller's", got,
+				r.header.Get("X-Client-Request-Id"))
 		}
 		r = a.do(req{method: "GET", path: "/healthz", header: map[string]string{"X-Request-Id": "bad id\twith spaces"}})
-		if got := r.header.Get("X-Request-Id"); len(got) != 26 {
+		if got := r.header.Get("X-Request-Id"); len(got) != 26 || r.header.Get("X-Client-Request-Id") != "" {
 			t.Errorf("malformed incoming id was kept: %q", got)
 		}
 		r = a.do(req{method: "GET", path: "/api/user/profile"})

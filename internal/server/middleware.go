@@ -18,6 +18,7 @@ type ctxKey int
 
 const (
 	ctxRequestID ctxKey = iota
+	ctxClientRequestID
 	ctxLogAttrs
 	ctxUser
 	ctxAPIKey
@@ -25,6 +26,13 @@ const (
 
 func requestIDFrom(ctx context.Context) string {
 	id, _ := ctx.Value(ctxRequestID).(string)
+	return id
+}
+
+// clientRequestIDFrom is the X-Request-Id the caller sent ("" for none or a malformed one): the caller's label, kept
+// beside the server's id, never in its place.
+func clientRequestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(ctxClientRequestID).(string)
 	return id
 }
 
@@ -59,19 +67,28 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer (flushing, deadlines).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// observe gives every request an id (a well-formed incoming X-Request-Id is kept, so a caller can follow one
-// request through several services), answers with it, and writes exactly one structured log line when the request
-// ends. Panics are recovered here into a JSON 500, logged with the stack.
+// observe gives every request the server's own id, answers with it, and writes exactly one structured log line when
+// the request ends. A well-formed incoming X-Request-Id is kept as the caller's label (answered as
+// X-Client-Request-Id, logged, and stored beside the server's id in usage records and the audit log), so a caller
+// can follow one request through several services; it never replaces the server's id, which records are evidence
+// by: a caller could otherwise give every request the same id, or someone else's. Panics are recovered here into a
+// JSON 500, logged with the stack.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := r.Header.Get("X-Request-Id")
-		if !validRequestID(id) {
-			id = newRequestID(start)
+		id := newRequestID(start)
+		clientID := r.Header.Get("X-Request-Id")
+		if !validRequestID(clientID) {
+			clientID = ""
 		}
 		w.Header().Set("X-Request-Id", id)
 		attrs := &logAttrs{}
-		ctx := context.WithValue(context.WithValue(r.Context(), ctxRequestID, id), ctxLogAttrs, attrs)
+		if clientID != "" {
+			w.Header().Set("X-Client-Request-Id", clientID)
+			attrs.add(slog.String("client_request_id", clientID))
+		}
+		ctx := context.WithValue(context.WithValue(context.WithValue(r.Context(), ctxRequestID, id), ctxLogAttrs, attrs),
+			ctxClientRequestID, clientID)
 		r = r.WithContext(ctx)
 		sw := &statusWriter{ResponseWriter: w}
 

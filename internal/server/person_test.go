@@ -15,10 +15,15 @@ import (
 // Smith in Tacoma.
 func directory(t *testing.T, a *testApp) {
 	t.Helper()
-	csvText := "first_name,middle_name,last_name,street_line_1,city,state,zip,phone,line_type,email,age_range,gender,associated\n" +
-		"Robert,James,Smith,123 Main Street Apt 4,Seattle,WA,98103,206-555-0101,mobile,bob@example.com,45-54,male,Jane Smith (spouse)\n" +
-		"Elizabeth,,Ortiz-Núñez,77 Pine St,Seattle,WA,98101,2065550102,landline,liz@example.com,35-44,female,\n" +
-		"Robert,,Smith,9 Harbor Rd,Tacoma,WA,98402,2535550103,mobile,,65+,male,\n"
+	importPeople(t, a, "Robert,James,Smith,123 Main Street Apt 4,Seattle,WA,98103,206-555-0101,mobile,bob@example.com,45-54,male,Jane Smith (spouse)\n"+
+		"Elizabeth,,Ortiz-Núñez,77 Pine St,Seattle,WA,98101,2065550102,landline,liz@example.com,35-44,female,\n"+
+		"Robert,,Smith,9 Harbor Rd,Tacoma,WA,98402,2535550103,mobile,,65+,male,\n")
+}
+
+// importPeople imports the CSV rows (the importer's columns, without the header) into the directory.
+func importPeople(t *testing.T, a *testApp, rows string) {
+	t.Helper()
+	csvText := "first_name,middle_name,last_name,street_line_1,city,state,zip,phone,line_type,email,age_range,gender,associated\n" + rows
 	people, bad, err := person.ParseCSV(strings.NewReader(csvText), nil)
 	if err != nil || len(bad) != 0 {
 		t.Fatalf("parse: %v %v", err, bad)
@@ -133,10 +138,17 @@ func TestPersonLookupChargesOnlyHits(t *testing.T) {
 			t.Errorf("another user sees %d audit rows", len(audit.Data))
 		}
 
-		// Opt-out: Robert James Smith asks to be removed; he is not found any more, nor imported again.
+		// Opt-out: Robert James Smith asks to be removed and confirms with the emailed link; he is not found any
+		// more, nor imported again.
 		r = a.do(req{method: "POST", path: "/api/person/opt-out", body: map[string]string{"name": "Robert Smith",
-			"street_line_1": "123 Main St Apt 4", "city": "Seattle", "state_code": "WA", "postal_code": "98103"}})
+			"street_line_1": "123 Main St Apt 4", "city": "Seattle", "state_code": "WA", "postal_code": "98103",
+			"email": "bob@example.com"}})
 		expectStatus(t, r, http.StatusOK)
+		var requested struct{ ConfirmURL string }
+		r.json(t, &requested)
+		optOutToken := requested.ConfirmURL[strings.Index(requested.ConfirmURL, "token=")+len("token="):]
+		expectStatus(t, a.do(req{method: "POST", path: "/api/person/opt-out/confirm", body: map[string]string{"token": optOutToken}}),
+			http.StatusOK)
 		expectStatus(t, find(map[string]string{"name": "Bob Smith", "street_line_1": "123 MAIN ST #4", "city": "Seattle",
 			"state_code": "WA", "purpose": "real_estate_transaction"}), http.StatusNotFound)
 		directory(t, a)
@@ -145,7 +157,7 @@ func TestPersonLookupChargesOnlyHits(t *testing.T) {
 		// The other Robert Smith, in Tacoma, is still there.
 		expectStatus(t, find(map[string]string{"name": "Robert Smith", "city": "Tacoma", "state_code": "WA",
 			"purpose": "real_estate_transaction"}), http.StatusOK)
-		expectStatus(t, a.do(req{method: "POST", path: "/api/person/opt-out", body: map[string]string{"name": "Robert Smith",
-			"city": "Seattle", "state_code": "WA"}}), http.StatusBadRequest)
+		expectStatus(t, a.do(req{method: "POST", path: "/api/person/opt-out", badRequest: true, body: map[string]string{
+			"name": "Robert Smith", "city": "Seattle", "state_code": "WA", "email": "bob@example.com"}}), http.StatusBadRequest)
 	})
 }

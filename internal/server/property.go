@@ -139,7 +139,8 @@ func (s *Server) usageRecord(r *http.Request, who caller, in valuation.Input, st
 	data, _ := json.Marshal(in)
 	return usage.Record{UserID: who.userID, APIKeyID: who.keyID, APIKeyName: who.keyName, Endpoint: who.endpoint,
 		Service: usage.ServiceValuation, Status: status, ResponseTimeMs: time.Since(start).Milliseconds(),
-		RequestData: string(data), RequestID: requestIDFrom(r.Context()), CreatedAt: s.now()}
+		RequestData: string(data), RequestID: requestIDFrom(r.Context()), ClientRequestID: clientRequestIDFrom(r.Context()),
+		CreatedAt: s.now()}
 }
 
 func (s *Server) downloadReport(w http.ResponseWriter, r *http.Request) {

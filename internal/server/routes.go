@@ -42,7 +42,9 @@ func (s *Server) routeTable() []route {
 		// Person lookup (working-screens Person Lookup), its audit log and the public opt-out.
 		{"POST", "/api/find-person", s.requireUser(s.findPerson)},
 		{"GET", "/api/person/audit", s.requireUser(s.personAuditLog)},
+		{"GET", "/api/person/demo-resident", s.requireUser(s.personDemoResident)},
 		{"POST", "/api/person/opt-out", s.limitForm("opt-out", contactLimit, s.personOptOut)},
+		{"POST", "/api/person/opt-out/confirm", s.limitForm("opt-out-confirm", contactLimit, s.personOptOutConfirm)},
 
 		// The public API (x-api-key) and its keys.
 		{"GET", "/api/v1/property/valuation", noHead(s.requireAPIKey(s.publicValuation))},

@@ -21,6 +21,7 @@ import (
 	"valuator/internal/contact"
 	"valuator/internal/credit"
 	"valuator/internal/gate"
+	"valuator/internal/mail"
 	"valuator/internal/metrics"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
@@ -49,8 +50,13 @@ type Store interface {
 	Payment(ctx context.Context, userID, id int64) (billing.PaymentRecord, error)
 	MeterPersonLookup(ctx context.Context, rec usage.Record, cost int64, description string, a store.PersonAudit) (int64, error)
 	RecordPersonLookup(ctx context.Context, rec usage.Record, a store.PersonAudit) error
-	PersonAudits(ctx context.Context, userID, before int64, limit int) ([]store.PersonAudit, bool, error)
-	OptOut(ctx context.Context, who person.Query, at time.Time) (int, error)
+	PersonAudits(ctx context.Context, userID int64, f store.PersonAuditFilter, before int64, limit int) ([]store.PersonAudit, bool, error)
+	PersonMisses(ctx context.Context, userID int64, since time.Time) (int, time.Time, error)
+	OptedOutNames(ctx context.Context, states, names []string) (map[string]bool, error)
+	PeopleNamed(ctx context.Context, lastKey, state string) ([]person.Candidate, error)
+	RecordOptOutRequest(ctx context.Context, r store.OptOutRecord) error
+	ConfirmOptOut(ctx context.Context, tokenHash string, now time.Time) (person.Candidate, error)
+	DemoResident(ctx context.Context) (person.Candidate, error)
 
 	SaveBatchFile(ctx context.Context, userID int64, name, sha string, content []byte, at time.Time) (int64, error)
 	BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error)
@@ -98,6 +104,8 @@ type Deps struct {
 	Billing *billing.Service
 	// People finds people (the local directory, or Whitepages).
 	People person.Provider
+	// Mailer sends the opt-out confirmation links (the one mail path: SMTP, or the log in development).
+	Mailer mail.Sender
 	// DemoAccount is the demo account's sign-in, which GET /api/auth/demo gives the sign-in page (optional: set
 	// only in development when the demo account exists; production never answers it).
 	DemoAccount *DemoAccount
@@ -146,6 +154,7 @@ type Server struct {
 	resolver    Resolver
 	billing     *billing.Service
 	people      person.Provider
+	mailer      mail.Sender
 	demo        *DemoAccount
 	metrics     *metrics.Metrics
 }
@@ -184,6 +193,7 @@ func New(d Deps) http.Handler {
 		resolver:    d.Resolver,
 		billing:     d.Billing,
 		people:      d.People,
+		mailer:      d.Mailer,
 		demo:        d.DemoAccount,
 		metrics:     d.Metrics,
 	}

@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"time"
 
 	"valuator/internal/person"
@@ -99,58 +103,147 @@ func (db *DB) PeopleNamed(ctx context.Context, lastKey, state string) ([]person.
 	return out, rows.Err()
 }
 
-// OptOut removes the people that match q at its address from the directory and keeps each one's id so that no
-// later import brings them back. It returns how many were removed.
-func (db *DB) OptOut(ctx context.Context, who person.Query, at time.Time) (int, error) {
-	removed := 0
-	last := person.FoldName(person.ParseName(who.Name).Last)
-	cands, err := db.PeopleNamed(ctx, last, who.StateCode)
-	if err != nil {
-		return 0, err
-	}
-	p := person.ParseName(who.Name)
-	ids := []string{person.CandidateID(p.First, p.Last, person.Address{StreetLine1: who.StreetLine1, City: who.City,
-		StateCode: who.StateCode, PostalCode: who.PostalCode})}
-	for _, c := range cands {
-		if person.Score(who, c) >= person.Threshold {
-			ids = append(ids, c.ID)
+// OptOutRecord is one row of the opt-out log: a request, the listing it matched (if any) and its link's token hash
+// (if a link was sent).
+type OptOutRecord struct {
+	TokenHash string // "" when no link was sent
+	ListingID string // "" when no listing matched
+	EmailHash string
+	Query     string // JSON of the name and address asked about
+	ClientIP  string
+	Outcome   string // sent, no_match, listing_limited
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// Opt-out request outcomes.
+const (
+	OptOutSent           = "sent"
+	OptOutNoMatch        = "no_match"
+	OptOutListingLimited = "listing_limited"
+)
+
+// ErrOptOutLinkGone is a confirmation link that is unknown, expired or used.
+var ErrOptOutLinkGone = errors.New("opt-out link expired or used")
+
+// RecordOptOutRequest writes a request to the opt-out log.
+func (db *DB) RecordOptOutRequest(ctx context.Context, r OptOutRecord) error {
+	x := db.w()
+	_, err := x.exec(ctx, `INSERT INTO person_optout_requests (token_hash, listing_id, email_hash, query, client_ip, outcome,
+		created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, nullable(r.TokenHash), nullable(r.ListingID), r.EmailHash,
+		r.Query, r.ClientIP, r.Outcome, x.t(r.CreatedAt), nullTime(x, r.ExpiresAt))
+	return err
+}
+
+// ConfirmOptOut uses an opt-out link: in one transaction, the link is marked used, its one listing is removed from
+// the directory and its id, folded name and state are kept, so that no import brings it back and its name is left
+// out of other people's associated people. It answers the removed listing; ErrOptOutLinkGone for a link that is
+// unknown, expired or used. A listing already removed (another link of the same person) is removed again, which
+// changes nothing.
+func (db *DB) ConfirmOptOut(ctx context.Context, tokenHash string, now time.Time) (person.Candidate, error) {
+	var listing person.Candidate
+	err := db.tx(ctx, func(x q) error {
+		var id int64
+		var listingID string
+		var expires dbTime
+		err := x.row(ctx, `SELECT id, listing_id, expires_at FROM person_optout_requests WHERE token_hash = ?
+			AND confirmed_at IS NULL`+forUpdate(x), tokenHash).Scan(&id, &listingID, &expires)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && !now.Before(expires.Time)) {
+			return ErrOptOutLinkGone
 		}
-	}
-	err = db.tx(ctx, func(x q) error {
-		removed = 0
-		for _, id := range ids {
-			res, err := x.exec(ctx, `DELETE FROM people WHERE id = ?`, id)
-			if err != nil {
-				return err
-			}
-			if n, _ := res.RowsAffected(); n > 0 {
-				removed++
-			}
-			if _, err := x.exec(ctx, `INSERT INTO person_optouts (person_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
-				id, x.t(at)); err != nil {
-				return err
-			}
+		if err != nil {
+			return err
 		}
-		return nil
+		var raw string
+		err = x.row(ctx, `SELECT record FROM people WHERE id = ?`, listingID).Scan(&raw)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			listing = person.Candidate{Result: person.Result{ID: listingID}}
+		case err != nil:
+			return err
+		default:
+			var sc storedCandidate
+			if err := json.Unmarshal([]byte(raw), &sc); err != nil {
+				return fmt.Errorf("person record: %w", err)
+			}
+			listing = person.Candidate{Result: sc.Result, FirstName: sc.FirstName, MiddleName: sc.MiddleName, LastName: sc.LastName}
+		}
+		first, last := listing.FirstName, listing.LastName
+		if last == "" {
+			n := person.ParseName(listing.Name)
+			first, last = n.First, n.Last
+		}
+		_, state := personKey(listing)
+		if _, err := x.exec(ctx, `DELETE FROM people WHERE id = ?`, listingID); err != nil {
+			return err
+		}
+		if _, err := x.exec(ctx, `INSERT INTO person_optouts (person_id, created_at, name_key, state_code) VALUES (?, ?, ?, ?)
+			ON CONFLICT (person_id) DO UPDATE SET name_key = excluded.name_key, state_code = excluded.state_code`,
+			listingID, x.t(now), person.NameKey(first, last), state); err != nil {
+			return err
+		}
+		_, err = x.exec(ctx, `UPDATE person_optout_requests SET confirmed_at = ? WHERE id = ?`, x.t(now), id)
+		return err
 	})
-	return removed, err
+	return listing, err
+}
+
+// OptedOutNames is which of the folded names (person.NameKey) belong to people who opted out in one of states.
+func (db *DB) OptedOutNames(ctx context.Context, states, names []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(states) == 0 || len(names) == 0 {
+		return out, nil
+	}
+	args := make([]any, 0, len(states)+len(names))
+	for _, s := range states {
+		args = append(args, s)
+	}
+	for _, n := range names {
+		args = append(args, n)
+	}
+	rows, err := db.q().query(ctx, `SELECT DISTINCT name_key FROM person_optouts WHERE state_code IN (`+
+		strings.TrimSuffix(strings.Repeat("?, ", len(states)), ", ")+`) AND name_key IN (`+
+		strings.TrimSuffix(strings.Repeat("?, ", len(names)), ", ")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out[n] = true
+	}
+	return out, rows.Err()
 }
 
 // PersonAudit is one row of the person lookup audit log.
 type PersonAudit struct {
-	ID        int64     `json:"id"`
-	APIKeyID  *int64    `json:"apiKeyId"`
-	Purpose   string    `json:"purpose"`
-	Query     string    `json:"query"`
-	Outcome   string    `json:"outcome"`
-	ResultID  string    `json:"resultId"`
-	RequestID string    `json:"requestId"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID              int64
+	APIKeyID        *int64
+	APIKeyName      *string
+	Purpose         string
+	Query           string // the query as the caller sent it, JSON
+	Outcome         string
+	Credits         int64
+	ResultID        string
+	RequestID       string
+	ClientRequestID string
+	CreatedAt       time.Time
+}
+
+// PersonAuditFilter selects audit rows: from and to are days (UTC; zero: open), purpose one purpose ("": all).
+type PersonAuditFilter struct {
+	From, To time.Time
+	Purpose  string
 }
 
 func insertAudit(ctx context.Context, x q, userID int64, a PersonAudit) error {
-	_, err := x.exec(ctx, `INSERT INTO person_lookups (user_id, api_key_id, purpose, query, outcome, result_id, request_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, userID, a.APIKeyID, a.Purpose, a.Query, a.Outcome, a.ResultID, a.RequestID, x.t(a.CreatedAt))
+	_, err := x.exec(ctx, `INSERT INTO person_lookups (user_id, api_key_id, api_key_name, purpose, query, outcome, credits,
+		result_id, request_id, client_request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, userID, a.APIKeyID,
+		a.APIKeyName, a.Purpose, a.Query, a.Outcome, a.Credits, a.ResultID, a.RequestID, nullable(a.ClientRequestID),
+		x.t(a.CreatedAt))
 	return err
 }
 
@@ -162,6 +255,7 @@ func (db *DB) MeterPersonLookup(ctx context.Context, rec usage.Record, cost int6
 		if balance, err = meter(ctx, x, rec, cost, description); err != nil {
 			return err
 		}
+		a.Credits = cost
 		return insertAudit(ctx, x, rec.UserID, a)
 	})
 	return balance, err
@@ -175,17 +269,39 @@ func (db *DB) RecordPersonLookup(ctx context.Context, rec usage.Record, a Person
 		if _, err := insertUsage(ctx, x, rec); err != nil {
 			return err
 		}
+		a.Credits = 0
 		return insertAudit(ctx, x, rec.UserID, a)
 	})
 }
 
-// PersonAudits is a page of the user's audit log, newest first, older than before (0: from the newest).
-func (db *DB) PersonAudits(ctx context.Context, userID, before int64, limit int) ([]PersonAudit, bool, error) {
+// PersonMisses is how many of the user's lookups since then found nobody, and when the oldest of them was.
+func (db *DB) PersonMisses(ctx context.Context, userID int64, since time.Time) (int, time.Time, error) {
+	x := db.q()
+	var n int
+	var oldest dbTime
+	err := x.row(ctx, `SELECT COUNT(*), MIN(created_at) FROM person_lookups WHERE user_id = ? AND outcome = ?
+		AND created_at >= ?`, userID, "not_found", x.t(since)).Scan(&n, &oldest)
+	return n, oldest.Time, err
+}
+
+// PersonAudits is a page of the user's audit log matching f, newest first, older than before (0: from the newest).
+func (db *DB) PersonAudits(ctx context.Context, userID int64, f PersonAuditFilter, before int64, limit int) ([]PersonAudit, bool, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	rows, err := db.q().query(ctx, `SELECT id, api_key_id, purpose, query, outcome, result_id, request_id, created_at
-		FROM person_lookups WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, userID, before, limit+1)
+	x := db.q()
+	where, args := "user_id = ? AND id < ?", []any{userID, before}
+	if !f.From.IsZero() {
+		where, args = where+" AND created_at >= ?", append(args, x.t(f.From))
+	}
+	if !f.To.IsZero() {
+		where, args = where+" AND created_at < ?", append(args, x.t(f.To.AddDate(0, 0, 1)))
+	}
+	if f.Purpose != "" {
+		where, args = where+" AND purpose = ?", append(args, f.Purpose)
+	}
+	rows, err := x.query(ctx, `SELECT id, api_key_id, api_key_name, purpose, query, outcome, credits, result_id, request_id,
+		client_request_id, created_at FROM person_lookups WHERE `+where+` ORDER BY id DESC LIMIT ?`, append(args, limit+1)...)
 	if err != nil {
 		return nil, false, err
 	}
@@ -194,10 +310,12 @@ func (db *DB) PersonAudits(ctx context.Context, userID, before int64, limit int)
 	for rows.Next() {
 		var a PersonAudit
 		var at dbTime
-		if err := rows.Scan(&a.ID, &a.APIKeyID, &a.Purpose, &a.Query, &a.Outcome, &a.ResultID, &a.RequestID, &at); err != nil {
+		var client sql.NullString
+		if err := rows.Scan(&a.ID, &a.APIKeyID, &a.APIKeyName, &a.Purpose, &a.Query, &a.Outcome, &a.Credits, &a.ResultID,
+			&a.RequestID, &client, &at); err != nil {
 			return nil, false, err
 		}
-		a.CreatedAt = at.Time
+		a.CreatedAt, a.ClientRequestID = at.Time, client.String
 		out = append(out, a)
 	}
 	more := len(out) > limit
@@ -205,4 +323,27 @@ func (db *DB) PersonAudits(ctx context.Context, userID, before int64, limit int)
 		out = out[:limit]
 	}
 	return out, more, rows.Err()
+}
+
+// DemoResident is one of the demo market's residents (source "demo"), picked at random; person.ErrNotFound when
+// the directory holds none.
+func (db *DB) DemoResident(ctx context.Context) (person.Candidate, error) {
+	x := db.q()
+	var n int64
+	if err := x.row(ctx, `SELECT COUNT(*) FROM people WHERE source = ?`, "demo").Scan(&n); err != nil {
+		return person.Candidate{}, err
+	}
+	if n == 0 {
+		return person.Candidate{}, person.ErrNotFound
+	}
+	var raw string
+	if err := x.row(ctx, `SELECT record FROM people WHERE source = ? ORDER BY id LIMIT 1 OFFSET ?`, "demo",
+		rand.Int64N(n)).Scan(&raw); err != nil {
+		return person.Candidate{}, err
+	}
+	var sc storedCandidate
+	if err := json.Unmarshal([]byte(raw), &sc); err != nil {
+		return person.Candidate{}, fmt.Errorf("person record: %w", err)
+	}
+	return person.Candidate{Result: sc.Result, FirstName: sc.FirstName, MiddleName: sc.MiddleName, LastName: sc.LastName}, nil
 }

@@ -45,13 +45,13 @@ func insertUsage(ctx context.Context, x q, r usage.Record) (int64, error) {
 // usageColumns are the columns a usage record is written to, in the order of usageArgs.
 const (
 	usageColumns = `user_id, api_key_id, api_key_name, endpoint, service, property_address, response_status,
-		response_time_ms, credits_used, valuation, request_data, request_id, created_at`
-	usageColumnCount = 13
+		response_time_ms, credits_used, valuation, request_data, request_id, created_at, client_request_id`
+	usageColumnCount = 14
 )
 
 // usageArgs are a usage record's values for usageColumns; optional fields are NULL when empty.
 func usageArgs(x q, r usage.Record) []any {
-	var keyID, keyName, addr, valuation, data any
+	var keyID, keyName, addr, valuation, data, client any
 	if r.APIKeyID != 0 {
 		keyID, keyName = r.APIKeyID, r.APIKeyName
 	}
@@ -64,8 +64,11 @@ func usageArgs(x q, r usage.Record) []any {
 	if r.RequestData != "" {
 		data = r.RequestData
 	}
+	if r.ClientRequestID != "" {
+		client = r.ClientRequestID
+	}
 	return []any{r.UserID, keyID, keyName, r.Endpoint, r.Service, addr, r.Status, r.ResponseTimeMs, r.CreditsUsed,
-		valuation, data, r.RequestID, x.t(r.CreatedAt)}
+		valuation, data, r.RequestID, x.t(r.CreatedAt), client}
 }
 
 // placeholders is the VALUES list of a statement that inserts rows rows of cols values each: (?, ?), (?, ?).
@@ -108,7 +111,7 @@ func (db *DB) UsageHistory(ctx context.Context, userID int64, f usage.Filter) ([
 		return nil, 0, err
 	}
 	rows, err := x.query(ctx, `SELECT id, created_at, property_address, valuation, response_status, response_time_ms,
-			api_key_name, endpoint, service, credits_used, request_data, request_id
+			api_key_name, endpoint, service, credits_used, request_data, request_id, client_request_id
 		FROM usage_records WHERE `+where+` ORDER BY id DESC LIMIT ? OFFSET ?`,
 		append(args, f.Limit, (f.Page-1)*f.Limit)...)
 	if err != nil {
@@ -121,7 +124,7 @@ func (db *DB) UsageHistory(ctx context.Context, userID int64, f usage.Filter) ([
 		var at dbTime
 		var data *string
 		if err := rows.Scan(&e.ID, &at, &e.PropertyAddress, &e.Valuation, &e.ResponseStatus, &e.ResponseTimeMs,
-			&e.APIKeyName, &e.Endpoint, &e.Service, &e.CreditsUsed, &data, &e.RequestID); err != nil {
+			&e.APIKeyName, &e.Endpoint, &e.Service, &e.CreditsUsed, &data, &e.RequestID, &e.ClientRequestID); err != nil {
 			return nil, 0, err
 		}
 		e.CreatedAt = at.Time

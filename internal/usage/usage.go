@@ -33,7 +33,9 @@ type Record struct {
 	CreditsUsed     int64
 	Valuation       int64  // dollars; 0: none
 	RequestData     string // JSON of the call's parameters
-	RequestID       string
+	RequestID       string // the server's id of the request
+	// ClientRequestID is the X-Request-Id the caller sent, kept as their label only ("" for none).
+	ClientRequestID string
 	CreatedAt       time.Time
 }
 
@@ -51,6 +53,7 @@ type Entry struct {
 	CreditsUsed     int64     `json:"creditsUsed"`
 	RequestData     any       `json:"requestData"`
 	RequestID       string    `json:"requestId"`
+	ClientRequestID *string   `json:"clientRequestId"`
 }
 
 // Filter selects history entries.

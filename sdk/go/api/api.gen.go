@@ -1017,7 +1017,7 @@ type ClientInterface interface {
 
 	// PublicPerson Find a person (public API, 5 credits on a hit)
 	//
-	// The public form of POST /api/find-person, with the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
+	// The public form of POST /api/find-person, with the same rules (a full first name and a last name; the credit check before the lookup; more than 50 misses in an hour slow the account) and the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
 	//
 	// Corresponds with GET /api/v1/person (the `PublicPerson` operationId).
 	PublicPerson(ctx context.Context, params *PublicPersonParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1100,7 +1100,7 @@ func (c *Client) PublicBatchUploadWithBody(ctx context.Context, params *PublicBa
 
 // PublicPerson Find a person (public API, 5 credits on a hit)
 //
-// The public form of POST /api/find-person, with the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
+// The public form of POST /api/find-person, with the same rules (a full first name and a last name; the credit check before the lookup; more than 50 misses in an hour slow the account) and the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
 //
 // Corresponds with GET /api/v1/person (the `PublicPerson` operationId).
 func (c *Client) PublicPerson(ctx context.Context, params *PublicPersonParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1658,7 +1658,7 @@ type ClientWithResponsesInterface interface {
 
 	// PublicPersonWithResponse Find a person (public API, 5 credits on a hit)
 	//
-	// The public form of POST /api/find-person, with the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
+	// The public form of POST /api/find-person, with the same rules (a full first name and a last name; the credit check before the lookup; more than 50 misses in an hour slow the account) and the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2424,7 +2424,7 @@ func (c *ClientWithResponses) PublicBatchUploadWithBodyWithResponse(ctx context.
 
 // PublicPersonWithResponse Find a person (public API, 5 credits on a hit)
 //
-// The public form of POST /api/find-person, with the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
+// The public form of POST /api/find-person, with the same rules (a full first name and a last name; the credit check before the lookup; more than 50 misses in an hour slow the account) and the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
 //
 // Returns a wrapper object for the known response body format(s).
 //

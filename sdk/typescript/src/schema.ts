@@ -1028,9 +1028,29 @@ export interface paths {
         put?: never;
         /**
          * Find a person (5 credits on a hit)
-         * @description Finds a person by name and address. A hit costs 5 credits, charged with the usage record and the audit row in one transaction; a miss (404), bad input or a provider failure costs nothing. Every lookup is kept in the account's audit log with its permissible purpose.
+         * @description Finds a person by name and address. A hit costs 5 credits, charged with the usage record and the audit row in one transaction; a miss (404), bad input or a provider failure costs nothing. Every lookup is kept in the account's audit log with its permissible purpose. The name needs a full first name (two letters or more) and a last name: an initial alone is a 400 naming `name`. The credit check comes first: without the credits for a hit, a listed and an unlisted person get the same 402. Lookups spend the account's request budget shared with the public API (the plan's cap a minute, with the x-ratelimit-* headers), and an account with more than 50 misses in an hour is slowed with 429 and Retry-After.
          */
         post: operations["findPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/person/demo-resident": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A demo resident to try the lookup with
+         * @description Development servers only (404 in production): one of the demo market's residents, so that the form can offer "Try a demo resident". A lookup of them is a hit (5 credits).
+         */
+        get: operations["personDemoResident"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1046,7 +1066,7 @@ export interface paths {
         };
         /**
          * Find a person (public API, 5 credits on a hit)
-         * @description The public form of POST /api/find-person, with the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
+         * @description The public form of POST /api/find-person, with the same rules (a full first name and a last name; the credit check before the lookup; more than 50 misses in an hour slow the account) and the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
          */
         get: operations["publicPerson"];
         put?: never;
@@ -1066,7 +1086,7 @@ export interface paths {
         };
         /**
          * The person lookup audit log
-         * @description Every person lookup of the account (who, when, purpose, query, outcome, result id), newest first; `format=csv` exports it whole.
+         * @description Every person lookup of the account (how it was made: the dashboard or which API key; when; the query; the purpose; hit or miss; credits), newest first, optionally from and to a date and for one purpose; `format=csv` exports all that match, formula-safe.
          */
         get: operations["personAudit"];
         put?: never;
@@ -1087,10 +1107,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Opt out of the people directory
-         * @description Removes the matching records from the local directory and keeps them out of future imports. The answer is the same whether or not a record was found.
+         * Ask to be removed from the people directory
+         * @description The first step of an opt-out. If exactly one listing matches the name and address strictly (the full first name or a known nickname, the last name, the street number and street, the city and state), a confirmation link valid for 24 hours is emailed to `email`; nothing is removed yet. The answer is the same whatever is listed. Limited per client address, per email address and per listing. In development the answer also carries the link, as the password reset does.
          */
         post: operations["personOptOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/person/opt-out/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an opt-out with the emailed link
+         * @description Removes the one listing the opt-out request matched, everywhere it appears (its own record, and its name from other people's associated people), and keeps it out of future imports. A link works once, within 24 hours.
+         */
+        post: operations["personOptOutConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1524,7 +1564,10 @@ export interface components {
             requestData: {
                 [key: string]: unknown;
             } | null;
+            /** @description The server's id of the request (the X-Request-Id it answered with). */
             requestId: string;
+            /** @description The X-Request-Id the caller sent, if any, kept as the caller's label only. */
+            clientRequestId?: string | null;
         };
         Pagination: {
             page: number;
@@ -2086,17 +2129,66 @@ export interface components {
         PersonAuditEntry: {
             /** Format: int64 */
             id: number;
-            /** Format: int64 */
-            apiKeyId?: number | null;
-            purpose: string;
-            /** @description The query as sent, JSON. */
-            query: string;
-            /** @enum {string} */
-            outcome: "found" | "not_found" | "invalid" | "insufficient_credits" | "error";
-            resultId: string;
-            requestId: string;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description How the lookup was made.
+             * @enum {string}
+             */
+            via: "dashboard" | "api_key";
+            /** Format: int64 */
+            apiKeyId: number | null;
+            /** @description The key used (kept after the key is deleted); null in the dashboard. */
+            apiKeyName: string | null;
+            purpose: string;
+            query: components["schemas"]["PersonAuditQuery"];
+            /**
+             * @description `found` is a hit (charged); `rate_limited` a lookup refused because the account made too many misses.
+             * @enum {string}
+             */
+            outcome: "found" | "not_found" | "invalid" | "insufficient_credits" | "rate_limited" | "error";
+            /** @description Credits charged: 5 for a hit, else 0. */
+            credits: number;
+            resultId: string;
+            /** @description The server's id of the request. */
+            requestId: string;
+            /** @description The X-Request-Id the caller sent, kept as the caller's label only. */
+            clientRequestId: string | null;
+        };
+        /** @description The query as the caller sent it. */
+        PersonAuditQuery: {
+            name: string;
+            street_line_1: string;
+            city: string;
+            state_code: string;
+            postal_code: string;
+        };
+        OptOutRequest: {
+            /** @description Your full name as listed: first and last name. */
+            name: string;
+            street_line_1: string;
+            city: string;
+            state_code: string;
+            postal_code?: string;
+            /**
+             * Format: email
+             * @description Where the confirmation link goes.
+             */
+            email: string;
+        };
+        OptOutRequested: {
+            message: string;
+            /** @description Development servers only, and only when a listing matched (as the password reset shows its link). */
+            confirmUrl?: string;
+        };
+        OptOutConfirmed: {
+            message: string;
+            /** @description The listing that was removed. */
+            listing: {
+                name: string;
+                city: string;
+                state_code: string;
+            };
         };
     };
     responses: {
@@ -3948,6 +4040,28 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    personDemoResident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A demo resident's name and address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonQuery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     publicPerson: {
         parameters: {
             query: {
@@ -3997,6 +4111,11 @@ export interface operations {
                 limit?: number;
                 before?: number;
                 format?: "json" | "csv";
+                /** @description The first day (UTC, YYYY-MM-DD) of lookups to include. */
+                from?: string;
+                /** @description The last day (UTC, YYYY-MM-DD) of lookups to include. */
+                to?: string;
+                purpose?: "real_estate_transaction" | "identity_verification" | "fraud_prevention" | "contacting_owner" | "legal_process";
             };
             header?: never;
             path?: never;
@@ -4030,21 +4149,60 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PersonQuery"];
+                "application/json": components["schemas"]["OptOutRequest"];
             };
         };
         responses: {
-            /** @description Recorded. */
+            /** @description Recorded; a link is on its way if a listing matches. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["OptOutRequested"];
                 };
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    personOptOutConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the emailed link. */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The listing is removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptOutConfirmed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The link has expired (after 24 hours) or was used already. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };

@@ -1,7 +1,8 @@
-// The public pages with a form (contact, opt-out): one chunk, loaded when one of them is shown (routes.tsx), so the
-// landing page does not carry react-hook-form and zod. Forms build their zod schemas when their modules load: the
-// zod settings must come first.
+// The public pages with a form (contact, opt-out and its confirmation): one chunk, loaded when one of them is shown
+// (routes.tsx), so the landing page does not carry react-hook-form and zod. Forms build their zod schemas when their
+// modules load: the zod settings must come first.
 import "@/lib/zod-config";
 
 export { ContactPage } from "@/features/contact/contact-page";
 export { OptOutPage } from "@/features/person-opt-out/opt-out-page";
+export { OptOutConfirmPage } from "@/features/person-opt-out/opt-out-confirm-page";

@@ -39,6 +39,7 @@ describe("the route table", () => {
     ["/login", "button", { name: "Sign In" }],
     ["/contact-us", "heading", { level: 1, name: "Contact Us" }],
     ["/opt-out", "heading", { level: 1 }],
+    ["/opt-out/confirm?token=t1", "button", { name: "Remove my listing" }],
   ] as const)("loads %s on demand", async (route, role, options) => {
     renderRoutes(route);
     expect(await screen.findByRole(role, options)).toBeInTheDocument();

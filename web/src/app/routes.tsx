@@ -39,6 +39,7 @@ const TermsPage = lazyNamed(loadPublicPages, "TermsPage");
 const HelpCenterPage = lazyNamed(loadPublicPages, "HelpCenterPage");
 const ContactPage = lazyNamed(loadPublicFormPages, "ContactPage");
 const OptOutPage = lazyNamed(loadPublicFormPages, "OptOutPage");
+const OptOutConfirmPage = lazyNamed(loadPublicFormPages, "OptOutConfirmPage");
 const LoginPage = lazyNamed(loadAuthPages, "LoginPage");
 const RegisterPage = lazyNamed(loadAuthPages, "RegisterPage");
 const ForgotPasswordPage = lazyNamed(loadAuthPages, "ForgotPasswordPage");
@@ -63,6 +64,7 @@ const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/help-center": loadPublicPages,
   "/contact-us": loadPublicFormPages,
   "/opt-out": loadPublicFormPages,
+  "/opt-out/confirm": loadPublicFormPages,
   "/login": loadAuthPages,
   "/sign-in": loadAuthPages,
   "/register": loadAuthPages,
@@ -139,6 +141,7 @@ export function AppRoutes() {
           <Route path="/terms" element={<TermsPage />} />
           <Route path="/contact-us" element={<ContactPage />} />
           <Route path="/opt-out" element={<OptOutPage />} />
+          <Route path="/opt-out/confirm" element={<OptOutConfirmPage />} />
           <Route path="/help-center" element={<HelpCenterPage />} />
 
           <Route

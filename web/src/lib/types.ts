@@ -1,6 +1,6 @@
 // Shapes of the API, generated from api/openapi.yaml by `npm run gen:api` (openapi-typescript), so the app and the
 // server cannot drift apart silently.
-import type { components } from "./api-types";
+import type { components, operations } from "./api-types";
 
 type Schemas = components["schemas"];
 
@@ -45,3 +45,14 @@ export type PlanChange = Schemas["PlanChange"];
 export type TestCardRequest = Schemas["TestCardRequest"];
 export type TestConfirmRequest = Schemas["TestConfirmRequest"];
 export type OverageLimit = Schemas["OverageLimit"];
+export type PersonQuery = Schemas["PersonQuery"];
+export type PersonAuditEntry = Schemas["PersonAuditEntry"];
+export type PersonAuditQuery = Schemas["PersonAuditQuery"];
+export type PersonAuditLog = operations["personAudit"]["responses"][200]["content"]["application/json"];
+export type PersonAuditParams = NonNullable<operations["personAudit"]["parameters"]["query"]>;
+export type OptOutRequest = Schemas["OptOutRequest"];
+export type OptOutRequested = Schemas["OptOutRequested"];
+export type OptOutConfirmRequest = NonNullable<
+  operations["personOptOutConfirm"]["requestBody"]
+>["content"]["application/json"];
+export type OptOutConfirmed = Schemas["OptOutConfirmed"];

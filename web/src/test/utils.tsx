@@ -57,7 +57,12 @@ export function makeUser(overrides: Partial<User> = {}): User {
 
 export interface FakeReply {
   status?: number;
+  /** A JSON body. */
   body?: unknown;
+  /** A body sent as it is (a CSV file, say), in place of `body`. */
+  raw?: string;
+  /** Response headers besides the content type (Content-Disposition, Retry-After). */
+  headers?: Record<string, string>;
 }
 
 export interface FakeRequest {
@@ -92,10 +97,12 @@ export function mockFetch(routes: Record<string, FakeRoute>) {
     if (route === "network-error") throw new TypeError("Failed to fetch");
     const reply: FakeReply = route === undefined ? { status: 404, body: errorBody("Not found") } : typeof route === "function" ? await route(req) : route;
     const status = reply.status ?? 200;
-    const text = reply.body === undefined ? null : JSON.stringify(reply.body);
+    const text = reply.raw ?? (reply.body === undefined ? null : JSON.stringify(reply.body));
+    const contentType: Record<string, string> =
+      reply.raw !== undefined ? { "Content-Type": "text/plain" } : text ? { "Content-Type": "application/json" } : {};
     return new Response(status === 204 ? null : text, {
       status,
-      headers: text ? { "Content-Type": "application/json" } : {},
+      headers: { ...contentType, ...reply.headers },
     });
   });
   vi.stubGlobal("fetch", fetchMock);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
+import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
 import type { FindPersonResponse, PersonResult } from "./person-types";
 import { PersonLookupPage } from "./person-lookup-page";
@@ -138,6 +139,62 @@ describe("the form", () => {
     ]);
     expect(screen.getByTestId("compliance-note")).toHaveTextContent(/logged .* for compliance/);
     expect(screen.getByTestId("compliance-note")).toHaveTextContent(/permissible purpose/);
+  });
+
+  it("has placeholders that read as examples, and empty values", () => {
+    renderPage();
+    const expected: Record<string, string> = {
+      "Full Name": "e.g. Jennifer Northcott",
+      "Street Address": "e.g. 5873 River Dr N",
+      City: "e.g. Seattle",
+      State: "e.g. WA",
+      "Zip Code": "e.g. 98103",
+    };
+    // The example address is generated (make examples); the placeholders follow it.
+    expect(EXAMPLE_REQUEST).toEqual({ address: "5873 River Dr N", city: "Seattle", state: "WA", zip: "98103" });
+    for (const [label, placeholder] of Object.entries(expected)) {
+      const input = screen.getByLabelText(label);
+      expect(input).toHaveAttribute("placeholder", placeholder);
+      expect(input).toHaveValue("");
+      expect(input).toHaveClass("placeholder:text-muted-foreground");
+    }
+    // The state field upper-cases what is typed, not its placeholder ("E.G. WA").
+    expect(screen.getByLabelText("State")).toHaveClass("uppercase", "placeholder:normal-case");
+  });
+
+  it("links the compliance note to the lookup audit tab", async () => {
+    const { user } = renderPage({ "GET /api/person/audit?limit=20": { body: { data: [], pagination: { limit: 20, hasMore: false, nextBefore: null } } } });
+    const link = within(screen.getByTestId("compliance-note")).getByRole("link", { name: "lookup audit" });
+    expect(link).toHaveAttribute("href", "/person-lookup?tab=audit");
+    await user.click(link);
+    expect(await screen.findByRole("tab", { name: "Lookup audit", selected: true })).toBeInTheDocument();
+    expect(await screen.findByTestId("person-audit")).toBeInTheDocument();
+  });
+
+  it("offers a demo resident only when the server names one (development), and fills the form with it", async () => {
+    const { user } = renderPage({
+      "GET /api/person/demo-resident": {
+        body: { name: "Jennifer Northcott", street_line_1: "5873 River Dr N", city: "Seattle", state_code: "WA", postal_code: "98103" },
+      },
+      [FIND]: hit(),
+    });
+    await user.click(await screen.findByRole("button", { name: "Try a demo resident" }));
+    expect(screen.getByLabelText("Full Name")).toHaveValue("Jennifer Northcott");
+    expect(screen.getByLabelText("Street Address")).toHaveValue("5873 River Dr N");
+    expect(screen.getByLabelText("City")).toHaveValue("Seattle");
+    expect(screen.getByLabelText("State")).toHaveValue("WA");
+    expect(screen.getByLabelText("Zip Code")).toHaveValue("98103");
+    expect(screen.getByLabelText("Permissible purpose")).toHaveTextContent("Real estate transaction");
+  });
+
+  it("hides the demo button when the server answers 404 (production)", async () => {
+    const { requests } = renderPage({
+      "GET /api/person/demo-resident": { status: 404, body: errorBody("Not found", { code: "not_found" }) },
+    });
+    await waitFor(() => expect(requests.some((r) => r.url === "/api/person/demo-resident")).toBe(true));
+    // Let the answer land.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.queryByRole("button", { name: "Try a demo resident" })).not.toBeInTheDocument();
   });
 
   it("shows the spec's validation texts and sends nothing", async () => {
@@ -306,6 +363,38 @@ describe("a search", () => {
 });
 
 describe("failures", () => {
+  it("on 400 for an initial alone shows the server's sentence under the name field", async () => {
+    const message = "Enter the full first name (two letters or more), not an initial, such as Jennifer Northcott";
+    const { requests } = await search(
+      { [FIND]: { status: 400, body: errorBody(message, { field: "name", fields: { name: message } }) } },
+      { name: "J Northcott" },
+    );
+    const name = screen.getByLabelText("Full Name");
+    await waitFor(() => expect(name).toHaveAttribute("aria-invalid", "true"));
+    expect(name).toHaveAccessibleDescription(message);
+    expect(name).toHaveFocus();
+    expect(requests.find((r) => r.url === "/api/find-person")?.body).toMatchObject({ name: "J Northcott" });
+  });
+
+  it("on 429 shows the server's sentence (when to retry) in the result area", async () => {
+    await search({
+      [FIND]: {
+        status: 429,
+        headers: { "Retry-After": "42", "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "42" },
+        body: errorBody("Too many lookups without a match. Try again in 42 seconds.", { code: "rate_limited", retryAfter: 42 }),
+      },
+    });
+    const area = await screen.findByTestId("person-rate-limited");
+    expect(within(area).getByRole("alert")).toHaveTextContent("Too many lookups without a match. Try again in 42 seconds.");
+    expect(area).toHaveTextContent("No credits were used.");
+    expect(screen.queryByTestId("person-result")).not.toBeInTheDocument();
+  });
+
+  it("on 429 without a sentence says when to retry from retryAfter", async () => {
+    await search({ [FIND]: { status: 429, raw: JSON.stringify({ error: "", code: "rate_limited", requestId: "r", retryAfter: 7 }) } });
+    expect(await screen.findByTestId("person-rate-limited")).toHaveTextContent("Too many lookups. Try again in 7 seconds.");
+  });
+
   it("on 404 shows a not-found state that says no credits were used, and re-reads no balance", async () => {
     const { requests } = await search({
       [FIND]: { status: 404, body: errorBody("No person found for this name and address", { code: "person_not_found" }) },

@@ -2,8 +2,9 @@ import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiJson } from "@/lib/api";
 import type { FindPersonRequest, FindPersonResponse } from "../person-types";
 
-// POST /api/find-person (session auth): answers {data: PersonResult, meta}; 400 names the bad fields, 402 says the
-// balance, 404 means no one matched (not charged, DESIGN section 5).
+// POST /api/find-person (session auth): answers {data: PersonResult, meta}; 400 names the bad fields (a name needs a
+// full first name and a last name), 402 says the balance, 404 means no one matched (not charged, DESIGN section 5),
+// 429 that the account's request budget is spent or it made too many misses (the message says when to retry).
 
 export const FIND_PERSON_PATH = "/api/find-person";
 
@@ -30,4 +31,8 @@ export function insufficientCredits(err: unknown): { balance: number | null; cre
 
 export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
+}
+
+export function isRateLimited(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 429;
 }
