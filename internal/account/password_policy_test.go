@@ -46,7 +46,21 @@ func TestNewPasswordProblem(t *testing.T) {
 		{"NUL", "correct\x00horse", "", "Password must not contain NUL characters"},
 		{"the email", " Jane.Doe@Example.com", "jane.doe@example.com", "Password must not be your email address"},
 		{"the local part", "JANE.DOE", "jane.doe@example.com", "Password must not be your email address"},
-		{"longer than the local part", "jane.doe-2026", "jane.doe@example.com", ""},
+		{"longer than the local part", "jane.doe-2026-harbour", "jane.doe@example.com", ""},
+		{"one repeated character", "aaaaaaaa", "", MsgPasswordRepeated},
+		{"one repeated digit", "11111111111", "", MsgPasswordRepeated},
+		{"a short repeated pattern", "abcabcabc", "", MsgPasswordPattern},
+		{"a repeated pair", "xyxyxyxyxy", "", MsgPasswordPattern},
+		{"a four-digit pattern", "20262026", "", MsgPasswordPattern},
+		{"the product's name", "valuator", "", MsgPasswordProduct},
+		{"the product's name decorated", "Valuator2026!", "", MsgPasswordProduct},
+		{"a keyboard walk", "qwertyuiop", "", MsgPasswordCommon},
+		{"a name and a year", "jennifer1984", "", MsgPasswordWeak},
+		{"leet of a common word", "P@ssw0rd!", "", MsgPasswordWeak},
+		{"the local part with a year", "jane.doe2026", "jane.doe@example.com", MsgPasswordWeak},
+		{"a long repeated phrase is not a short pattern", "horse-battery-horse-battery", "", ""},
+		{"the product's name among other words", "valuator-harbour-kestrel", "", ""},
+		{"a thousand characters are judged by their first 64", strings.Repeat("kestrel-harbour-", 64), "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := newPasswordProblem("Password", tt.password, tt.email); got != tt.want {

@@ -27,6 +27,8 @@ const (
 	KindMethodNotAllowed
 	// KindGone: the thing existed but was deleted on purpose (batch results after their retention).
 	KindGone
+	// KindTimeout: the request's body arrived too slowly and was cut off.
+	KindTimeout
 )
 
 // Error is a domain error with a message a person can read.

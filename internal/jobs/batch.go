@@ -51,7 +51,7 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error
 	if !ok {
 		return nil // cancelled or finished: nothing to do
 	}
-	err = w.run(ctx, j, deadline)
+	err = w.run(ctx, j, deadline, true)
 	switch {
 	case errors.Is(err, errSliceDone):
 		log.Debug("batch job continues in the next run")
@@ -95,17 +95,33 @@ func RunNow(ctx context.Context, cfg Config, jobID int64) error {
 		return fmt.Errorf("jobs: batch job %d is %s, not pending", jobID, j.Status)
 	}
 	// No slice to hand over at: the job runs to its end here.
-	return w.run(ctx, j, time.Now().Add(24*time.Hour))
+	return w.run(ctx, j, time.Now().Add(24*time.Hour), false)
 }
 
-// run values the job's pending rows until none is left, the slice ends, or the job stops (cancelled: a retry
-// queues a run of its own).
-func (w *batchWorker) run(ctx context.Context, j store.BatchJob, deadline time.Time) error {
+// MinTurn is how long a run keeps its worker before it hands over to another account's waiting job: long enough
+// to value a few chunks, short enough that a customer's small job starts within seconds of its upload while
+// another customer's large jobs hold every worker.
+const MinTurn = time.Second
+
+// run values the job's pending rows until none is left, the slice ends, the job stops (cancelled: a retry queues a
+// run of its own), or, when it takes turns, after MinTurn a job of another account is waiting: the run then hands
+// over, and its next run queues behind that job, so accounts take turns on the workers.
+func (w *batchWorker) run(ctx context.Context, j store.BatchJob, deadline time.Time, takeTurns bool) error {
 	q := w.q
 	after := -1
+	started := time.Now()
 	for {
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return errSliceDone
+		}
+		if takeTurns && time.Since(started) >= MinTurn {
+			waiting, err := q.cfg.Store.OthersWaiting(ctx, j.UserID)
+			if err != nil {
+				return err
+			}
+			if waiting {
+				return errSliceDone
+			}
 		}
 		rows, err := q.cfg.Store.PendingBatchRows(ctx, j.ID, after, chunkSize)
 		if err != nil {

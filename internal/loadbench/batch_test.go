@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"strconv"
@@ -13,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"valuator/internal/testdb"
 )
 
 // batchRows is the size of the benchmark's upload: the Enterprise plan's limit.
@@ -61,10 +58,7 @@ func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 // valued, the process's peak memory meanwhile, and the latency of single lookups sent during the batch (100 a
 // second, from the same customer's other keys; a 429 is not counted as a latency).
 func BenchmarkLoadBatch(b *testing.B) {
-	for _, db := range []struct {
-		name string
-		url  func(testing.TB) string
-	}{{"sqlite", testdb.SQLiteURL}, {"postgres", testdb.PostgresURL}} {
+	for _, db := range databases {
 		b.Run(db.name, func(b *testing.B) {
 			t := setup(b, db.url(b))
 			file := t.batchFile(batchRows)
@@ -116,28 +110,12 @@ func (t *target) batchRun(b *testing.B, name string, c *http.Client, file []byte
 
 	resetPeak()
 	start := time.Now()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", "homes.csv")
-	fw.Write(file)
-	mw.Close()
-	req, _ := http.NewRequest("POST", t.url+"/api/batch/upload", &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("x-api-key", t.keys[0])
-	res, err := c.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
 	var st struct {
 		JobID    int64
 		Status   string
 		Progress struct{ Total, Processed, Successful, Failed int }
 	}
-	_ = json.NewDecoder(res.Body).Decode(&st)
-	res.Body.Close()
-	if res.StatusCode != http.StatusAccepted {
-		b.Fatalf("upload: %d", res.StatusCode)
-	}
+	st.JobID = t.upload(b, c, t.keys[0], file)
 	accepted := time.Since(start)
 	for st.Status != "completed" && st.Status != "failed" {
 		time.Sleep(100 * time.Millisecond)

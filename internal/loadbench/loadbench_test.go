@@ -400,10 +400,7 @@ func BenchmarkLoadValuation(b *testing.B) {
 	warm, fixed := map[string]result{}, map[string]result{}
 	defer func() { ratioTable(ceiling, warm, fixed) }()
 
-	for _, db := range []struct {
-		name string
-		url  func(testing.TB) string
-	}{{"sqlite", testdb.SQLiteURL}, {"postgres", testdb.PostgresURL}} {
+	for _, db := range databases {
 		b.Run(db.name, func(b *testing.B) {
 			t := setup(b, db.url(b))
 			// The first run starts with an empty valuation cache (as after a deploy or a new market snapshot) and

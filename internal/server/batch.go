@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"path"
 	"reflect"
 	"strconv"
@@ -46,8 +47,9 @@ type jobOwner struct {
 
 // upload is a multipart batch upload.
 type upload struct {
-	fileName   string
-	data       []byte
+	fileName string
+	// path is the temporary file the file part was received into ("" when none was made); the caller removes it.
+	path       string
 	mapping    string // JSON, optional
 	webhookURL string
 	hasFile    bool
@@ -68,10 +70,10 @@ func isMultipart(r *http.Request) bool {
 	return err == nil && mt == "multipart/form-data"
 }
 
-// readUpload reads a multipart upload without temporary files: the file (at most batch.MaxFileBytes), and the
-// optional mapping and webhookUrl fields. Other fields are ignored.
-func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
-	var u upload
+// readUpload receives a multipart upload: the file (at most batch.MaxFileBytes) into a temporary file, and the
+// optional mapping and webhookUrl fields. Other fields are ignored. The temporary file is the caller's to remove
+// (u.path), on success and on error.
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (u upload, err error) {
 	if !isMultipart(r) {
 		return u, errNotMultipart
 	}
@@ -100,10 +102,22 @@ func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
 			if len(u.fileName) > maxFileName {
 				return u, apperr.Invalid("file", fmt.Sprintf("The file name must be at most %d characters", maxFileName))
 			}
-			if u.data, err = io.ReadAll(io.LimitReader(part, batch.MaxFileBytes+1)); err != nil {
+			if u.path != "" {
+				return u, apperr.Invalid("file", "Attach one spreadsheet in the multipart field \"file\"")
+			}
+			f, err := s.uploadFile()
+			if err != nil {
+				return u, err
+			}
+			u.path = f.Name()
+			n, err := io.Copy(f, io.LimitReader(part, batch.MaxFileBytes+1))
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
 				return u, uploadReadError(err)
 			}
-			if len(u.data) > batch.MaxFileBytes {
+			if n > batch.MaxFileBytes {
 				return u, fileTooLarge()
 			}
 		case "mapping", "webhookUrl":
@@ -141,6 +155,9 @@ func uploadReadError(err error) error {
 	if errors.As(err, &maxErr) {
 		return fileTooLarge()
 	}
+	if e, ok := apperr.As(err); ok {
+		return e // the body fell behind the pace (408)
+	}
 	return apperr.Invalid("file", "The upload was interrupted or is not valid multipart/form-data")
 }
 
@@ -176,26 +193,44 @@ type uploadedSheet struct {
 	table *batch.Table
 }
 
-// readSheet takes a read slot, then reads the multipart body and the spreadsheet in it (at most the rows of the
-// caller's plan), and gives the slot back. The slot is taken before the body is read, so that waiting uploads hold
-// no file in memory. keep, when not nil, runs while the slot is held, on the table (the preview compresses it
-// there).
-func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, plan string, keep func(*batch.Table) error) (uploadedSheet, error) {
+// readSheet receives the account's multipart upload into a temporary file, then takes one of the process's read
+// slots to read the spreadsheet in it (at most the rows of the caller's plan), and gives the slot back. The body
+// arrives first, at the server's pace, so that a client sending slowly holds no read slot and cannot lock other
+// customers out; each account has at most UploadsPerAccount uploads in flight. keep, when not nil, runs while the
+// slot is held, on the table (the preview compresses it there). The temporary file is removed on every path.
+func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, userID int64, plan string, keep func(*batch.Table) error) (uploadedSheet, error) {
 	if !isMultipart(r) {
 		return uploadedSheet{}, errNotMultipart
+	}
+	releaseUpload, err := s.takeUpload(userID)
+	if err != nil {
+		return uploadedSheet{}, err
+	}
+	defer releaseUpload()
+	received := s.pace(w, r)
+	up, err := s.readUpload(w, r)
+	received()
+	if up.path != "" {
+		defer os.Remove(up.path)
+	}
+	if apperr.IsKind(err, apperr.KindTimeout) {
+		// The connection may still hold part of the body: it is not reused.
+		w.Header().Set("Connection", "close")
+	}
+	if err != nil {
+		return uploadedSheet{}, err
 	}
 	release, err := s.enterRead(r)
 	if err != nil {
 		return uploadedSheet{}, err
 	}
 	defer release()
-	up, err := readUpload(w, r)
+	data, err := os.ReadFile(up.path)
 	if err != nil {
 		return uploadedSheet{}, err
 	}
-	sh := uploadedSheet{upload: up, sha: sha(up.data)}
-	tbl, err := batch.ReadFile(up.fileName, up.data, plan)
-	sh.data = nil // the table is all that is needed from here on
+	sh := uploadedSheet{upload: up, sha: sha(data)}
+	tbl, err := batch.ReadFile(up.fileName, data, plan)
 	if err != nil {
 		return sh, err
 	}
@@ -210,7 +245,7 @@ func (s *Server) readSheet(w http.ResponseWriter, r *http.Request, plan string, 
 func (s *Server) previewBatchFile(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context()).user
 	var stored []byte
-	sh, err := s.readSheet(w, r, u.Plan, func(t *batch.Table) (err error) {
+	sh, err := s.readSheet(w, r, u.ID, u.Plan, func(t *batch.Table) (err error) {
 		stored, err = batch.EncodeTable(t)
 		return err
 	})
@@ -303,7 +338,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context()).user
 	owner := jobOwner{userID: u.ID, plan: u.Plan}
 	if isMultipart(r) {
-		sh, err := s.readSheet(w, r, owner.plan, nil)
+		sh, err := s.readSheet(w, r, owner.userID, owner.plan, nil)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -764,6 +799,12 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, 
 		s.writeError(w, r, errResultsGone)
 		return
 	}
+	release, err := s.takeDownload(userID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer release()
 	ctype, write := "text/csv; charset=utf-8", batch.WriteCSV
 	if format == "xlsx" {
 		ctype, write = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", batch.WriteXLSX
@@ -851,7 +892,7 @@ func (s *Server) publicBatchUpload(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apperr.Invalid("Idempotency-Key", "Idempotency-Key "+pr))
 		return
 	}
-	sh, err := s.readSheet(w, r, owner.plan, nil)
+	sh, err := s.readSheet(w, r, owner.userID, owner.plan, nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -2,12 +2,14 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -95,16 +97,17 @@ func loadContract(t *testing.T) *contract.Contract {
 
 // testApp is the whole product on a real HTTP server and a real database.
 type testApp struct {
-	t        *testing.T
-	srv      *httptest.Server
-	db       *store.DB
-	clock    *clock
-	mail     *mailbox
-	contract *contract.Contract
-	logs     *bytes.Buffer
-	touches  *apikey.Touches
-	queue    *jobs.Queue
-	billing  *billing.Service
+	t         *testing.T
+	srv       *httptest.Server
+	uploadDir string
+	db        *store.DB
+	clock     *clock
+	mail      *mailbox
+	contract  *contract.Contract
+	logs      *bytes.Buffer
+	touches   *apikey.Touches
+	queue     *jobs.Queue
+	billing   *billing.Service
 }
 
 type appOptions struct {
@@ -118,10 +121,14 @@ type appOptions struct {
 	sealSecret string
 	// holdJobs leaves the job queue's workers stopped until the test calls a.startJobs.
 	holdJobs bool
+	// jobSlice replaces the test's short batch run (1 s) with another, the production one (10 s) say.
+	jobSlice time.Duration
 	// readGate and readWait replace the spreadsheet-read gate and its wait (a tiny gate the test holds, a short
 	// wait, to see uploads refused).
 	readGate *gate.Gate
 	readWait time.Duration
+	// uploadPace replaces the pace an upload's body must keep (a short grace, to see slow bodies cut off).
+	uploadPace Pace
 	// resolver replaces DNS for webhook hosts.
 	resolver Resolver
 	// env adds environment variables to the configuration (VALUATOR_TRUST_PROXY, say).
@@ -216,11 +223,12 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	}
 	// The real queue and workers, on the test's database, with short runs so tests see progress quickly.
 	queue, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, Now: clk.Now, BaseURL: "http://valuator.test",
-		Workers: true, Slice: time.Second, PollInterval: 20 * time.Millisecond, Webhooks: jobs.WebhookClient(true),
+		Workers: true, Slice: cmp.Or(o.jobSlice, time.Second), PollInterval: 20 * time.Millisecond, Webhooks: jobs.WebhookClient(true),
 		Metrics: o.metrics})
 	if err != nil {
 		t.Fatal(err)
 	}
+	uploadDir := filepath.Join(t.TempDir(), "uploads")
 	bill := &billing.Service{Store: db, Provider: billing.Local{Cards: db}, Log: log, Now: clk.Now}
 	if o.billing != nil {
 		o.billing(bill)
@@ -229,10 +237,11 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
 		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
+		UploadDir: uploadDir, UploadPace: o.uploadPace,
 		People: person.Directory{Store: db}, Mailer: mailer, DemoAccount: o.demo, Metrics: o.metrics})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	a := &testApp{t: t, srv: srv, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,
+	a := &testApp{t: t, srv: srv, uploadDir: uploadDir, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,
 		touches: touches, queue: queue, billing: bill}
 	if !o.holdJobs {
 		a.startJobs()

@@ -51,6 +51,8 @@ func statusOf(k apperr.Kind) int {
 		return http.StatusServiceUnavailable
 	case apperr.KindMethodNotAllowed:
 		return http.StatusMethodNotAllowed
+	case apperr.KindTimeout:
+		return http.StatusRequestTimeout
 	case apperr.KindGone:
 		return http.StatusGone
 	default:

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -97,6 +98,10 @@ type Deps struct {
 	SpreadsheetReads *gate.Gate
 	// SpreadsheetWait is how long an upload waits for a slot before it is answered 429 (optional; 10 s).
 	SpreadsheetWait time.Duration
+	// UploadDir holds uploads while their bodies arrive (optional: DataDir/tmp/uploads).
+	UploadDir string
+	// UploadPace is the slowest an upload's body may arrive (optional: DefaultUploadPace).
+	UploadPace Pace
 	// Resolver looks up the addresses of a webhook URL's host when a job is created (optional;
 	// net.DefaultResolver). Only production checks them.
 	Resolver Resolver
@@ -151,6 +156,10 @@ type Server struct {
 	mux         *http.ServeMux
 	reads       *gate.Gate
 	readWait    time.Duration
+	uploads     *gate.Quota
+	downloads   *gate.Quota
+	uploadDir   string
+	uploadPace  Pace
 	resolver    Resolver
 	billing     *billing.Service
 	people      person.Provider
@@ -173,6 +182,12 @@ func New(d Deps) http.Handler {
 	if d.Resolver == nil {
 		d.Resolver = net.DefaultResolver
 	}
+	if d.UploadDir == "" {
+		d.UploadDir = filepath.Join(d.Config.DataDir, "tmp", "uploads")
+	}
+	if d.UploadPace == (Pace{}) {
+		d.UploadPace = DefaultUploadPace
+	}
 	s := &Server{
 		cfg:         d.Config,
 		log:         d.Logger,
@@ -190,6 +205,10 @@ func New(d Deps) http.Handler {
 		mux:         http.NewServeMux(),
 		reads:       d.SpreadsheetReads,
 		readWait:    d.SpreadsheetWait,
+		uploads:     gate.NewQuota(UploadsPerAccount, 0),
+		downloads:   gate.NewQuota(DownloadsPerAccount, DownloadsPerProcess()),
+		uploadDir:   d.UploadDir,
+		uploadPace:  d.UploadPace,
 		resolver:    d.Resolver,
 		billing:     d.Billing,
 		people:      d.People,
@@ -198,6 +217,7 @@ func New(d Deps) http.Handler {
 		metrics:     d.Metrics,
 	}
 	s.routes()
+	s.removeStaleUploads()
 	return s.observe(s.secure(http.HandlerFunc(s.dispatch)))
 }
 

@@ -702,3 +702,13 @@ func (db *DB) BatchQueueStats(ctx context.Context) (map[string]int64, time.Time,
 	}
 	return counts, oldest.Time, err
 }
+
+// OthersWaiting reports whether a batch job of another account is waiting for its first run: the running job of
+// userID then hands its worker over, so that accounts take turns (a small job of one customer does not wait for a
+// large job of another).
+func (db *DB) OthersWaiting(ctx context.Context, userID int64) (bool, error) {
+	var n int
+	err := db.q().row(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM batch_jobs WHERE status = ? AND user_id <> ? LIMIT 1) w`,
+		batch.StatusPending, userID).Scan(&n)
+	return n > 0, err
+}

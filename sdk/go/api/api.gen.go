@@ -855,6 +855,9 @@ type PublicUnavailable = Error
 // UnsupportedMediaType The one error shape of every endpoint.
 type UnsupportedMediaType = Error
 
+// UploadTimeout The one error shape of every endpoint.
+type UploadTimeout = Error
+
 // UploadTooLarge The one error shape of every endpoint.
 type UploadTooLarge = Error
 
@@ -1716,10 +1719,7 @@ type PublicBatchDownloadResponse404Headers struct {
 
 // PublicBatchDownloadResponse429Headers the declared response headers of an HTTP 429 response for PublicBatchDownload
 type PublicBatchDownloadResponse429Headers struct {
-	RetryAfter          *int
-	XRatelimitLimit     *int
-	XRatelimitRemaining *int
-	XRatelimitReset     *int
+	RetryAfter *int
 }
 
 type PublicBatchDownloadResponse struct {
@@ -1734,7 +1734,7 @@ type PublicBatchDownloadResponse struct {
 	// JSON410 the response for an HTTP 410 `application/json` response
 	JSON410 *Gone
 	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *PublicTooManyRequests
+	JSON429 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PublicBatchDownloadResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -1768,7 +1768,7 @@ func (r PublicBatchDownloadResponse) GetJSON410() *Gone {
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r PublicBatchDownloadResponse) GetJSON429() *PublicTooManyRequests {
+func (r PublicBatchDownloadResponse) GetJSON429() *Error {
 	return r.JSON429
 }
 
@@ -1979,6 +1979,8 @@ type PublicBatchUploadResponse struct {
 	JSON401 *PublicUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
 	JSON402 *PublicPaymentRequired
+	// JSON408 the response for an HTTP 408 `application/json` response
+	JSON408 *UploadTimeout
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -1986,7 +1988,7 @@ type PublicBatchUploadResponse struct {
 	// JSON415 the response for an HTTP 415 `application/json` response
 	JSON415 *UnsupportedMediaType
 	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *PublicTooManyRequests
+	JSON429 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PublicBatchUploadResponse200Headers
 	// Headers202 the parsed response headers for an HTTP 202 response
@@ -2026,6 +2028,11 @@ func (r PublicBatchUploadResponse) GetJSON402() *PublicPaymentRequired {
 	return r.JSON402
 }
 
+// GetJSON408 returns the response for an HTTP 408 `application/json` response
+func (r PublicBatchUploadResponse) GetJSON408() *UploadTimeout {
+	return r.JSON408
+}
+
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r PublicBatchUploadResponse) GetJSON409() *Conflict {
 	return r.JSON409
@@ -2042,7 +2049,7 @@ func (r PublicBatchUploadResponse) GetJSON415() *UnsupportedMediaType {
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r PublicBatchUploadResponse) GetJSON429() *PublicTooManyRequests {
+func (r PublicBatchUploadResponse) GetJSON429() *Error {
 	return r.JSON429
 }
 
@@ -2506,7 +2513,7 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		response.JSON410 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest PublicTooManyRequests
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -2619,27 +2626,6 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 				return nil, err
 			}
 			headers.RetryAfter = &value
-		}
-		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRatelimitLimit = &value
-		}
-		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRatelimitRemaining = &value
-		}
-		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRatelimitReset = &value
 		}
 		response.Headers429 = &headers
 	}
@@ -2887,6 +2873,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		}
 		response.JSON402 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest UploadTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -2909,7 +2902,7 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.JSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest PublicTooManyRequests
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

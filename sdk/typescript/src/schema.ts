@@ -2472,8 +2472,27 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The server is reading too many spreadsheets at once; upload again after `Retry-After` seconds. */
+        /** @description The account already has 2 uploads in progress, or the server is reading too many spreadsheets at once; upload again after `Retry-After` seconds. */
         UploadBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The upload arrived too slowly (under 10 KB/s on average after the first 30 seconds) and was cut off; nothing was kept. Upload again on a steadier connection. */
+        UploadTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The account already has 2 downloads in progress, or the server is sending its most at once; download again after `Retry-After` seconds. */
+        DownloadBusy: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
@@ -3244,6 +3263,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["UploadTimeout"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["UploadBusy"];
@@ -3297,6 +3317,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["UploadTimeout"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["UploadBusy"];
@@ -3384,6 +3405,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["DownloadBusy"];
         };
     };
     cancelJob: {
@@ -3501,10 +3523,23 @@ export interface operations {
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
             402: components["responses"]["PublicPaymentRequired"];
+            408: components["responses"]["UploadTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["PublicTooManyRequests"];
+            /** @description The key's rate limit, the account's 2 uploads in progress, or the server's spreadsheet reads; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     publicBatchStatus: {
@@ -3571,7 +3606,16 @@ export interface operations {
             401: components["responses"]["PublicUnauthorized"];
             404: components["responses"]["PublicNotFound"];
             410: components["responses"]["Gone"];
-            429: components["responses"]["PublicTooManyRequests"];
+            /** @description The key's rate limit, or the account's 2 downloads in progress; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     billingConfig: {

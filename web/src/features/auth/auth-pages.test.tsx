@@ -148,6 +148,22 @@ describe("LoginPage", () => {
 });
 
 describe("RegisterPage", () => {
+  it("says under the password why the server refused it", async () => {
+    const why = "This password repeats one character; choose one that is harder to guess";
+    mockFetch({
+      "POST /api/auth/register": { status: 400, body: errorBody(why, { field: "password", fields: { password: why } }) },
+    });
+    renderAuthRoutes("/register");
+    await userEvent.type(screen.getByLabelText("Full Name"), "Jane Doe");
+    await userEvent.type(screen.getByLabelText("Email"), "jane@example.com");
+    await userEvent.type(screen.getByLabelText("Password"), "aaaaaaaa");
+    await userEvent.type(screen.getByLabelText("Confirm Password"), "aaaaaaaa");
+    await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
+    const message = await screen.findByText(why);
+    expect(message).toHaveAttribute("id", "register-password-error");
+    expect(screen.getByLabelText("Password")).toHaveAttribute("aria-invalid", "true");
+  });
+
   it("shows each field's validation message", async () => {
     const { fetchMock } = mockFetch({});
     renderAuthRoutes("/register");

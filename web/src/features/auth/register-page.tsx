@@ -7,6 +7,7 @@ import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { AuthLayout } from "./auth-layout";
 import { useAuth } from "@/lib/auth";
 
@@ -29,6 +30,7 @@ export function RegisterPage() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<RegisterValues>({
     resolver: zodResolver(registerSchema),
@@ -42,7 +44,10 @@ export function RegisterPage() {
     try {
       await createAccount(values.fullName, values.email, values.password);
     } catch (err) {
-      toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Registration failed") });
+      // A password the server refuses (too easy to guess, and why) or a taken email is shown on its field.
+      if (!applyServerFieldErrors(err, setError, ["fullName", "email", "password"])) {
+        toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Registration failed") });
+      }
     }
   };
 

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
-import { ApiError, apiJson, apiRequest } from "@/lib/api";
+import { apiJson, apiRequest } from "@/lib/api";
 import type { ApiKey, CreateApiKeyRequest } from "@/lib/types";
 
 // The API Keys calls (working-screens spec, section 7; api/openapi.yaml, tag "API Keys"):
@@ -45,24 +44,3 @@ export function useDeleteApiKey() {
   });
 }
 
-/**
- * Puts the server's messages for bad fields (400 `fields`, else `field`) on the form's own fields. Returns whether
- * any message was placed. (Settings has the same helper; features do not import each other.)
- */
-export function applyServerFieldErrors<T extends FieldValues>(
-  err: unknown,
-  setError: UseFormSetError<T>,
-  known: readonly Path<T>[],
-): boolean {
-  if (!(err instanceof ApiError) || !err.body) return false;
-  const messages: Record<string, string> = { ...(err.body.fields ?? {}) };
-  if (err.body.field && !messages[err.body.field]) messages[err.body.field] = err.body.error;
-  let placed = false;
-  for (const name of known) {
-    const message = messages[name];
-    if (!message) continue;
-    setError(name, { type: "server", message }, { shouldFocus: !placed });
-    placed = true;
-  }
-  return placed;
-}

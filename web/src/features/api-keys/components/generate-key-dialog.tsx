@@ -15,7 +15,8 @@ import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import type { ApiKey } from "@/lib/types";
-import { applyServerFieldErrors, useCreateApiKey } from "../api/api-keys-api";
+import { applyServerFieldErrors } from "@/lib/form-errors";
+import { useCreateApiKey } from "../api/api-keys-api";
 import {
   CREATE_FAILED,
   KEY_NAME_MAX,

@@ -20,7 +20,8 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/api";
-import { applyServerFieldErrors, closeAccount } from "../api/settings-api";
+import { applyServerFieldErrors } from "@/lib/form-errors";
+import { closeAccount } from "../api/settings-api";
 import { SectionTitle } from "./section-title";
 
 const closeSchema = z.object({ password: z.string().min(1, "Password is required") });

@@ -10,7 +10,8 @@ import { toast } from "@/components/ui/use-toast";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/api";
 import type { User } from "@/lib/types";
-import { applyServerFieldErrors, updateProfile } from "../api/settings-api";
+import { applyServerFieldErrors } from "@/lib/form-errors";
+import { updateProfile } from "../api/settings-api";
 import { SectionTitle } from "./section-title";
 
 // Working-screens spec, section 5 ("Profile").

@@ -7,7 +7,8 @@ import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
-import { applyServerFieldErrors, changePassword } from "../api/settings-api";
+import { applyServerFieldErrors } from "@/lib/form-errors";
+import { changePassword } from "../api/settings-api";
 import { SectionTitle } from "./section-title";
 
 // Working-screens spec, section 5 ("Password change").
