@@ -159,9 +159,11 @@ describe("RegisterPage", () => {
     await userEvent.type(screen.getByLabelText("Password"), "aaaaaaaa");
     await userEvent.type(screen.getByLabelText("Confirm Password"), "aaaaaaaa");
     await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
-    const message = await screen.findByText(why);
-    expect(message).toHaveAttribute("id", "register-password-error");
+    const message = await screen.findByText(why, { selector: "#register-password-error" });
+    expect(message).toBeInTheDocument();
     expect(screen.getByLabelText("Password")).toHaveAttribute("aria-invalid", "true");
+    // The spec's toast says it too.
+    expect(await screen.findByText("Error", { selector: "li *" })).toBeInTheDocument();
   });
 
   it("shows each field's validation message", async () => {
@@ -290,7 +292,11 @@ describe("RegisterPage", () => {
     await userEvent.type(screen.getByLabelText("Confirm Password"), "secret-password");
     await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
 
-    expect(await screen.findByText("An account with this email already exists")).toBeInTheDocument();
+    // Under the field, and in the spec's 'Error' toast.
+    expect(
+      await screen.findByText("An account with this email already exists", { selector: "#register-email-error" }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText("An account with this email already exists", { selector: "li *" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Create Account" })).toBeEnabled();
     expect(screen.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
   });
@@ -309,7 +315,11 @@ describe("the server's password rules", () => {
     await userEvent.type(screen.getByLabelText("Confirm Password"), "baseball");
     await userEvent.click(screen.getByRole("button", { name: "Create Account" }));
 
-    expect(await screen.findByText("This password is too common; choose one that is harder to guess")).toBeInTheDocument();
+    expect(
+      await screen.findByText("This password is too common; choose one that is harder to guess", {
+        selector: "#register-password-error",
+      }),
+    ).toBeInTheDocument();
     expect(location()).toBe("/register");
   });
 

@@ -44,10 +44,10 @@ export function RegisterPage() {
     try {
       await createAccount(values.fullName, values.email, values.password);
     } catch (err) {
-      // A password the server refuses (too easy to guess, and why) or a taken email is shown on its field.
-      if (!applyServerFieldErrors(err, setError, ["fullName", "email", "password"])) {
-        toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Registration failed") });
-      }
+      // A password the server refuses (too easy to guess, and why) or a taken email is shown on its field too; the
+      // spec's 'Error' toast says it either way.
+      applyServerFieldErrors(err, setError, ["fullName", "email", "password"]);
+      toast({ variant: "destructive", title: "Error", description: errorMessage(err, "Registration failed") });
     }
   };
 
