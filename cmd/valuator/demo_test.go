@@ -317,7 +317,8 @@ func TestNoDemoSignInOutsideTheDemo(t *testing.T) {
 	getJSON(t, srv.url+"/api/auth/demo", "", http.StatusNoContent, nil)
 	srv.stop(t)
 	srv = startServe(t, map[string]string{"VALUATOR_ENV": "production", "VALUATOR_DEMO": "true",
-		"VALUATOR_SECRET": strings.Repeat("s", 40), "VALUATOR_BASE_URL": "https://valuator.example.com"})
+		"VALUATOR_SECRET": strings.Repeat("s", 40), "VALUATOR_BASE_URL": "https://valuator.example.com",
+		"VALUATOR_SUPPORT_EMAIL": "support@valuator.example.com"})
 	getJSON(t, srv.url+"/api/auth/demo", "", http.StatusNoContent, nil)
 	if strings.Contains(srv.out.String(), demoEmail) {
 		t.Errorf("production seeded the demo account: %q", srv.out.String())

@@ -12,7 +12,7 @@ import (
 // cannot be delivered, and a password reset request leaves no usable link in the log.
 func TestServeInProductionWithoutSMTP(t *testing.T) {
 	srv := startServe(t, map[string]string{"VALUATOR_ENV": "production", "VALUATOR_SECRET": strings.Repeat("s", 40),
-		"VALUATOR_BASE_URL": "https://valuator.example.com"})
+		"VALUATOR_BASE_URL": "https://valuator.example.com", "VALUATOR_SUPPORT_EMAIL": "support@valuator.example.com"})
 	if logs := srv.logs.String(); !strings.Contains(logs, "emails cannot be delivered") ||
 		!strings.Contains(logs, "VALUATOR_SMTP_HOST") {
 		t.Errorf("no warning at start that emails cannot be delivered:\n%s", logs)

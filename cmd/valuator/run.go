@@ -24,6 +24,7 @@ import (
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/metrics"
+	"valuator/internal/notify"
 	"valuator/internal/person"
 	"valuator/internal/person/whitepages"
 	"valuator/internal/ratelimit"
@@ -179,6 +180,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			"notices are not sent; they are logged without their text. Set VALUATOR_SMTP_HOST and VALUATOR_SMTP_FROM.")
 	}
 	mailer := &mail.Async{Sender: mail.ForConfig(cfg, log), Logger: log}
+	// Sign-ins from a browser and network the account has not used are alerted; the devices are kept as HMACs
+	// with a key derived from the server secret. Unsubscribe links are signed with another.
+	devices, err := notify.NewDevices(cfg.Secret)
+	if err != nil {
+		return err
+	}
+	unsubscribe, err := notify.NewSigner(cfg.Secret)
+	if err != nil {
+		return err
+	}
 
 	accounts := account.NewService(account.Deps{
 		Store:      db,
@@ -187,6 +198,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Dev:        cfg.Dev(),
 		BaseURL:    cfg.BaseURL,
 		SessionTTL: cfg.SessionTTL,
+		Devices:    devices,
 	})
 	sealer, err := apikey.NewSealer(cfg.Secret)
 	if err != nil {
@@ -236,7 +248,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	// Batch jobs run in this process too (unless VALUATOR_SERVE_JOBS=false); `valuator worker` processes add capacity.
-	queue, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer, m, log)
+	// The queue's jobs send mail themselves, synchronously, so that a delivery that fails is tried again.
+	queue, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer.Sender, m, log)
 	if err != nil {
 		return err
 	}
@@ -292,6 +305,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Mailer:           mailer,
 		DemoAccount:      demoAccount,
 		Metrics:          m,
+		Unsubscribe:      unsubscribe,
 	})
 
 	srv := &http.Server{
@@ -342,9 +356,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 // private addresses only in development.
 func newQueue(cfg config.Config, workers bool, db *store.DB, vals *valuation.Service, bill *billing.Service,
 	mailer mail.Sender, m *metrics.Metrics, log *slog.Logger) (*jobs.Queue, error) {
+	unsubscribe, err := notify.NewSigner(cfg.Secret)
+	if err != nil {
+		return nil, err
+	}
 	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: workers,
 		Slice: cfg.JobSlice, RescueAfter: cfg.JobRescueAfter, Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill,
-		Mailer: mailer, Metrics: m})
+		Mailer: mailer, Metrics: m, Unsubscribe: unsubscribe})
 }
 
 // listenMetrics takes the metrics address (VALUATOR_METRICS_ADDR) when one is set, at start like the main one, so
@@ -446,6 +464,11 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
+	// The worker signs the unsubscribe links of the emails it sends with the server's secret (in development, the
+	// one serve generated in the data folder).
+	if err := config.EnsureSecret(&cfg); err != nil {
+		return err
+	}
 	metricsLn, err := listenMetrics(cfg)
 	if err != nil {
 		return err
@@ -479,7 +502,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 			log.Error("alert emails still queued at shutdown", "err", err)
 		}
 	}()
-	queue, err := newQueue(cfg, true, db, vals, bill, mailer, m, log)
+	queue, err := newQueue(cfg, true, db, vals, bill, mailer.Sender, m, log)
 	if err != nil {
 		return err
 	}

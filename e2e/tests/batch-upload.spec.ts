@@ -524,6 +524,16 @@ test("the file checks: wrong type, too large, empty, header only, over the plan'
     expect(previews).toEqual([]);
   });
 
+  await test.step("a .csv that is not text reaches the server: 415 'Invalid File Type'", async () => {
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/jobs/preview");
+    const exe = Buffer.concat([Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00]), Buffer.from("This program cannot be run in DOS mode.")]);
+    await input.setInputFiles({ name: "renamed.csv", mimeType: "text/csv", buffer: exe });
+    expect((await answered).status()).toBe(415);
+    await expect(toastTitle(page, "Invalid File Type")).toBeVisible();
+    await expect(toasts(page)).toContainText("Please upload a CSV or Excel file");
+    await expect(page.getByTestId("mapping-screen")).toHaveCount(0);
+  });
+
   await test.step("an empty CSV: the server's 'CSV file is empty'", async () => {
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/jobs/preview");
     await input.setInputFiles({ name: "empty.csv", mimeType: "text/csv", buffer: Buffer.alloc(0) });

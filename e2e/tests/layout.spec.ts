@@ -1,6 +1,8 @@
 // Layout checks of issue 13 that a route walk does not reach: the batch job-details dialog shows every result
-// column on a desktop, and the price-history chart's axis labels are readable on a phone and on a desktop.
-import type { Page } from "@playwright/test";
+// column on a desktop, and the price-history chart's axis labels are readable on a phone and on a desktop. And of
+// issue 25: a table wider than its box on a phone says so (a fade, "Scroll →", a named scroll region), and the
+// signed-in header on a phone shows the brand.
+import type { Locator, Page } from "@playwright/test";
 import { DEMO_ROWS, jobById, nowhere } from "./batch";
 import { expect, test } from "./fixtures";
 import { openSignedIn, registerByApi } from "./public-api";
@@ -98,3 +100,117 @@ for (const [name, viewport] of [
     });
   });
 }
+
+/** The scroll box of a table, its cue and what a screen reader hears of it. Runs in the page. */
+async function scrollCue(table: Locator) {
+  return table.evaluate((t) => {
+    const box = t.parentElement as HTMLElement;
+    const wrapper = box.parentElement as HTMLElement;
+    const hint = wrapper.querySelector('[data-testid="scroll-hint"]');
+    const fade = wrapper.querySelector('[data-testid="scroll-fade-end"]');
+    const hintBox = hint?.getBoundingClientRect();
+    const boxRect = box.getBoundingClientRect();
+    return {
+      overflows: box.scrollWidth > box.clientWidth + 1,
+      hint: hint?.textContent ?? null,
+      hintHidden: hint?.getAttribute("aria-hidden") ?? null,
+      hintInside: hintBox ? hintBox.left >= boxRect.left - 0.5 && hintBox.right <= boxRect.right + 0.5 : null,
+      fade: fade !== null,
+      role: box.getAttribute("role"),
+      name: box.getAttribute("aria-label"),
+      tabIndex: box.tabIndex,
+    };
+  });
+}
+
+test.describe("tables that scroll inside their box (390x844)", () => {
+  test.use({ viewport: PHONE });
+
+  test(`the pricing comparison shows a fade and "Scroll →" until the end, as a named, focusable region`, async ({ page }) => {
+    await page.goto("/pricing");
+    const t = page.getByRole("table", { name: "Plan comparison" });
+    await t.scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await scrollCue(t)).hint).toBe("Scroll →");
+    const cue = await scrollCue(t);
+    expect(cue).toMatchObject({ overflows: true, hintHidden: "true", hintInside: true, fade: true, role: "region",
+      name: "Plan comparison, scrolls sideways", tabIndex: 0 });
+    await expect(page.getByRole("region", { name: "Plan comparison, scrolls sideways" })).toBeVisible();
+
+    // Scrolled to the end, nothing more to see: the hint goes.
+    await t.evaluate((el) => {
+      const box = el.parentElement as HTMLElement;
+      box.scrollLeft = box.scrollWidth;
+    });
+    await expect.poll(async () => (await scrollCue(t)).hint).toBeNull();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  });
+
+  // The error tables are read row by row: on a phone each status is a card with its labelled parts, nothing to scroll.
+  for (const { name, path, table, signIn } of [
+    { name: "the API docs' error codes", path: "/api-keys", table: "api-error-codes", signIn: true },
+    { name: "the Help Center's status codes", path: "/help-center", table: "", signIn: false },
+  ]) {
+    test(`${name} turn into cards that hide nothing`, async ({ page, request }) => {
+      if (signIn) {
+        const session = await registerByApi(request, "layout-scroll", "Sam Scroll");
+        await openSignedIn(page, session.token, path);
+      } else {
+        await page.goto(path);
+      }
+      const t = table ? page.getByTestId(table) : page.getByRole("table", { name: "HTTP status codes and what to do" });
+      await t.scrollIntoViewIfNeeded();
+      await expect.poll(async () => (await scrollCue(t)).overflows).toBe(false);
+      expect(await scrollCue(t)).toMatchObject({ hint: null, fade: false, role: null });
+      const row = t.getByRole("row", { name: /^422 Unprocessable Entity/ });
+      await expect(row).toBeVisible();
+      const cells = await row.locator("td").evaluateAll((tds) =>
+        tds.map((td) => {
+          const r = td.getBoundingClientRect();
+          return { label: getComputedStyle(td, "::before").content, right: r.right };
+        }),
+      );
+      expect(cells.length).toBe(2);
+      for (const c of cells) {
+        expect(c.label).not.toBe("none");
+        expect(c.right).toBeLessThanOrEqual(PHONE.width);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    });
+  }
+
+  test("a table that fits shows no cue (the Help Center's at 1440x900)", async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto("/help-center");
+    const t = page.getByRole("table", { name: "HTTP status codes and what to do" });
+    await t.scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await scrollCue(t)).overflows).toBe(false);
+    expect(await scrollCue(t)).toMatchObject({ hint: null, fade: false, role: null });
+  });
+});
+
+test.describe("the signed-in header on a phone (390x844)", () => {
+  test.use({ viewport: PHONE });
+
+  test("shows the brand beside the menu button, without sideways scroll or overlap", async ({ page, request }) => {
+    const session = await registerByApi(request, "layout-brand", "Bea Brand");
+    await openSignedIn(page, session.token, "/dashboard");
+    const header = page.locator("header").first();
+    const brand = header.getByTestId("header-brand");
+    await expect(brand).toBeVisible();
+    await expect(brand).toHaveText("Valuator");
+    await expect(brand).toHaveAttribute("href", "/dashboard");
+    await expect(header.getByTestId("credits-balance")).toBeVisible();
+    await expect(header.getByTestId("api-status")).toBeVisible();
+
+    const boxes = await header.evaluate((h) => {
+      const rect = (sel: string) => h.querySelector(sel)!.getBoundingClientRect();
+      const menu = h.querySelector('button[aria-label="Open menu"]')!.getBoundingClientRect();
+      return { menu, brand: rect('[data-testid="header-brand"]'), status: rect('[data-testid="api-status"]'),
+        balance: rect('[data-testid="credits-balance"]'), width: window.innerWidth };
+    });
+    expect(boxes.brand.left).toBeGreaterThanOrEqual(boxes.menu.right);
+    expect(boxes.brand.right).toBeLessThanOrEqual(boxes.status.left);
+    expect(boxes.balance.right).toBeLessThanOrEqual(boxes.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  });
+});

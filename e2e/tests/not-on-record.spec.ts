@@ -64,7 +64,8 @@ test("the public API refuses made-up streets for free and values them from the f
     const { data } = (await res.json()) as {
       data: { property: { matchCode: string; isDemo: boolean }; valuation: { estimatedValue: number }; details: unknown };
     };
-    expect(data.property).toMatchObject({ matchCode: "not_on_record", isDemo: false });
+    // Valued from the demo market's sales, so a demo answer although no demo record is its own.
+    expect(data.property).toMatchObject({ matchCode: "not_on_record", isDemo: true });
     expect(data.valuation.estimatedValue).toBeGreaterThan(0);
     expect(data.details).toEqual({
       bedrooms: null,
@@ -104,19 +105,34 @@ test("the lookup screen asks for the details of a home not on record, then value
   await expect(page.getByTestId("credits-balance")).toContainText("100 credits");
 
   await page.getByLabel("Property Type").click();
-  await page.getByRole("option", { name: "Condo", exact: true }).click();
-  await page.getByLabel("Square Feet").fill("1,100");
+  await page.getByRole("option", { name: "Single Family", exact: true }).click();
+  await page.getByLabel("Square Feet").fill("1,800");
   await page.getByRole("button", { name: "Get Property Valuation" }).click();
 
   const result = page.getByTestId("valuation-result");
   await expect(result).toBeVisible();
   await expect(result).toContainText("1 NOWHERE LN, SEATTLE, WA 98103");
   await expect(result.getByTestId("match-note")).toContainText("Not on record");
-  await expect(page.getByTestId("demo-badge")).toHaveCount(0);
+  // The value comes from the demo market's sales: the answer says so.
+  await expect(result.getByTestId("demo-badge")).toBeVisible();
   const stat = (label: string) => result.locator("dt", { hasText: label }).locator("xpath=..");
-  await expect(stat("Property Type")).toContainText("Condo");
-  await expect(stat("Square Feet")).toContainText("1,100");
+  await expect(stat("Property Type")).toContainText("Single Family");
+  await expect(stat("Square Feet")).toContainText("1,800");
   for (const label of ["Bedrooms", "Bathrooms", "Year Built", "Lot Size"]) await expect(stat(label)).toContainText("—");
+  await expect(page.getByTestId("credits-balance")).toContainText("99 credits");
+  // The confidence is explained by its FSD, and the date valued as of is today's market.
+  await expect(result.getByTestId("confidence-meaning")).toContainText(/sell within ±\d+% of our estimate \(FSD 0\.\d\d\)/);
+  await expect(result.getByTestId("valuation-date")).toContainText("as of");
+
+  // A 50,000 sq ft manufactured home says nothing its neighbours' sales can value: too uncertain, and free.
+  await page.getByLabel("Property Type").click();
+  await page.getByRole("option", { name: "Manufactured", exact: true }).click();
+  await page.getByLabel("Square Feet").fill("50,000");
+  await page.getByRole("button", { name: "Get Property Valuation" }).click();
+  const refused = page.getByTestId("too-uncertain-result");
+  await expect(refused.getByRole("heading", { name: "Too uncertain to value" })).toBeVisible();
+  await expect(refused).toContainText("more than three times wide");
+  await expect(refused).toContainText("No credit was used.");
   await expect(page.getByTestId("credits-balance")).toContainText("99 credits");
 });
 

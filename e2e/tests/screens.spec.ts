@@ -31,7 +31,7 @@ function declaredRoutes(): string[] {
 const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/api-keys", "/reporting",
   "/history", "/billing", "/settings"];
 const PUBLIC = ["/", "/login", "/sign-in", "/register", "/forgot-password", "/reset-password", "/docs", "/pricing",
-  "/about", "/privacy", "/terms", "/contact-us", "/opt-out", "/opt-out/confirm", "/help-center"];
+  "/about", "/privacy", "/terms", "/contact-us", "/opt-out", "/opt-out/confirm", "/help-center", "/unsubscribe"];
 
 interface Scene {
   /** File name of the screenshot. */

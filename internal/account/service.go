@@ -18,6 +18,7 @@ import (
 	"valuator/internal/credit"
 	"valuator/internal/gate"
 	"valuator/internal/mail"
+	"valuator/internal/notify"
 	"valuator/internal/ratelimit"
 	"valuator/internal/text"
 )
@@ -57,6 +58,9 @@ type Store interface {
 	CloseUser(ctx context.Context, id int64, at time.Time) error
 	// EmailClosedBefore reports whether an account with this email key was closed.
 	EmailClosedBefore(ctx context.Context, emailKey string) (bool, error)
+	// RememberDevice records a sign-in from d and reports whether d was new to the account; when it was and alert
+	// is set, the sign-in alert is queued in the same transaction.
+	RememberDevice(ctx context.Context, userID int64, d notify.Device, at time.Time, alert bool) (bool, error)
 }
 
 // Tunables of the account rules.
@@ -94,6 +98,7 @@ type Service struct {
 	dev        bool
 	baseURL    string
 	sessionTTL time.Duration
+	devices    *notify.Devices
 
 	// pairThrottle and addressThrottle slow down repeated failed sign-ins for one email from one client address
 	// and for one client address; userThrottle the wrong passwords of a signed-in user (changing the password or
@@ -121,6 +126,9 @@ type Deps struct {
 	Dev        bool   // development mode: reset requests answer with the token
 	BaseURL    string // for links in emails
 	SessionTTL time.Duration
+	// Devices tells the browser and network of a sign-in, so that one from a device the account has not used is
+	// alerted by email (optional: nil remembers no devices and sends no alerts; `serve` always sets it).
+	Devices *notify.Devices
 
 	// PasswordGate bounds how many passwords are hashed or verified at once, process-wide (optional: one slot per
 	// core, runtime.GOMAXPROCS). More at once would not finish sooner, only take more memory.
@@ -162,6 +170,7 @@ func NewService(d Deps) *Service {
 		dev:             d.Dev,
 		baseURL:         strings.TrimRight(d.BaseURL, "/"),
 		sessionTTL:      d.SessionTTL,
+		devices:         d.Devices,
 		pairThrottle:    NewThrottle(SignInFreeFailures, 15*time.Minute, 15*time.Minute),
 		addressThrottle: NewThrottle(AddressFreeFailures, 15*time.Minute, 15*time.Minute),
 		userThrottle:    NewThrottle(5, 15*time.Minute, 15*time.Minute),
@@ -269,6 +278,8 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (Aut
 	if err != nil {
 		return Auth{}, err
 	}
+	// The browser the account was made in is known: its first sign-in there is no news.
+	s.rememberDevice(ctx, u.ID, c, false)
 	auth.Welcome = &welcome
 	return auth, nil
 }
@@ -321,7 +332,24 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (Auth, err
 	// say), so only this attempt is taken back.
 	s.pairThrottle.Reset(pairKey)
 	s.addressThrottle.Forgive(addrKey)
-	return s.startSession(ctx, cred.User, c)
+	auth, err := s.startSession(ctx, cred.User, c)
+	if err != nil {
+		return Auth{}, err
+	}
+	s.rememberDevice(ctx, cred.User.ID, c, true)
+	return auth, nil
+}
+
+// rememberDevice records the browser family and network of a sign-in; a device new to the account gets the
+// sign-in alert queued (when alert is set), sent later by the mail job if "Email notifications" is on. A failure
+// is logged, not returned: the password was right, and the sign-in stands.
+func (s *Service) rememberDevice(ctx context.Context, userID int64, c Client, alert bool) {
+	if s.devices == nil {
+		return
+	}
+	if _, err := s.store.RememberDevice(ctx, userID, s.devices.Of(c.UserAgent, c.IP), s.now(), alert); err != nil {
+		s.log.Error("remembering the sign-in's device", "user_id", userID, "err", err)
+	}
 }
 
 // signInAttempt counts one sign-in attempt for the email at the address and for the address, or returns how long

@@ -29,6 +29,9 @@ const (
 	KindGone
 	// KindTimeout: the request's body arrived too slowly and was cut off.
 	KindTimeout
+	// KindUnprocessable: the request was understood and valid, but the answer would be useless (a valuation too
+	// uncertain to sell).
+	KindUnprocessable
 )
 
 // Error is a domain error with a message a person can read.

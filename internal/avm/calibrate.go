@@ -87,6 +87,10 @@ type calibration struct {
 	// recorded homes and one for approximate ones (ZIP centre): the second kind's errors are not only larger but
 	// more heavy-tailed, and sharing one F would misstate both.
 	z, zApprox []float64
+	// zr and zrApprox are the same valuations' standardized relative errors |price/value − 1| / scale, sorted: the
+	// FSD is their 68th percentile times the scale, so that a sale lands within ±FSD of its value 68% of the time
+	// as a percentage of the value (how a customer reads it), not only in log units.
+	zr, zrApprox []float64
 	// horizon is how far ahead (months) the held-out valuations reached; confidence beyond it is widened.
 	horizon float64
 	// strength scales the predicted error: the held-out valuations came from an engine trained on fewer months,
@@ -127,7 +131,32 @@ func (c calibration) dist(s signals) []float64 {
 	return c.z
 }
 
-func (c calibration) confidence(s signals) float64 {
+// fsdLevel is the share of sales an FSD covers: within ±FSD of the value 68% of the time, the industry's forecast
+// standard deviation (one standard deviation of a normal error).
+const fsdLevel = 0.68
+
+// fsd is the forecast standard deviation of a valuation with these signals: the relative error a sale stays
+// within 68% of the time, calibrated on held-out sales (the 68th percentile of their standardized relative errors
+// times the predicted scale).
+func (c calibration) fsd(s signals) float64 {
+	zr := c.zr
+	if s.located == 0 && len(c.zrApprox) > 0 {
+		zr = c.zrApprox
+	}
+	q := 1.25 // the 68% quantile of |error| over its mean for a normal error, used before calibration
+	if len(zr) > 0 {
+		q = quantile(zr, fsdLevel)
+	}
+	return q * c.errScale(s)
+}
+
+// quantile is the p-quantile of sorted values (the nearest rank below).
+func quantile(sorted []float64, p float64) float64 {
+	return sorted[int(p*float64(len(sorted)-1))]
+}
+
+// withinTen is the calibrated probability that the sale price lands within 10% of the value.
+func (c calibration) withinTen(s signals) float64 {
 	z := c.dist(s)
 	if len(z) == 0 {
 		return 0.5
@@ -139,9 +168,9 @@ func (c calibration) confidence(s signals) float64 {
 
 // interval returns the log offsets of the 80% interval around the value.
 func (c calibration) interval(s signals) (lo, hi float64) {
-	q := 1.28 // the 80% quantile of |z| for a normal error, used before calibration
+	q := 1.6 // the 80% quantile of |error| over its mean for a normal error, used before calibration
 	if z := c.dist(s); len(z) > 0 {
-		q = z[int(0.8*float64(len(z)-1))]
+		q = quantile(z, 0.8)
 	}
 	h := q * c.errScale(s)
 	return -h, h
@@ -339,15 +368,19 @@ func fitCalibration(held []heldOut) calibration {
 		return c
 	}
 	for i := range held {
-		z := math.Abs(held[i].logErr) / math.Exp(oof[i])
+		sc := math.Exp(oof[i])
+		z, zr := math.Abs(held[i].logErr)/sc, math.Abs(math.Exp(held[i].logErr)-1)/sc
 		if held[i].approx {
 			c.zApprox = append(c.zApprox, z)
+			c.zrApprox = append(c.zrApprox, zr)
 		} else {
 			c.z = append(c.z, z)
+			c.zr = append(c.zr, zr)
 		}
 	}
-	sort.Float64s(c.z)
-	sort.Float64s(c.zApprox)
+	for _, v := range [][]float64{c.z, c.zApprox, c.zr, c.zrApprox} {
+		sort.Float64s(v)
+	}
 	if final, err := gbm.Train(X, y, nil, scaleParams()); err == nil {
 		c.scale = append([]*gbm.Model{final}, present(foldModels)...)
 	}

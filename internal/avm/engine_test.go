@@ -231,3 +231,58 @@ func BenchmarkValue(b *testing.B) {
 		e.Value(m.Properties[i%len(m.Properties)].Home, -1, at)
 	}
 }
+
+// A market is never carried more than MaxTrendMonths past its newest sale: a later date is valued as of that sale,
+// exactly as if asked for that day, and says so; a date within the limit is valued as asked. Confidence is 1 − FSD.
+func TestValuationsStopAtTheTrendLimit(t *testing.T) {
+	m, _ := synthMarket(800, 4)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject := Unknown()
+	subject.Lat, subject.Lon, subject.ZIP, subject.Type = 47.665, -122.34, "98103", SingleFamily
+	subject.Sqft, subject.Beds, subject.Baths, subject.LotSqft, subject.YearBuilt = 1800, 3, 2, 5000, 1965
+
+	newest := e.DataEnd().Add(-time.Second)
+	within := e.DataEnd().AddDate(0, MaxTrendMonths, -2)
+	if at, stale := e.AsOf(within); stale || !at.Equal(within) {
+		t.Errorf("AsOf(%v) = %v, %v; want the date itself", within, at, stale)
+	}
+	for _, far := range []time.Time{e.DataEnd().AddDate(0, MaxTrendMonths, 0), e.DataEnd().AddDate(18, 0, 0)} {
+		at, stale := e.AsOf(far)
+		if !stale || !at.Equal(newest) {
+			t.Errorf("AsOf(%v) = %v, %v; want the newest sale's day %v", far, at, stale, newest)
+		}
+		got, want := e.Value(subject, -1, far), e.Value(subject, -1, newest)
+		if got.Value != want.Value || got.FSD != want.FSD || got.Low != want.Low || !got.At.Equal(newest) {
+			t.Errorf("valued on %v: %.0f (FSD %.3f, as of %v); as of the newest sale: %.0f (FSD %.3f)", far, got.Value,
+				got.FSD, got.At, want.Value, want.FSD)
+		}
+		approx, _ := e.ValueApprox(subject, far)
+		if !approx.At.Equal(newest) {
+			t.Errorf("an address not on record valued on %v is valued as of %v", far, approx.At)
+		}
+	}
+	// Inside the limit the valuation is of the day asked, and its FSD grows with the distance from the data.
+	near, later := e.Value(subject, -1, e.DataEnd()), e.Value(subject, -1, within)
+	if !later.At.Equal(within) || !(later.FSD > near.FSD) {
+		t.Errorf("FSD %.3f a month past the data, %.3f near the limit: it should grow", near.FSD, later.FSD)
+	}
+	for _, v := range []Valuation{near, later} {
+		if math.Abs(v.Confidence-(1-v.FSD)) > 1e-12 || !(v.FSD > 0 && v.FSD < 1) || !(v.WithinTen > 0 && v.WithinTen < 1) {
+			t.Errorf("confidence %.3f, FSD %.3f, within 10%% %.3f", v.Confidence, v.FSD, v.WithinTen)
+		}
+	}
+}
+
+func TestTooUncertain(t *testing.T) {
+	for _, c := range []struct {
+		low, high float64
+		want      bool
+	}{{100, 300, false}, {100, 299, false}, {100, 301, true}, {12300, 1215000, true}} {
+		if got := (Valuation{Low: c.low, High: c.high}).TooUncertain(); got != c.want {
+			t.Errorf("range %.0f-%.0f: too uncertain %v, want %v", c.low, c.high, got, c.want)
+		}
+	}
+}

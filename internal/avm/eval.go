@@ -25,27 +25,46 @@ type Report struct {
 	PPE5, PPE10      float64
 	PPE20            float64
 	IntervalCoverage float64 // share of prices inside the 80% interval
-	MeanConfidence   float64
-	Deciles          []DecileRow
-	Bias             float64 // median of log(value/price)
+	// The FSD: its mean, the share of prices within ±FSD of the value (68% when calibrated) and that share by
+	// tenth of the test sales ordered by FSD.
+	MeanFSD, FSDCoverage float64
+	FSDDeciles           []FSDRow
+	// The chance of landing within 10%: its mean and, by tenth of the test sales ordered by it, stated against
+	// observed.
+	MeanWithinTen float64
+	Deciles       []DecileRow
+	// TooUncertain counts the valuations whose 80% range is wider than a factor of MaxRangeRatio: the API refuses
+	// them (free) rather than sell them.
+	TooUncertain int
+	Bias         float64 // median of log(value/price)
 	// The test sales of homes that had sold before (in the market data): how many, and their MdAPE and PPE10.
 	PriorN                 int
 	PriorMdAPE, PriorPPE10 float64
 }
 
-// DecileRow compares stated confidence with the observed hit rate (within 10%) for one tenth of the test sales,
-// ordered by stated confidence.
+// DecileRow compares the stated chance of landing within 10% with the observed hit rate for one tenth of the test
+// sales, ordered by that chance.
 type DecileRow struct {
 	N                 int
 	MinConf, MaxConf  float64
 	MeanConf, HitRate float64
 }
 
+// FSDRow compares the FSD with how often the price landed within ±FSD of the value (68% when calibrated), for one
+// tenth of the test sales ordered by FSD.
+type FSDRow struct {
+	N              int
+	MinFSD, MaxFSD float64
+	MeanFSD        float64
+	Within         float64
+}
+
 // Evaluate values every test sale with the engine and measures the results.
 func (e *Engine) Evaluate(tests []TestSale) Report {
 	type res struct {
-		ape, conf, logErr  float64
-		hit, inside, prior bool
+		ape, within10, fsd, logErr float64
+		hit, inside, prior, inFSD  bool
+		uncertain                  bool
 	}
 	var rs []res
 	for _, t := range tests {
@@ -62,7 +81,9 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 			continue
 		}
 		ape := math.Abs(v.Value-t.Price) / t.Price
-		rs = append(rs, res{ape: ape, conf: v.Confidence, logErr: math.Log(v.Value / t.Price), hit: ape <= 0.10,
+		rel := math.Abs(t.Price/v.Value - 1)
+		rs = append(rs, res{ape: ape, within10: v.WithinTen, fsd: v.FSD, logErr: math.Log(v.Value / t.Price),
+			hit: ape <= 0.10, inFSD: rel <= v.FSD, uncertain: v.TooUncertain(),
 			inside: t.Price >= v.Low && t.Price <= v.High, prior: t.Property >= 0 && !t.Approx})
 	}
 	r := Report{N: len(tests), Valued: len(rs)}
@@ -71,7 +92,7 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 	}
 	apes := make([]float64, len(rs))
 	logErrs := make([]float64, len(rs))
-	var sum, c5, c10, c20, inside, conf float64
+	var sum, c5, c10, c20, inside, within10, fsd, inFSD float64
 	for i, x := range rs {
 		apes[i] = x.ape
 		logErrs[i] = x.logErr
@@ -88,18 +109,26 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 		if x.inside {
 			inside++
 		}
-		conf += x.conf
+		if x.inFSD {
+			inFSD++
+		}
+		if x.uncertain {
+			r.TooUncertain++
+		}
+		within10 += x.within10
+		fsd += x.fsd
 	}
 	n := float64(len(rs))
 	r.MdAPE, r.MAPE = median(apes), sum/n
 	r.PPE5, r.PPE10, r.PPE20 = c5/n, c10/n, c20/n
-	r.IntervalCoverage, r.MeanConfidence = inside/n, conf/n
+	r.IntervalCoverage, r.MeanWithinTen = inside/n, within10/n
+	r.MeanFSD, r.FSDCoverage = fsd/n, inFSD/n
 	r.Bias = median(logErrs)
 	var prior []float64
 	for _, x := range rs {
 		if x.prior {
 			prior = append(prior, x.ape)
-			if x.hit {
+			if x.ape <= 0.10 {
 				r.PriorPPE10++
 			}
 		}
@@ -107,15 +136,12 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 	if r.PriorN = len(prior); r.PriorN > 0 {
 		r.PriorMdAPE, r.PriorPPE10 = median(prior), r.PriorPPE10/float64(r.PriorN)
 	}
-	sort.Slice(rs, func(a, b int) bool { return rs[a].conf < rs[b].conf })
-	for d := 0; d < 10; d++ {
-		lo, hi := d*len(rs)/10, (d+1)*len(rs)/10
-		if hi <= lo {
-			continue
-		}
-		row := DecileRow{N: hi - lo, MinConf: rs[lo].conf, MaxConf: rs[hi-1].conf}
-		for _, x := range rs[lo:hi] {
-			row.MeanConf += x.conf
+	// Tenths ordered by the stated chance of landing within 10% of the value: stated against observed.
+	sort.Slice(rs, func(a, b int) bool { return rs[a].within10 < rs[b].within10 })
+	for _, t := range tenths(len(rs)) {
+		row := DecileRow{N: t[1] - t[0], MinConf: rs[t[0]].within10, MaxConf: rs[t[1]-1].within10}
+		for _, x := range rs[t[0]:t[1]] {
+			row.MeanConf += x.within10
 			if x.hit {
 				row.HitRate++
 			}
@@ -124,7 +150,33 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 		row.HitRate /= float64(row.N)
 		r.Deciles = append(r.Deciles, row)
 	}
+	// Tenths ordered by FSD: how often each lands within its ±FSD (68% when calibrated).
+	sort.Slice(rs, func(a, b int) bool { return rs[a].fsd < rs[b].fsd })
+	for _, t := range tenths(len(rs)) {
+		row := FSDRow{N: t[1] - t[0], MinFSD: rs[t[0]].fsd, MaxFSD: rs[t[1]-1].fsd}
+		for _, x := range rs[t[0]:t[1]] {
+			row.MeanFSD += x.fsd
+			if x.inFSD {
+				row.Within++
+			}
+		}
+		row.MeanFSD /= float64(row.N)
+		row.Within /= float64(row.N)
+		r.FSDDeciles = append(r.FSDDeciles, row)
+	}
 	return r
+}
+
+// tenths splits n ordered items into ten groups as [from, to) bounds, skipping empty ones.
+func tenths(n int) [][2]int {
+	var out [][2]int
+	for d := 0; d < 10; d++ {
+		lo, hi := d*n/10, (d+1)*n/10
+		if hi > lo {
+			out = append(out, [2]int{lo, hi})
+		}
+	}
+	return out
 }
 
 // Print writes the report as text.
@@ -135,9 +187,18 @@ func (r Report) Print(w io.Writer) {
 	if r.PriorN > 0 {
 		fmt.Fprintf(w, "homes that sold before (%d): MdAPE %.2f%%  PPE10 %.1f%%\n", r.PriorN, 100*r.PriorMdAPE, 100*r.PriorPPE10)
 	}
-	fmt.Fprintf(w, "80%% interval coverage %.1f%%, mean stated confidence %.1f%%\n", 100*r.IntervalCoverage, 100*r.MeanConfidence)
-	fmt.Fprintf(w, "calibration by decile of stated confidence:\n")
-	fmt.Fprintf(w, "  decile      n   confidence range   stated   observed   gap\n")
+	fmt.Fprintf(w, "80%% interval coverage %.1f%%; refused as too uncertain (range wider than %gx): %d\n",
+		100*r.IntervalCoverage, MaxRangeRatio, r.TooUncertain)
+	fmt.Fprintf(w, "FSD: mean %.1f%% (confidence 1 - FSD: %.1f%%), prices within +/-FSD %.1f%% (calibrated: 68%%)\n",
+		100*r.MeanFSD, 100*(1-r.MeanFSD), 100*r.FSDCoverage)
+	fmt.Fprintf(w, "FSD calibration by decile of FSD:\n")
+	fmt.Fprintf(w, "  decile      n   FSD range          mean FSD   within +/-FSD   gap to 68%%\n")
+	for i, d := range r.FSDDeciles {
+		fmt.Fprintf(w, "  %6d  %5d   %5.1f%% - %5.1f%%   %5.1f%%     %5.1f%%         %+5.1f\n", i+1, d.N, 100*d.MinFSD,
+			100*d.MaxFSD, 100*d.MeanFSD, 100*d.Within, 100*(d.Within-fsdLevel))
+	}
+	fmt.Fprintf(w, "within 10%%: stated %.1f%%, observed %.1f%%; by decile of the stated chance:\n", 100*r.MeanWithinTen, 100*r.PPE10)
+	fmt.Fprintf(w, "  decile      n   stated range       stated   observed   gap\n")
 	for i, d := range r.Deciles {
 		fmt.Fprintf(w, "  %6d  %5d   %5.1f%% - %5.1f%%   %5.1f%%    %5.1f%%  %+5.1f\n", i+1, d.N, 100*d.MinConf,
 			100*d.MaxConf, 100*d.MeanConf, 100*d.HitRate, 100*(d.HitRate-d.MeanConf))

@@ -14,7 +14,7 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 7
+const SnapshotVersion = 8
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {
@@ -33,6 +33,8 @@ type snapshot struct {
 	Scale     []*gbm.Model
 	Z         []float64
 	ZApprox   []float64
+	ZR        []float64
+	ZRApprox  []float64
 	Horizon   float64
 	Strength  float64
 	HeldN     int
@@ -48,7 +50,8 @@ type snapshot struct {
 func (e *Engine) Marshal() ([]byte, error) {
 	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index,
 		Alpha: e.alpha, K0: e.k0, Offset: e.offset, BlendSale: e.blendSale,
-		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, ZApprox: e.calib.zApprox, Horizon: e.calib.horizon, Strength: e.calib.strength, HeldN: e.calib.holdoutN,
+		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, ZApprox: e.calib.zApprox, ZR: e.calib.zr, ZRApprox: e.calib.zrApprox,
+		Horizon: e.calib.horizon, Strength: e.calib.strength, HeldN: e.calib.holdoutN,
 		HeldHits: e.calib.holdoutHits, Forward: e.calib.timeForward}
 	if len(present(e.folds)) != len(e.folds) {
 		s.Folds = nil
@@ -87,7 +90,8 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	}
 	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index,
 		alpha: s.Alpha, k0: s.K0, offset: s.Offset, blendSale: s.BlendSale, dataEnd: s.DataEnd,
-		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
+		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, zr: s.ZR, zrApprox: s.ZRApprox,
+			horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {
 		i, ok := byID[id]

@@ -95,6 +95,7 @@ func (e *Engine) ValueApprox(h Home, at time.Time) (Valuation, Home) {
 		}
 	}
 	fillFrom(&h, e.typicalHome(h.Lat, h.Lon))
+	at, _ = e.AsOf(at)
 	v := e.valueWith(&h, -1, at, -1, false, given)
 	return v, h
 }

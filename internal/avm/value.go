@@ -41,9 +41,18 @@ type Evidence struct {
 
 // Valuation is the engine's answer for one home at one date.
 type Valuation struct {
-	Value       float64
-	Low, High   float64 // 80% interval
-	Confidence  float64 // probability that the sale price lands within 10% of Value
+	Value     float64
+	Low, High float64 // 80% interval
+	// FSD is the forecast standard deviation: the sale price lands within ±FSD of Value (as a share of Value) 68%
+	// of the time, calibrated on held-out sales. Confidence is 1 − FSD (at least 0), the industry's confidence
+	// score, so that a customer can compare it with other valuation services' scores.
+	FSD        float64
+	Confidence float64
+	// WithinTen is the calibrated probability that the sale price lands within 10% of Value.
+	WithinTen float64
+	// At is the date the home was valued as of: the date asked for, or the newest sale's when that date lies more
+	// than MaxTrendMonths past the market's data (see AsOf).
+	At          time.Time
 	ModelValue  float64 // the value model alone, before the comparables and the home's own last sale
 	Comparables []Comparable
 	Evidence    []Evidence
@@ -142,10 +151,33 @@ func compStats(comps []Comparable) (mean, neff, sd, mad float64) {
 	return mean, sw * sw / sw2, sd, mad
 }
 
-// Value estimates what h would sell for at the date at. property is the home's record in the market (-1 when it
-// has none); its own latest earlier sale is then weighed as evidence of its own.
+// Value estimates what h would sell for at the date at (see AsOf). property is the home's record in the market
+// (-1 when it has none); its own latest earlier sale is then weighed as evidence of its own.
 func (e *Engine) Value(h Home, property int32, at time.Time) Valuation {
+	at, _ = e.AsOf(at)
 	return e.value(&h, property, at, -1)
+}
+
+// MaxRangeRatio is the widest 80% range worth selling: a valuation whose high end is more than this many times its
+// low end says little more than the neighbourhood's spread, so it is refused, free, rather than charged.
+const MaxRangeRatio = 3.0
+
+// TooUncertain reports whether the valuation's 80% range is wider than MaxRangeRatio.
+func (v Valuation) TooUncertain() bool { return v.High > MaxRangeRatio*v.Low }
+
+// MaxTrendMonths is how far past its newest sale the engine carries a market's trend. Beyond it the trend is a
+// guess (a market imported from the records of 2008 says nothing of 2026's prices), so a home is valued as of the
+// newest sale instead, and the answer says so.
+const MaxTrendMonths = 24
+
+// AsOf is the time a valuation asked for at is made as of: at itself while it lies within MaxTrendMonths of the
+// market's newest sale, else the end of the newest sale's day, so that the sales of that day count (stale is then
+// true).
+func (e *Engine) AsOf(at time.Time) (asOf time.Time, stale bool) {
+	if at.Before(e.dataEnd.AddDate(0, MaxTrendMonths, 0)) {
+		return at, false
+	}
+	return e.dataEnd.Add(-time.Second), true
 }
 
 func (e *Engine) value(h *Home, property int32, at time.Time, skip int32) Valuation {
@@ -183,6 +215,7 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 		comps[i].AdjustedPrice = math.Exp(modelLog + comps[i].resid)
 	}
 	v := Valuation{
+		At:          at,
 		compMean:    mean,
 		last:        last,
 		Value:       math.Exp(modelLog + shift),
@@ -205,7 +238,9 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 	if located {
 		v.signals.located = 1
 	}
-	v.Confidence = e.calib.confidence(v.signals)
+	v.WithinTen = e.calib.withinTen(v.signals)
+	v.FSD = e.calib.fsd(v.signals)
+	v.Confidence = math.Max(0, 1-v.FSD)
 	lo, hi := e.calib.interval(v.signals)
 	v.Low, v.High = v.Value*math.Exp(lo), v.Value*math.Exp(hi)
 	return v

@@ -24,7 +24,7 @@ func readCSV(data []byte, emptyMsg, plan string) (*Table, error) {
 		return nil, errEmpty(emptyMsg)
 	}
 	if isMarkup(text) {
-		return nil, errParse("This file is a web page or XML file, not a CSV or Excel file. Open it in Excel " +
+		return nil, errWrongType("This file is a web page or XML file, not a CSV or Excel file. Open it in Excel " +
 			"and save it as .xlsx or .csv.")
 	}
 	r := &csvReader{s: text, line: 1, sep: detectSeparator(text)}
@@ -51,7 +51,8 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // (Excel's "Unicode Text") is converted. Bytes that are not UTF-8 are read as Windows-1252, the encoding of CSV
 // files saved by Excel on Windows (a superset of Latin-1 for printable text), one byte at a time, so a file that
 // mixes both (two exports pasted together) keeps its UTF-8 characters. Binary data is refused: NUL bytes, or
-// more than 1% control characters in the first 64 KB.
+// more than 1% control characters in the first 64 KB (415: text does not hold them, so the file is not a CSV
+// whatever its name says).
 //
 // A conversion can make the text up to three times the file's size (a byte 0x80 is "€", three bytes of UTF-8),
 // so its size is computed first, the text is built in one allocation of that size, and text of more than
@@ -66,7 +67,7 @@ func decodeText(data []byte) (string, error) {
 		return decodeUTF16(data[2:], binary.BigEndian)
 	}
 	if looksBinary(data) {
-		return "", errParse(msgNotText)
+		return "", errWrongType(msgNotText)
 	}
 	if utf8.Valid(data) {
 		return string(data), nil
@@ -104,7 +105,7 @@ func decodeUTF16(data []byte, order binary.ByteOrder) (string, error) {
 	for i := 0; i < n; i++ {
 		switch u := unit(i); {
 		case u == 0:
-			return "", errParse(msgNotText)
+			return "", errWrongType(msgNotText)
 		case utf16.IsSurrogate(rune(u)) && i+1 < n && utf16.DecodeRune(rune(u), rune(unit(i+1))) != utf8.RuneError:
 			size += 4
 			i++

@@ -26,7 +26,7 @@ const (
 	msgEmptyCSV    = "CSV file is empty"
 	msgEmptyExcel  = "Excel file is empty"
 	msgNoDataRows  = "The uploaded file contains no data rows"
-	msgNotText     = "This file does not look like a CSV text file"
+	msgNotText     = "This file does not look like a CSV text file. " + msgInvalidType + "."
 )
 
 // fileError is the one shape of every error about the uploaded file: an *apperr.Error naming the field "file",
@@ -36,8 +36,16 @@ func fileError(kind apperr.Kind, code, title, message string) *apperr.Error {
 		Fields: map[string]string{"file": message}, Extra: map[string]any{"title": title}}
 }
 
-func errInvalidType() error {
-	return fileError(apperr.KindInvalid, "invalid_file_type", titleInvalidType, msgInvalidType)
+// errInvalidType refuses a file whose name is not .csv, .xlsx or .xls (415).
+func errInvalidType() error { return errWrongType(msgInvalidType) }
+
+// errWrongType refuses a file that is not a spreadsheet at all (415, DESIGN.md section 4: "415 wrong file type"):
+// a name other than .csv, .xlsx or .xls, or content that is none of them whatever the name says (a PDF, a
+// program, an image, a zip that holds no workbook, a web page). message says what the file is when that is
+// known. A file that is a spreadsheet but cannot be read (a damaged workbook, an unclosed quote, no rows) is a
+// 400 instead: the person has the right kind of file and must fix its content.
+func errWrongType(message string) error {
+	return fileError(apperr.KindUnsupportedMediaType, "invalid_file_type", titleInvalidType, message)
 }
 
 func errTooLarge() error {

@@ -24,6 +24,8 @@ const (
 const (
 	ReasonNotFound = "not_found"
 	ReasonInvalid  = "invalid"
+	// ReasonTooUncertain: the valuation's 80% range was wider than a factor of 3 (avm.MaxRangeRatio).
+	ReasonTooUncertain = "too_uncertain"
 )
 
 // CanCancel reports whether a job in this status can be cancelled: pending or processing.

@@ -58,7 +58,8 @@ const (
 // .xls, or the tab-separated text some programs save as .xls are all read. Reading stops as soon as the file has
 // more data rows than the plan allows in one upload (PlanLimit), with the same "Too Many Properties" error
 // CheckSize gives, so that a file of a million rows costs no more than one just over the limit. Every error is
-// an *apperr.Error (see fileError) with a message for the person who uploaded the file.
+// an *apperr.Error (see fileError) with a message for the person who uploaded the file; a file that is not a
+// spreadsheet, by its name or by its content, is KindUnsupportedMediaType (see errWrongType).
 func ReadFile(fileName string, data []byte, plan string) (*Table, error) {
 	ext := extension(fileName)
 	if ext != ".csv" && ext != ".xlsx" && ext != ".xls" {
@@ -71,6 +72,9 @@ func ReadFile(fileName string, data []byte, plan string) (*Table, error) {
 	if ext != ".csv" {
 		emptyMsg = msgEmptyExcel
 	}
+	if what := foreignFormat(data); what != "" {
+		return nil, errWrongType(fmt.Sprintf("This file is %s, not a CSV or Excel file. %s.", what, msgInvalidType))
+	}
 	switch sniff(data) {
 	case formatXLSX:
 		return readXLSX(data, plan)
@@ -78,6 +82,31 @@ func ReadFile(fileName string, data []byte, plan string) (*Table, error) {
 		return readXLS(data, plan)
 	}
 	return readCSV(data, emptyMsg, plan)
+}
+
+// foreignSignatures are the first bytes of the files people upload by mistake in place of a spreadsheet. Most are
+// binary and would be refused as such (see looksBinary); a PDF or an RTF document can be plain text, and would
+// otherwise be read as one column of PDF operators. Naming the kind tells the person which file they picked.
+var foreignSignatures = []struct{ magic, what string }{
+	{"%PDF-", "a PDF document"},
+	{`{\rtf`, "a Word (RTF) document"},
+	{"\x89PNG\r\n\x1a\n", "an image"},
+	{"\xFF\xD8\xFF", "an image"},
+	{"GIF87a", "an image"},
+	{"GIF89a", "an image"},
+	{"\x1F\x8B", "a gzip archive"},
+	{"Rar!\x1A\x07", "a RAR archive"},
+	{"7z\xBC\xAF\x27\x1C", "a 7-Zip archive"},
+}
+
+// foreignFormat names what data is when its first bytes say it is not a spreadsheet, else "".
+func foreignFormat(data []byte) string {
+	for _, sig := range foreignSignatures {
+		if bytes.HasPrefix(data, []byte(sig.magic)) {
+			return sig.what
+		}
+	}
+	return ""
 }
 
 // extension is the lower-case extension of a file name as a browser or a client sends it; old browsers send the

@@ -54,10 +54,10 @@ func TestReadFileErrors(t *testing.T) {
 		title      string
 		msg        string
 	}{
-		{"text file", "props.txt", []byte("a,b\n1,2\n"), apperr.KindInvalid, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
-		{"no extension", "props", []byte("a,b\n1,2\n"), apperr.KindInvalid, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
-		{"pdf", "C:\\Users\\me\\props.PDF", []byte("%PDF"), apperr.KindInvalid, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
-		{"csv in a path is still csv but .csv.txt is not", "x.csv.txt", []byte("a"), apperr.KindInvalid, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
+		{"text file", "props.txt", []byte("a,b\n1,2\n"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
+		{"no extension", "props", []byte("a,b\n1,2\n"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
+		{"pdf", "C:\\Users\\me\\props.PDF", []byte("%PDF"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
+		{"csv in a path is still csv but .csv.txt is not", "x.csv.txt", []byte("a"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "Please upload a CSV or Excel file"},
 		{"too large", "big.csv", big, apperr.KindTooLarge, "file_too_large", "File Too Large", "Please upload a file smaller than 50MB"},
 		{"too large xlsx", "big.xlsx", big, apperr.KindTooLarge, "file_too_large", "File Too Large", "Please upload a file smaller than 50MB"},
 		{"zero bytes", "empty.csv", nil, apperr.KindInvalid, "empty_file", "Empty File", "CSV file is empty"},
@@ -68,15 +68,25 @@ func TestReadFileErrors(t *testing.T) {
 		{"empty xls", "empty.XLS", []byte{}, apperr.KindInvalid, "empty_file", "Empty File", "Excel file is empty"},
 		{"header only", "h.csv", []byte("Address,City,State,Zip\n"), apperr.KindInvalid, "no_data_rows", "Empty File", "The uploaded file contains no data rows"},
 		{"header and blank rows", "h.csv", []byte("Address,City\r\n\r\n , \r\n,\r\n"), apperr.KindInvalid, "no_data_rows", "Empty File", "The uploaded file contains no data rows"},
-		{"binary junk", "junk.csv", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00"), apperr.KindInvalid, "parse_error", "Parse Error", "This file does not look like a CSV text file"},
-		{"control characters", "junk.csv", []byte("a\x01b\x02c\x03d\x04,e\x05\n"), apperr.KindInvalid, "parse_error", "Parse Error", "This file does not look like a CSV text file"},
-		{"UTF-16 with NULs inside", "u.csv", append([]byte{0xFF, 0xFE}, 'a', 0, 0, 0, 'b', 0), apperr.KindInvalid, "parse_error", "Parse Error", "This file does not look like a CSV text file"},
+		{"binary junk", "junk.csv", []byte("\x00\x01\x02\x03PK\x00\x00junk"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "This file does not look like a CSV text file. Please upload a CSV or Excel file."},
+		{"image named .csv", "junk.csv", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "This file is an image, not a CSV or Excel file. Please upload a CSV or Excel file."},
+		{"text-only PDF named .csv", "homes.csv", []byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "This file is a PDF document"},
+		{"RTF named .csv", "homes.csv", []byte(`{\rtf1\ansi Address, City}`), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "a Word (RTF) document"},
+		{"program named .xlsx", "homes.xlsx", append([]byte("MZ\x90\x00\x03\x00\x00\x00\x04\x00"), bytes.Repeat([]byte("This program cannot be run in DOS mode.\n"), 4)...), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "does not look like a CSV text file"},
+		{"NUL bytes in an otherwise readable CSV", "homes.csv", []byte("Address,City\n1 Main St\x00,Springfield\n"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "does not look like a CSV text file"},
+		{"control characters", "junk.csv", []byte("a\x01b\x02c\x03d\x04,e\x05\n"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "This file does not look like a CSV text file"},
+		{"UTF-16 with NULs inside", "u.csv", append([]byte{0xFF, 0xFE}, 'a', 0, 0, 0, 'b', 0), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "This file does not look like a CSV text file"},
 		{"unclosed quote", "q.csv", []byte("Address,City\n1 Main St,Springfield\n\"2 Oak Ave,Springfield\n"), apperr.KindInvalid, "parse_error", "Parse Error", "Line 3: a quoted value is not closed"},
-		{"html saved as xls", "export.xls", []byte("\n<html><body><table><tr><td>Address</td></tr></table></body></html>"), apperr.KindInvalid, "parse_error", "Parse Error", "web page"},
-		{"xml spreadsheet", "export.xls", []byte(`<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"/>`), apperr.KindInvalid, "parse_error", "Parse Error", "web page or XML file"},
+		{"html saved as xls", "export.xls", []byte("\n<html><body><table><tr><td>Address</td></tr></table></body></html>"), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "web page"},
+		{"xml spreadsheet", "export.xls", []byte(`<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet"/>`), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "web page or XML file"},
 		{"too many rows", "many.csv", rows(PlanLimit("enterprise") + 1), apperr.KindInvalid, "batch_too_large", "Too Many Properties", "more than 50,000 rows"},
 		{"too many columns", "wide.csv", []byte(strings.Repeat("a,", maxColumns) + "a\n1\n"), apperr.KindInvalid, "parse_error", "Parse Error", "Line 1 has more than 500 columns"},
-		{"not a workbook zip", "x.xlsx", zipOf(t, map[string]string{"word/document.xml": "<w/>"}), apperr.KindInvalid, "parse_error", "Parse Error", "zip archive, not an Excel workbook"},
+		{"not a workbook zip", "x.xlsx", zipOf(t, map[string]string{"word/document.xml": "<w/>"}), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "zip archive, not an Excel workbook"},
+		{"a zip renamed .csv", "homes.csv", zipOf(t, map[string]string{"photos/1.jpg": "x"}), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "zip archive, not an Excel workbook"},
+		{"another Office document renamed .xls", "homes.xls", otherCompoundFile(), apperr.KindUnsupportedMediaType, "invalid_file_type", "Invalid File Type", "not an Excel workbook"},
+		// Files of the right kind that cannot be read stay 400: the person must fix the file, not pick another.
+		{"damaged workbook zip", "x.xlsx", zipOf(t, map[string]string{"xl/workbook.xml": "<workbook"}), apperr.KindInvalid, "parse_error", "Parse Error", "not a valid Excel workbook"},
+		{"truncated zip", "x.xlsx", zipOf(t, map[string]string{"xl/workbook.xml": "<workbook/>"})[:30], apperr.KindInvalid, "parse_error", "Parse Error", "not a valid Excel workbook"},
 		{"not an OLE workbook", "x.xls", oleMagic, apperr.KindInvalid, "parse_error", "Parse Error", "could not be read"},
 	}
 	for _, tt := range tests {
@@ -88,6 +98,19 @@ func TestReadFileErrors(t *testing.T) {
 			wantFileError(t, err, tt.kind, tt.code, tt.title, tt.msg)
 		})
 	}
+}
+
+// otherCompoundFile is an OLE compound file without a workbook stream, as a Word .doc or an Outlook .msg is.
+func otherCompoundFile() []byte {
+	f := cfbOf([]byte("not a workbook"))
+	utf16 := func(s string) []byte {
+		var b []byte
+		for _, c := range s {
+			b = append(b, byte(c), 0)
+		}
+		return b
+	}
+	return bytes.Replace(f, utf16("Workbook"), utf16("Contents"), 1)
 }
 
 func TestReadFileRowLimitIsExact(t *testing.T) {

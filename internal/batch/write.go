@@ -27,19 +27,27 @@ type Result struct {
 	ValueHigh      *int64   `json:"valueHigh"`
 	Confidence     *float64 `json:"confidence"`
 	// ConfidenceLevel is the API's level for Confidence (valuation.ConfidenceLevel), nil when not valued.
-	ConfidenceLevel *string  `json:"confidenceLevel"`
-	PricePerSqFt    *int64   `json:"pricePerSqFt"`
-	RentEstimate    *int64   `json:"rentEstimate"`
-	Bedrooms        *float64 `json:"bedrooms"`
-	Bathrooms       *float64 `json:"bathrooms"`
-	SquareFeet      *int64   `json:"squareFeet"`
-	YearBuilt       *int64   `json:"yearBuilt"`
-	LotSize         *int64   `json:"lotSize"`
-	PropertyType    string   `json:"propertyType"`
-	ImageURL        string   `json:"imageUrl"`
-	MatchCode       string   `json:"matchCode"`
-	Reason          *string  `json:"reason"`
-	Error           string   `json:"error"`
+	ConfidenceLevel *string `json:"confidenceLevel"`
+	// FSD, WithinTenPercent, ValuationDate and Warning are the single valuation's (valuation.ResultValue), nil when
+	// not valued; the warnings are joined into one cell.
+	FSD              *float64 `json:"fsd"`
+	WithinTenPercent *float64 `json:"withinTenPercent"`
+	ValuationDate    *string  `json:"valuationDate"`
+	Warning          *string  `json:"warning"`
+	// IsDemo is the valuation's property.isDemo: the value comes from the demo market's records.
+	IsDemo       *bool    `json:"isDemo"`
+	PricePerSqFt *int64   `json:"pricePerSqFt"`
+	RentEstimate *int64   `json:"rentEstimate"`
+	Bedrooms     *float64 `json:"bedrooms"`
+	Bathrooms    *float64 `json:"bathrooms"`
+	SquareFeet   *int64   `json:"squareFeet"`
+	YearBuilt    *int64   `json:"yearBuilt"`
+	LotSize      *int64   `json:"lotSize"`
+	PropertyType string   `json:"propertyType"`
+	ImageURL     string   `json:"imageUrl"`
+	MatchCode    string   `json:"matchCode"`
+	Reason       *string  `json:"reason"`
+	Error        string   `json:"error"`
 }
 
 // cellKind says how a results column is written: text (through sheet.SafeCell), a whole number, a number with
@@ -75,6 +83,9 @@ var resultColumns = []resultColumn{
 	{name: "Value High", width: 14, kind: kindMoney, int: func(r *Result) *int64 { return r.ValueHigh }},
 	{name: "Confidence", width: 12, kind: kindFloat, float: func(r *Result) *float64 { return r.Confidence }},
 	{name: "Confidence Level", width: 12, kind: kindText, text: func(r *Result) string { return deref(r.ConfidenceLevel) }},
+	{name: "FSD", width: 8, kind: kindFloat, float: func(r *Result) *float64 { return r.FSD }},
+	{name: "Within 10%", width: 11, kind: kindFloat, float: func(r *Result) *float64 { return r.WithinTenPercent }},
+	{name: "Valuation Date", width: 14, text: func(r *Result) string { return deref(r.ValuationDate) }},
 	{name: "Price Per Sq Ft", width: 15, kind: kindMoney, int: func(r *Result) *int64 { return r.PricePerSqFt }},
 	{name: "Rent Estimate", width: 14, kind: kindMoney, int: func(r *Result) *int64 { return r.RentEstimate }},
 	{name: "Bedrooms", width: 10, kind: kindFloat, float: func(r *Result) *float64 { return r.Bedrooms }},
@@ -84,6 +95,16 @@ var resultColumns = []resultColumn{
 	{name: "Lot Size (sq ft)", width: 15, kind: kindInt, int: func(r *Result) *int64 { return r.LotSize }},
 	{name: "Property Type", width: 16, text: func(r *Result) string { return r.PropertyType }},
 	{name: "Match Code", width: 12, text: func(r *Result) string { return r.MatchCode }},
+	{name: "Demo Data", width: 10, text: func(r *Result) string {
+		if r.IsDemo == nil {
+			return ""
+		}
+		if *r.IsDemo {
+			return "Yes"
+		}
+		return "No"
+	}},
+	{name: "Warning", width: 50, text: func(r *Result) string { return deref(r.Warning) }},
 	{name: "Image URL", width: 40, text: func(r *Result) string { return r.ImageURL }},
 	{name: "Reason", width: 10, text: func(r *Result) string {
 		if r.Reason == nil {

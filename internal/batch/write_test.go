@@ -20,7 +20,8 @@ func p[T any](v T) *T { return &v }
 var sampleResults = []Result{
 	{Line: 2, Address: "7006 MAPLE RD", FullAddress: "7006 MAPLE RD, SEATTLE, WA 98103", Status: RowSuccess,
 		EstimatedValue: p[int64](812000), ValueLow: p[int64](760000), ValueHigh: p[int64](870000),
-		Confidence: p(0.87), ConfidenceLevel: p("High"), PricePerSqFt: p[int64](540), RentEstimate: p[int64](3400), Bedrooms: p(3.0),
+		Confidence: p(0.87), ConfidenceLevel: p("High"), FSD: p(0.13), WithinTenPercent: p(0.62),
+		ValuationDate: p("2026-03-01"), IsDemo: p(true), PricePerSqFt: p[int64](540), RentEstimate: p[int64](3400), Bedrooms: p(3.0),
 		Bathrooms: p(2.5), SquareFeet: p[int64](1504), YearBuilt: p[int64](1925), LotSize: p[int64](4000),
 		PropertyType: "Townhouse", ImageURL: "https://example.com/a.jpg", MatchCode: "exact"},
 	// Text from the uploaded file that a spreadsheet would run as a formula.
@@ -30,8 +31,9 @@ var sampleResults = []Result{
 }
 
 var wantHeader = []string{"Line", "Address", "Full Address", "Status", "Estimated Value", "Value Low", "Value High",
-	"Confidence", "Confidence Level", "Price Per Sq Ft", "Rent Estimate", "Bedrooms", "Bathrooms", "Square Feet", "Year Built",
-	"Lot Size (sq ft)", "Property Type", "Match Code", "Image URL", "Reason", "Error"}
+	"Confidence", "Confidence Level", "FSD", "Within 10%", "Valuation Date", "Price Per Sq Ft", "Rent Estimate", "Bedrooms",
+	"Bathrooms", "Square Feet", "Year Built", "Lot Size (sq ft)", "Property Type", "Match Code", "Demo Data", "Warning",
+	"Image URL", "Reason", "Error"}
 
 func TestWriteCSV(t *testing.T) {
 	var buf bytes.Buffer
@@ -49,16 +51,16 @@ func TestWriteCSV(t *testing.T) {
 		t.Fatalf("header = %q (%d records)", recs[0], len(recs))
 	}
 	want := []string{"2", "7006 MAPLE RD", "7006 MAPLE RD, SEATTLE, WA 98103", "success", "812000", "760000",
-		"870000", "0.87", "High", "540", "3400", "3", "2.5", "1504", "1925", "4000", "Townhouse", "exact",
-		"https://example.com/a.jpg", "", ""}
+		"870000", "0.87", "High", "0.13", "0.62", "2026-03-01", "540", "3400", "3", "2.5", "1504", "1925", "4000",
+		"Townhouse", "exact", "Yes", "", "https://example.com/a.jpg", "", ""}
 	if !reflect.DeepEqual(recs[1], want) {
 		t.Errorf("row = %q, want %q", recs[1], want)
 	}
 	bad := recs[2]
-	if bad[19] != "invalid" {
-		t.Errorf("reason = %q, want invalid", bad[19])
+	if bad[24] != "invalid" || bad[21] != "" {
+		t.Errorf("reason = %q, demo %q; want invalid and nothing (not valued)", bad[24], bad[21])
 	}
-	for _, c := range []string{bad[1], bad[2], bad[16], bad[17], bad[20]} {
+	for _, c := range []string{bad[1], bad[2], bad[19], bad[20], bad[25]} {
 		if !strings.HasPrefix(c, "'") {
 			t.Errorf("cell %q is not protected against formula injection", c)
 		}
@@ -91,7 +93,7 @@ func TestWriteXLSX(t *testing.T) {
 	if len(rows) != 4 || !reflect.DeepEqual(rows[0], wantHeader) {
 		t.Fatalf("header = %q (%d rows)", rows[0], len(rows))
 	}
-	if rows[1][4] != "812000" || rows[1][12] != "2.5" || rows[1][7] != "0.87" {
+	if rows[1][4] != "812000" || rows[1][15] != "2.5" || rows[1][7] != "0.87" || rows[1][9] != "0.13" || rows[1][21] != "Yes" {
 		t.Errorf("row = %q", rows[1])
 	}
 	// Numbers are numeric cells, money formatted; unknown numbers are empty cells.
@@ -110,7 +112,7 @@ func TestWriteXLSX(t *testing.T) {
 		t.Errorf("E3 = %q, want empty", v)
 	}
 	// Text that looks like a formula is text, protected, and no cell has a formula.
-	for _, c := range []string{"B3", "C3", "Q3", "R3", "U3"} {
+	for _, c := range []string{"B3", "C3", "T3", "U3", "Z3"} {
 		v, _ := f.GetCellValue("Results", c)
 		if !strings.HasPrefix(v, "'") {
 			t.Errorf("%s = %q, not protected against formula injection", c, v)
@@ -160,9 +162,10 @@ func TestResultJSON(t *testing.T) {
 	}
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
-	want := []string{"address", "bathrooms", "bedrooms", "confidence", "confidenceLevel", "error", "estimatedValue", "fullAddress",
-		"imageUrl", "line", "lotSize", "matchCode", "pricePerSqFt", "propertyType", "reason", "rentEstimate",
-		"squareFeet", "status", "valueHigh", "valueLow", "yearBuilt"}
+	want := []string{"address", "bathrooms", "bedrooms", "confidence", "confidenceLevel", "error", "estimatedValue", "fsd",
+		"fullAddress", "imageUrl", "isDemo", "line", "lotSize", "matchCode", "pricePerSqFt", "propertyType", "reason",
+		"rentEstimate", "squareFeet", "status", "valuationDate", "valueHigh", "valueLow", "warning", "withinTenPercent",
+		"yearBuilt"}
 	var got []string
 	for k := range m {
 		got = append(got, k)

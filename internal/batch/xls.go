@@ -119,7 +119,8 @@ func workbookStream(data []byte) ([]byte, error) {
 	case encrypted:
 		return nil, errEncrypted()
 	case book == nil:
-		return nil, errParse("This file is not an Excel workbook. Please upload a CSV or Excel file.")
+		// A compound file without a workbook stream is another Office document (a .doc, a .msg): 415.
+		return nil, errWrongType("This file is not an Excel workbook. Please upload a CSV or Excel file.")
 	case biff5:
 		return nil, errBIFF5()
 	case book.Size <= 0 || book.Size > int64(len(data)):

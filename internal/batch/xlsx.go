@@ -235,7 +235,8 @@ func checkZip(data []byte) error {
 		}
 	}
 	if !hasWorkbook {
-		return errParse("This file is a zip archive, not an Excel workbook. Please upload a CSV or Excel file.")
+		// A zip without a workbook part is some other kind of file (a Word document, an archive): 415.
+		return errWrongType("This file is a zip archive, not an Excel workbook. Please upload a CSV or Excel file.")
 	}
 	// The parts excelize decodes whole, by the paths it reads them from; the workbook's comes from the package
 	// relationships, as excelize finds it.

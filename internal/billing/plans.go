@@ -24,6 +24,9 @@ type Plan struct {
 	StorageBytes int64 `json:"storageBytes"`
 	// OverageCents is the price of a credit beyond the balance; 0 means the plan has no overage.
 	OverageCents int64 `json:"overageCents"`
+	// PrioritySupport: the plan's messages to support are marked "Priority" (the pricing page's "Priority email
+	// support"), so that they are answered first.
+	PrioritySupport bool `json:"-"`
 }
 
 // Plan IDs.
@@ -42,9 +45,9 @@ var plans = []Plan{
 	{ID: Basic, Name: "Basic", PriceCents: 3000, Credits: 1000, RateCap: 60, BatchRows: 1000, StorageBytes: 50 * mb,
 		OverageCents: 3},
 	{ID: Professional, Name: "Professional", PriceCents: 12500, Credits: 5000, RateCap: 120, BatchRows: 10000,
-		StorageBytes: 250 * mb, OverageCents: 3},
+		StorageBytes: 250 * mb, OverageCents: 3, PrioritySupport: true},
 	{ID: Enterprise, Name: "Enterprise", PriceCents: 20000, Credits: 10000, RateCap: 0, BatchRows: 50000,
-		StorageBytes: 1024 * mb, OverageCents: 3},
+		StorageBytes: 1024 * mb, OverageCents: 3, PrioritySupport: true},
 }
 
 // Lookup finds a plan by its ID (case and surrounding space ignored).

@@ -80,6 +80,10 @@ type Config struct {
 	// upgrade's price is computed for a moment, and an unpaid payment expires rather than wait for ever. End-to-end
 	// tests shorten it to see a payment expire.
 	PaymentTTL time.Duration
+	// SupportEmail (VALUATOR_SUPPORT_EMAIL) is where contact messages are mailed and the address the Contact page
+	// gives. Required in production; in development it defaults to the SMTP sender's address, or
+	// support@localhost (mail then goes to the log).
+	SupportEmail string
 }
 
 // Stripe holds the Stripe settings (VALUATOR_STRIPE_*). With no SecretKey, payments use the local test mode in
@@ -173,6 +177,22 @@ func Load(getenv func(string) string) (Config, error) {
 			bad("VALUATOR_SMTP_FROM", "is required when VALUATOR_SMTP_HOST is set")
 		} else if _, err := mail.ParseAddress(c.SMTP.From); err != nil {
 			bad("VALUATOR_SMTP_FROM", "must be an email address, got %q", c.SMTP.From)
+		}
+	}
+
+	c.SupportEmail = get("VALUATOR_SUPPORT_EMAIL", "")
+	switch {
+	case c.SupportEmail != "":
+		// A bare address: it is shown on the Contact page and put in a mailto: link.
+		if a, err := mail.ParseAddress(c.SupportEmail); err != nil || a.Address != c.SupportEmail {
+			bad("VALUATOR_SUPPORT_EMAIL", "must be a bare email address such as support@example.com, got %q", c.SupportEmail)
+		}
+	case c.Mode == Production:
+		bad("VALUATOR_SUPPORT_EMAIL", "is required in production: contact messages are mailed to it and the Contact page shows it (such as support@example.com)")
+	default:
+		c.SupportEmail = "support@localhost"
+		if a, err := mail.ParseAddress(c.SMTP.From); err == nil && c.SMTP.Host != "" {
+			c.SupportEmail = a.Address
 		}
 	}
 

@@ -71,6 +71,13 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"rescue before four slices", map[string]string{"VALUATOR_JOB_SLICE": "1s", "VALUATOR_JOB_RESCUE_AFTER": "3s"},
 			"VALUATOR_JOB_RESCUE_AFTER"},
 		{"bad redis url", map[string]string{"VALUATOR_REDIS_URL": "http://:hunter2@cache:6379"}, "VALUATOR_REDIS_URL"},
+		{"production without support email", map[string]string{"VALUATOR_ENV": "production",
+			"VALUATOR_SECRET": strings.Repeat("s", 40)}, "VALUATOR_SUPPORT_EMAIL"},
+		{"bad support email", map[string]string{"VALUATOR_SUPPORT_EMAIL": "support"}, "VALUATOR_SUPPORT_EMAIL"},
+		{"support email with a name", map[string]string{"VALUATOR_SUPPORT_EMAIL": "Support <support@example.com>"},
+			"VALUATOR_SUPPORT_EMAIL"},
+		{"support email with a line break", map[string]string{"VALUATOR_SUPPORT_EMAIL": "support@example.com\nBcc: x@y.z"},
+			"VALUATOR_SUPPORT_EMAIL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,14 +94,18 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 
 func TestLoadProduction(t *testing.T) {
 	c, err := Load(env(map[string]string{
-		"VALUATOR_ENV":          "production",
-		"VALUATOR_SECRET":       strings.Repeat("s", 40),
-		"VALUATOR_DATABASE_URL": "postgres://u:p@db:5432/valuator",
-		"VALUATOR_BASE_URL":     "https://valuator.example.com/",
-		"VALUATOR_ADDR":         "0.0.0.0:9000",
+		"VALUATOR_ENV":           "production",
+		"VALUATOR_SECRET":        strings.Repeat("s", 40),
+		"VALUATOR_DATABASE_URL":  "postgres://u:p@db:5432/valuator",
+		"VALUATOR_BASE_URL":      "https://valuator.example.com/",
+		"VALUATOR_ADDR":          "0.0.0.0:9000",
+		"VALUATOR_SUPPORT_EMAIL": "help@valuator.example.com",
 	}))
 	if err != nil {
 		t.Fatalf("Load() error = %v", err)
+	}
+	if c.SupportEmail != "help@valuator.example.com" {
+		t.Errorf("SupportEmail = %q, want help@valuator.example.com", c.SupportEmail)
 	}
 	if c.Dev() {
 		t.Error("Dev() = true in production")
@@ -133,5 +144,34 @@ func TestEnsureSecretGeneratesOnceAndKeepsIt(t *testing.T) {
 	given := Config{DataDir: c.DataDir, Secret: strings.Repeat("x", 32)}
 	if err := EnsureSecret(&given); err != nil || given.Secret != strings.Repeat("x", 32) {
 		t.Errorf("EnsureSecret replaced a configured secret")
+	}
+}
+
+// TestSupportEmailRequiredInProductionOnly: production refuses to start without VALUATOR_SUPPORT_EMAIL, with a
+// message that names it; development falls back to the SMTP sender's address, or support@localhost without SMTP.
+func TestSupportEmailRequiredInProductionOnly(t *testing.T) {
+	_, err := Load(env(map[string]string{"VALUATOR_ENV": "production", "VALUATOR_SECRET": strings.Repeat("s", 40)}))
+	if err == nil || !strings.Contains(err.Error(), "VALUATOR_SUPPORT_EMAIL: is required in production") {
+		t.Errorf("production without VALUATOR_SUPPORT_EMAIL: error = %v, want one saying it is required", err)
+	}
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"development", nil, "support@localhost"},
+		{"development with SMTP", map[string]string{"VALUATOR_SMTP_HOST": "mail.example.com",
+			"VALUATOR_SMTP_FROM": "Valuator <team@example.com>"}, "team@example.com"},
+		{"set", map[string]string{"VALUATOR_SUPPORT_EMAIL": "help@example.com"}, "help@example.com"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.SupportEmail != tt.want {
+				t.Errorf("SupportEmail = %q, want %q", c.SupportEmail, tt.want)
+			}
+		})
 	}
 }

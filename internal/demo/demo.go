@@ -22,7 +22,7 @@ import (
 const DefaultHomes = 3000
 
 // Source is property.Home.Source of every demo home.
-const Source = "demo"
+const Source = property.SourceDemo
 
 // Market is a generated market. Sales and Rentals refer to Homes by index; both are ordered by home, then date.
 type Market struct {

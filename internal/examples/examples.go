@@ -3,12 +3,17 @@
 // real HTTP handler, for one home of the demo market the development server seeds. Nothing in it is written by
 // hand, so the examples cannot drift from what the API answers.
 //
+// The checked-in answer is the one of the demo market of a fixed day (MarketDay). A running server seeds its demo
+// market as of the day it first starts and values as of its own clock, so its numbers differ: the screens show
+// that server's own answer, GET /api/example, made from a live lookup by package example (which defines the home,
+// the cut and the shape for both), and fall back to the checked-in answer, labelled with its day, only where the
+// server has no record of the home (a production install).
+//
 // Regenerate with `make examples` (go run ./cmd/valuator examples); the tests of this package fail when the
 // checked-in files are out of date.
 package examples
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,7 +21,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,6 +31,7 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/config"
 	"valuator/internal/demo"
+	"valuator/internal/examples/example"
 	"valuator/internal/mail"
 	"valuator/internal/ratelimit"
 	"valuator/internal/server"
@@ -37,43 +42,25 @@ import (
 // Command regenerates the checked-in examples, from the repository's root.
 const Command = "make examples"
 
-// The demo market of the example: the one `valuator serve` seeds in development (seed 1, demo.DefaultHomes homes),
-// generated as of a fixed day so that the example is reproducible. The homes and their addresses do not depend on
-// the day (TestAddressesDoNotDependOnTheDay), so the example home is in every day's demo market; its value moves
-// with the market's price index, as any valuation does.
+// The example's home, market, cut and shape are defined in package example, which the server's live example
+// (GET /api/example) uses too; they are named here as well for the generator and its tests.
 const (
-	MarketSeed  = 1
-	MarketHomes = demo.DefaultHomes
+	MarketSeed  = example.MarketSeed
+	MarketHomes = example.MarketHomes
 )
 
 // MarketDay is the last day of the example market's history.
-var MarketDay = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+var MarketDay = example.MarketDay
 
 // valuedAt is the server's clock when it answers: the afternoon of MarketDay, as on a development server seeded
 // that morning.
 var valuedAt = MarketDay.Add(17*time.Hour + 42*time.Minute + 8*time.Second)
 
 // Request is the address the example values, split as the public API's query parameters.
-type Request struct {
-	Address string `json:"address"`
-	City    string `json:"city"`
-	State   string `json:"state"`
-	ZIP     string `json:"zip"`
-}
+type Request = example.Request
 
-// Home is the example home: a single-family house of the demo market in Seattle's 98103 with two recorded sales, so
-// the answer is an exact match with a price history, comparables from its street and a rent estimate. (7006 Maple
-// Rd, the home the end-to-end tests use, was passed over: two of its own past sales are its closest comparables,
-// which makes a confusing showcase.)
-var Home = Request{Address: "5873 River Dr N", City: "Seattle", State: "WA", ZIP: "98103"}
-
-// Line is the address on one line, as a person writes it: "5873 River Dr N, Seattle, WA 98103".
-func (r Request) Line() string { return r.Address + ", " + r.City + ", " + r.State + " " + r.ZIP }
-
-// Query is the public API's query string for the address.
-func (r Request) Query() url.Values {
-	return url.Values{"address": {r.Address}, "city": {r.City}, "state": {r.State}, "zip": {r.ZIP}}
-}
+// Home is the example home (example.Home).
+var Home = example.Home
 
 // The volatile parts of a real answer are made fixed, so the example changes only when the valuation does:
 //   - the request id is the server's own, new for every request; it is replaced with a fixed, well-formed ULID;
@@ -84,44 +71,17 @@ const (
 	ResponseTimeMs = 38
 )
 
-// MaxComparables is how many comparable sales the example keeps. The engine returns more; the example is shown
-// on the landing page, so only the first (most similar) few are kept. This is the one change made to the answer's
-// content besides meta.responseTime, and the file says so in its "comparables" field.
-const MaxComparables = 3
+// MaxComparables is how many comparable sales the example keeps (example.Trim makes the cut).
+const MaxComparables = example.MaxComparables
 
-// File is the checked-in example (web/src/generated/example-valuation.json).
-type File struct {
-	Comment string `json:"$comment"`
-	// Market names the demo market the answer comes from.
-	Market MarketInfo `json:"market"`
-	// Request is the address valued, and Path the request as sent (GET with query parameters).
-	Request Request `json:"request"`
-	Path    string  `json:"path"`
-	// Comparables says how many comparable sales the engine returned and how many the example keeps (the one
-	// cut made to the answer).
-	Comparables Comparables `json:"comparables"`
-	// Response is the body of the answer: {"data": PropertyValuation}.
-	Response Response `json:"response"`
-}
-
-// Comparables counts the comparable sales of the answer.
-type Comparables struct {
-	Returned int `json:"returned"`
-	Kept     int `json:"kept"`
-}
-
-// MarketInfo describes the demo market of the example.
-type MarketInfo struct {
-	Seed  uint64 `json:"seed"`
-	Homes int    `json:"homes"`
-	Day   string `json:"day"`
-}
-
-// Response is the public endpoint's answer. Data is the real valuation.Result, so the example has whatever shape
-// the API has: a field added to or renamed in the result appears here on the next `make examples`.
-type Response struct {
-	Data *valuation.Result `json:"data"`
-}
+// File is the checked-in example (web/src/generated/example-valuation.json); Comparables, MarketInfo and Response
+// are its parts.
+type (
+	File        = example.File
+	Comparables = example.Comparables
+	MarketInfo  = example.MarketInfo
+	Response    = example.Response
+)
 
 // Paths of the checked-in files, relative to the repository's root.
 const (
@@ -201,7 +161,7 @@ func Generate(ctx context.Context) (*File, error) {
 		OpenAPI: []byte("{}"), Web: os.DirFS(dir), FormLimiter: ratelimit.NewMemory(now), APILimiter: ratelimit.NewMemory(now),
 		Sealer: sealer, Touches: &apikey.Touches{}, Now: now})
 
-	path := "/api/v1/property/valuation?" + Home.Query().Encode()
+	path := Home.Path()
 	r := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)
 	r.Header.Set("x-api-key", key)
 	w := httptest.NewRecorder()
@@ -217,11 +177,11 @@ func Generate(ctx context.Context) (*File, error) {
 	}
 
 	res.Data.Meta.ResponseTime, res.Data.Meta.RequestID = ResponseTimeMs, RequestID
-	comps := Comparables{Returned: len(res.Data.MarketData.Comparables)}
-	res.Data.MarketData.Comparables = res.Data.MarketData.Comparables[:min(MaxComparables, comps.Returned)]
-	comps.Kept = len(res.Data.MarketData.Comparables)
+	comps := example.Trim(res.Data)
 	return &File{
 		Comment: "Generated by `" + Command + "` from the real engine and HTTP handler (internal/examples); do not edit. " +
+			"The numbers are the answer on the demo market of " + MarketDay.Format("2006-01-02") + "; a running " +
+			"server values the home on its own market and day, and the pages show its live answer (GET /api/example). " +
 			"meta.responseTime is a typical figure, not the measured one; meta.requestId is a fixed example id.",
 		Market:      MarketInfo{Seed: MarketSeed, Homes: MarketHomes, Day: MarketDay.Format("2006-01-02")},
 		Request:     Home,
@@ -229,16 +189,4 @@ func Generate(ctx context.Context) (*File, error) {
 		Comparables: comps,
 		Response:    res,
 	}, nil
-}
-
-// JSON is the file as checked in: indented, with a final newline.
-func (f *File) JSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(f); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }

@@ -41,7 +41,9 @@ func WithOpenAPIExample(spec []byte, f *File) ([]byte, error) {
 	b.WriteString("      summary: " + str("A home of the demo market, valued by the engine") + "\n")
 	b.WriteString("      description: " + str(fmt.Sprintf("The answer for %s, a home of the demo market (seed %d, "+
 		"%d homes, sales up to %s), as the engine and the HTTP handler gave it, with the first %d of its %d comparables; "+
-		"meta.responseTime is a typical figure, not the measured one.", f.Request.Line(), f.Market.Seed, f.Market.Homes,
+		"meta.responseTime is a typical figure, not the measured one. These numbers are the demo market's of that day: "+
+		"a running server values the home on its own market and day, answers GET /api/example with that live answer, "+
+		"and its /docs page shows it here instead.", f.Request.Line(), f.Market.Seed, f.Market.Homes,
 		f.Market.Day, f.Comparables.Kept, f.Comparables.Returned)) + "\n")
 	b.WriteString("      value: ")
 	b.Write(value)

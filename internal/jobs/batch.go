@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -212,11 +213,8 @@ func (w *batchWorker) valueRow(ctx context.Context, row store.BatchRow) (store.R
 			ZIP: in.ZIP, PropertyType: facts.PropertyType, SquareFeet: facts.SquareFeet, Bedrooms: facts.Bedrooms,
 			Bathrooms: facts.Bathrooms, YearBuilt: facts.YearBuilt, LotSize: facts.LotSize})
 	}
-	if e, ok := apperr.As(err); ok && (e.Kind == apperr.KindInvalid || e.Kind == apperr.KindNotFound) {
-		reason := batch.ReasonInvalid
-		if e.Kind == apperr.KindNotFound {
-			reason = batch.ReasonNotFound
-		}
+	if reason, refused := rowReasons[kindOf(err)]; refused {
+		e, _ := apperr.As(err)
 		res.Status, res.Reason, res.Error = batch.RowFailed, &reason, e.Message
 	} else if err != nil {
 		return store.RowOutcome{}, err
@@ -225,6 +223,22 @@ func (w *batchWorker) valueRow(ctx context.Context, row store.BatchRow) (store.R
 	}
 	b, err := json.Marshal(res)
 	return store.RowOutcome{Idx: row.Idx, Success: res.Status == batch.RowSuccess, Result: b}, err
+}
+
+// rowReasons are the refusals of a lookup a row records (not charged), by error kind, with the reason it gives;
+// any other error is the worker's own failure, and the row stays pending to be tried again.
+var rowReasons = map[apperr.Kind]string{
+	apperr.KindInvalid:       batch.ReasonInvalid,
+	apperr.KindNotFound:      batch.ReasonNotFound,
+	apperr.KindUnprocessable: batch.ReasonTooUncertain,
+}
+
+// kindOf is an error's kind (KindInternal for one that is not an apperr.Error, or nil).
+func kindOf(err error) apperr.Kind {
+	if e, ok := apperr.As(err); ok {
+		return e.Kind
+	}
+	return apperr.KindInternal
 }
 
 // inputLine is the row's address as given, on one line.
@@ -242,6 +256,12 @@ func fill(r *batch.Result, v *valuation.Result) {
 	r.ValueLow, r.ValueHigh = ptr(v.Valuation.Low), ptr(v.Valuation.High)
 	r.Confidence = ptr(v.Valuation.Confidence)
 	r.ConfidenceLevel = ptr(v.Valuation.ConfidenceLevel)
+	r.FSD, r.WithinTenPercent = ptr(v.Valuation.FSD), ptr(v.Valuation.WithinTenPercent)
+	r.ValuationDate = ptr(v.Valuation.ValuationDate)
+	if len(v.Valuation.Warnings) > 0 {
+		r.Warning = ptr(strings.Join(v.Valuation.Warnings, " "))
+	}
+	r.IsDemo = ptr(v.Property.IsDemo)
 	r.PricePerSqFt = v.Valuation.PricePerSqFt
 	r.Bedrooms, r.Bathrooms = v.Details.Bedrooms, v.Details.Bathrooms
 	r.SquareFeet, r.YearBuilt, r.LotSize = v.Details.SquareFeet, v.Details.YearBuilt, v.Details.LotSizeSqFt

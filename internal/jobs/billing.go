@@ -9,6 +9,7 @@ import (
 
 	"valuator/internal/billing"
 	"valuator/internal/mail"
+	"valuator/internal/notify"
 	"valuator/internal/store"
 )
 
@@ -54,14 +55,15 @@ type alertWorker struct {
 
 // Work mails the queued alerts.
 func (w *alertWorker) Work(ctx context.Context, _ *river.Job[alertArgs]) error {
-	_, err := SendAlerts(ctx, w.q.cfg.Store, w.q.cfg.Mailer, w.q.cfg.BaseURL, w.q.cfg.Now())
+	_, err := SendAlerts(ctx, w.q.cfg.Store, w.q.cfg.Mailer, w.q.links(), w.q.cfg.Now())
 	return err
 }
 
-// SendAlerts mails every queued balance alert whose user's settings ask for it (email notifications and usage
-// alerts on) and marks each one dealt with: "sent", "off" (not wanted) or the delivery error. It returns how many
-// were sent.
-func SendAlerts(ctx context.Context, st *store.DB, sender mail.Sender, baseURL string, now time.Time) (int, error) {
+// SendAlerts mails every queued balance alert whose user's settings ask for it ("Low balance alerts" on; "Email
+// notifications" governs other emails) and marks each one dealt with: "sent", "off" (not wanted) or the delivery
+// error. Each alert carries the link, and the List-Unsubscribe headers, that turn the usage alerts off. It returns
+// how many were sent.
+func SendAlerts(ctx context.Context, st *store.DB, sender mail.Sender, links notify.Links, now time.Time) (int, error) {
 	sent := 0
 	for {
 		alerts, err := st.PendingAlerts(ctx, 100)
@@ -71,9 +73,14 @@ func SendAlerts(ctx context.Context, st *store.DB, sender mail.Sender, baseURL s
 		for _, a := range alerts {
 			outcome := "off"
 			if a.Wanted {
-				subject, text := billing.AlertMail(a.Kind, a.FullName, a.Balance, billing.Get(a.Plan), a.OverageLimitCents, baseURL)
+				subject, text := billing.AlertMail(a.Kind, a.FullName, a.Balance, billing.Get(a.Plan), a.OverageLimitCents,
+					links.BaseURL)
+				if page, _ := links.Unsubscribe(a.UserID, notify.TopicUsage); page != "" {
+					text += "To stop these emails, open: " + page + "\n"
+				}
 				outcome = "sent"
-				if err := sender.Send(ctx, mail.Message{To: a.Email, Subject: subject, Text: text}); err != nil {
+				msg := mail.Message{To: a.Email, Subject: subject, Text: text, Headers: links.Headers(a.UserID, notify.TopicUsage)}
+				if err := sender.Send(ctx, msg); err != nil {
 					outcome = fmt.Sprintf("failed: %v", err)
 				} else {
 					sent++

@@ -21,6 +21,7 @@ import (
 	"valuator/internal/billing"
 	"valuator/internal/mail"
 	"valuator/internal/metrics"
+	"valuator/internal/notify"
 	"valuator/internal/store"
 	"valuator/internal/valuation"
 )
@@ -52,8 +53,12 @@ type Config struct {
 	Webhooks *http.Client
 	// Billing closes billing periods in a periodic job (nil: no such job; `serve` and `worker` always set it).
 	Billing *billing.Service
-	// Mailer sends balance alerts in a periodic job (nil: no such job; `serve` and `worker` always set it).
+	// Mailer sends balance alerts and the mail outbox (sign-in alerts, batch results, weekly reports, contact
+	// messages) in periodic jobs, and the weekly reports are queued by one (nil: no such jobs; `serve` and `worker`
+	// always set it). It should deliver before it returns (not mail.Async): a failed delivery is then tried again.
 	Mailer mail.Sender
+	// Unsubscribe signs the unsubscribe links of the emails (nil: emails carry none; `serve` and `worker` set it).
+	Unsubscribe *notify.Signer
 	// Metrics counts the batch rows saved and their credits (optional).
 	Metrics *metrics.Metrics
 }
@@ -105,6 +110,9 @@ func New(cfg Config) (*Queue, error) {
 		river.AddWorker(workers, &cleanupWorker{q: q})
 		river.AddWorker(workers, &periodWorker{q: q})
 		river.AddWorker(workers, &alertWorker{q: q})
+		river.AddWorker(workers, &mailWorker{q: q})
+		river.AddWorker(workers, &weeklyWorker{q: q})
+		river.AddWorker(workers, &retentionWorker{q: q})
 		rc.Workers = workers
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: 2},
@@ -113,6 +121,10 @@ func New(cfg Config) (*Queue, error) {
 		rc.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 				func() (river.JobArgs, *river.InsertOpts) { return cleanupArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
+			// Closed accounts erased after their retention (retention.go).
+			river.NewPeriodicJob(river.PeriodicInterval(RetentionInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return retentionArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
 		}
 		if cfg.Billing != nil {
@@ -123,7 +135,15 @@ func New(cfg Config) (*Queue, error) {
 		if cfg.Mailer != nil {
 			rc.PeriodicJobs = append(rc.PeriodicJobs, river.NewPeriodicJob(river.PeriodicInterval(AlertInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return alertArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true}))
+				&river.PeriodicJobOpts{RunOnStart: true}),
+				river.NewPeriodicJob(river.PeriodicInterval(MailInterval),
+					func() (river.JobArgs, *river.InsertOpts) { return mailArgs{}, nil },
+					&river.PeriodicJobOpts{RunOnStart: true}),
+				// On start too, so that a report whose Monday run was missed (no instance up) still goes out; the
+				// report's unique key keeps it to once a week.
+				river.NewPeriodicJob(WeeklySchedule{},
+					func() (river.JobArgs, *river.InsertOpts) { return weeklyArgs{}, nil },
+					&river.PeriodicJobOpts{RunOnStart: true}))
 		}
 	}
 	client, err := river.NewClient(cfg.Store.QueueDriver(), rc)

@@ -21,7 +21,8 @@ func TestLogKeepsTheTextOutOfProductionLogs(t *testing.T) {
 		wantText bool
 	}{
 		{"development", map[string]string{}, true},
-		{"production", map[string]string{"VALUATOR_ENV": "production", "VALUATOR_SECRET": strings.Repeat("s", 40)}, false},
+		{"production", map[string]string{"VALUATOR_ENV": "production", "VALUATOR_SECRET": strings.Repeat("s", 40),
+			"VALUATOR_SUPPORT_EMAIL": "support@example.com"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, err := config.Load(func(k string) string { return tt.env[k] })

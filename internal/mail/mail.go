@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net"
 	netmail "net/mail"
 	"net/smtp"
@@ -23,7 +24,15 @@ type Message struct {
 	To      string
 	Subject string
 	Text    string
+	// ReplyTo, when set, is where replies go (the sender of a contact message, say): a bare address.
+	ReplyTo string
+	// Headers are further header fields, written in their order after the standard ones (List-Unsubscribe, say).
+	// A field whose name is not a plain token, or names a field the message writes itself, is left out.
+	Headers []Header
 }
+
+// Header is one header field of a message.
+type Header struct{ Name, Value string }
 
 // Sender delivers one message.
 type Sender interface {
@@ -134,21 +143,55 @@ func (s SMTP) Send(ctx context.Context, m Message) error {
 	return c.Quit()
 }
 
-// Render formats m as an RFC 5322 message. Header values are stripped of line breaks so a subject or address
-// taken from user input cannot inject headers.
+// Render formats m as an RFC 5322 message. Header values are stripped of line breaks (and NUL) so a subject or
+// address taken from user input cannot inject headers.
 func Render(from string, m Message, now time.Time) []byte {
-	clean := func(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "From: %s\r\n", clean(from))
-	fmt.Fprintf(&b, "To: %s\r\n", clean(m.To))
-	fmt.Fprintf(&b, "Subject: %s\r\n", clean(m.Subject))
+	fmt.Fprintf(&b, "From: %s\r\n", cleanHeader(from))
+	fmt.Fprintf(&b, "To: %s\r\n", cleanHeader(m.To))
+	// A subject with non-ASCII text (a name from a contact message, say) is encoded (RFC 2047); ASCII stays as is.
+	fmt.Fprintf(&b, "Subject: %s\r\n", mime.QEncoding.Encode("utf-8", cleanHeader(m.Subject)))
 	fmt.Fprintf(&b, "Date: %s\r\n", now.UTC().Format(time.RFC1123Z))
+	if m.ReplyTo != "" {
+		fmt.Fprintf(&b, "Reply-To: %s\r\n", cleanHeader(m.ReplyTo))
+	}
+	for _, h := range m.Headers {
+		if validHeaderName(h.Name) {
+			fmt.Fprintf(&b, "%s: %s\r\n", h.Name, cleanHeader(h.Value))
+		}
+	}
 	b.WriteString("MIME-Version: 1.0\r\n")
 	b.WriteString("Content-Type: text/plain; charset=utf-8\r\n")
 	b.WriteString("Content-Transfer-Encoding: 8bit\r\n\r\n")
 	// SMTP's DATA writer (net/smtp) turns line ends into CRLF and escapes lines that start with a dot.
 	b.WriteString(m.Text)
 	return []byte(b.String())
+}
+
+// cleanHeader makes a header value one line: CR and LF become spaces and NUL is dropped, so no value can end the
+// field and start another.
+func cleanHeader(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ", "\x00", "").Replace(s)
+}
+
+// ownHeaders are the fields Render writes itself; Message.Headers cannot add a second one.
+var ownHeaders = map[string]bool{"from": true, "to": true, "subject": true, "date": true, "reply-to": true,
+	"mime-version": true, "content-type": true, "content-transfer-encoding": true, "cc": true, "bcc": true,
+	"sender": true}
+
+// validHeaderName reports whether name is a field name (RFC 5322: printable ASCII but the colon; here letters,
+// digits and hyphens) that the message does not write itself.
+func validHeaderName(name string) bool {
+	if name == "" || len(name) > 76 || ownHeaders[strings.ToLower(name)] {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Async sends in the background so a request never waits on a mail server (and its timing never tells whether a

@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// SourceDemo is the Source of the demo market's homes (internal/demo): a valuation drawn from them says isDemo.
+const SourceDemo = "demo"
+
 // Home is a property on record. Unknown numbers are NaN.
 type Home struct {
 	ID         int64

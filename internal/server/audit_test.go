@@ -205,7 +205,7 @@ func TestAuditDashboardInputNamesTheField(t *testing.T) {
 			// Batch: multipart forms.
 			{"preview without a file", multipart("/api/jobs/preview", "", nil, map[string]string{"mapping": "{}"}), 400, "file"},
 			{"job upload without a file", multipart("/api/jobs", "", nil, map[string]string{"mapping": "{}"}), 400, "file"},
-			{"job upload of a pdf", multipart("/api/jobs", "homes.pdf", []byte("%PDF-1.4"), nil), 400, "file"},
+			{"job upload of a pdf", multipart("/api/jobs", "homes.pdf", []byte("%PDF-1.4"), nil), 415, "file"},
 			{"job upload with a mapping that is not JSON", multipart("/api/jobs", "homes.csv", batchCSV(2), map[string]string{"mapping": "{"}), 400, "mapping"},
 			{"job upload mapping a missing column", multipart("/api/jobs", "homes.csv", batchCSV(2),
 				map[string]string{"mapping": `{"Nope": "address"}`}), 400, "mapping"},
@@ -318,7 +318,7 @@ func TestAuditPublicAPIInputNamesTheField(t *testing.T) {
 			field   string
 		}{
 			{"upload without a file", "", nil, map[string]string{"webhookUrl": "https://example.com/hook"}, nil, 400, "file"},
-			{"upload of a pdf", "homes.pdf", []byte("%PDF-1.4"), nil, nil, 400, "file"},
+			{"upload of a pdf", "homes.pdf", []byte("%PDF-1.4"), nil, nil, 415, "file"},
 			{"upload of a header only", "homes.csv", []byte("Address,City,State,Zip\n"), nil, nil, 400, "file"},
 			{"upload with a mapping that is not JSON", "homes.csv", batchCSV(2), map[string]string{"mapping": "{"}, nil, 400, "mapping"},
 			{"upload mapping a missing column", "homes.csv", batchCSV(2), map[string]string{"mapping": `{"Nope": "fullAddress"}`}, nil, 400, "mapping"},

@@ -247,10 +247,11 @@ func TestBatchUploadsAreChecked(t *testing.T) {
 		status     int
 		title      string
 	}{
-		{"wrong type", "homes.pdf", []byte("%PDF-1.4"), http.StatusBadRequest, "Invalid File Type"},
+		{"wrong type", "homes.pdf", []byte("%PDF-1.4"), http.StatusUnsupportedMediaType, "Invalid File Type"},
 		{"empty", "homes.csv", nil, http.StatusBadRequest, ""},
 		{"header only", "homes.csv", []byte("Address,City,State,Zip\n"), http.StatusBadRequest, "Empty File"},
-		{"junk", "homes.csv", []byte("\x00\x01\x02\x03PK\x00\x00junk"), http.StatusBadRequest, "Parse Error"},
+		{"junk", "homes.csv", []byte("\x00\x01\x02\x03PK\x00\x00junk"), http.StatusUnsupportedMediaType, "Invalid File Type"},
+		{"damaged quote", "homes.csv", []byte("Address,City\n\"1 Main St,Seattle\n"), http.StatusBadRequest, "Parse Error"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rq := multipartReq(t, "POST", "/api/jobs/preview", token, tt.file, tt.content, nil)

@@ -10,6 +10,7 @@ import (
 
 	"valuator/internal/billing"
 	"valuator/internal/jobs"
+	"valuator/internal/notify"
 	"valuator/internal/testdb"
 )
 
@@ -415,7 +416,7 @@ func TestLowBalanceAlertsHonourSettings(t *testing.T) {
 		}
 		before := len(sent())
 		for i := 0; i < 2; i++ {
-			if _, err := jobs.SendAlerts(context.Background(), a.db, a.mail, "http://valuator.test", a.clock.Now()); err != nil {
+			if _, err := jobs.SendAlerts(context.Background(), a.db, a.mail, notify.Links{BaseURL: "http://valuator.test"}, a.clock.Now()); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -166,6 +166,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		env["VALUATOR_ENV"] = "production"
 		env["VALUATOR_SECRET"] = strings.Repeat("s", 40)
 		env["VALUATOR_BASE_URL"] = "https://valuator.example.com"
+		env["VALUATOR_SUPPORT_EMAIL"] = "support@valuator.example.com"
 	}
 	for k, v := range o.env {
 		env[k] = v

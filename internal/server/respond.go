@@ -55,6 +55,8 @@ func statusOf(k apperr.Kind) int {
 		return http.StatusRequestTimeout
 	case apperr.KindGone:
 		return http.StatusGone
+	case apperr.KindUnprocessable:
+		return http.StatusUnprocessableEntity
 	default:
 		return http.StatusInternalServerError
 	}

@@ -38,6 +38,8 @@ func (s *Server) routeTable() []route {
 		// Property valuations (working-screens section 7).
 		{"POST", "/api/property/lookup", s.requireUser(s.lookupProperty)},
 		{"POST", "/api/properties/download-report", s.requireUser(s.downloadReport)},
+		// The example valuation the pages show, answered live (no sign-in, no charge; limited per address).
+		{"GET", "/api/example", noHead(s.limitForm("example", exampleLimit, s.exampleValuation))},
 
 		// Person lookup (working-screens Person Lookup), its audit log and the public opt-out.
 		{"POST", "/api/find-person", s.requireUser(s.findPerson)},
@@ -90,8 +92,11 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/user/overage-limit", s.requireUser(s.getOverageLimit)},
 		{"PUT", "/api/user/overage-limit", s.requireUser(s.setOverageLimit)},
 
-		// Contact form (no sign-in needed).
+		// Contact form (no sign-in needed), the site's public facts, and unsubscribe links from emails.
 		{"POST", "/api/contact", s.limitForm("contact", contactLimit, s.sendContact)},
+		{"GET", "/api/site", s.site},
+		{"POST", "/api/unsubscribe", s.limitForm("unsubscribe", unsubscribeLimit, s.unsubscribe)},
+		{"GET", "/api/unsubscribe", s.unsubscribeLink},
 	}
 	// Every other GET is the single-page app (see dispatch).
 }

@@ -24,6 +24,7 @@ import (
 	"valuator/internal/gate"
 	"valuator/internal/mail"
 	"valuator/internal/metrics"
+	"valuator/internal/notify"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
@@ -34,7 +35,8 @@ import (
 // Store is what the handlers need from the database beyond the domain services.
 type Store interface {
 	Ping(ctx context.Context) error
-	CreateContactMessage(ctx context.Context, m contact.Message) (int64, error)
+	CreateContactMessage(ctx context.Context, m contact.Message, mails ...func(id int64) []notify.Mail) (int64, error)
+	DisableNotification(ctx context.Context, userID int64, topic string, at time.Time) error
 	Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error)
 	RecordUsage(ctx context.Context, rec usage.Record) error
 	UsageHistory(ctx context.Context, userID int64, f usage.Filter) ([]usage.Entry, int, error)
@@ -116,6 +118,9 @@ type Deps struct {
 	DemoAccount *DemoAccount
 	// Metrics counts requests, valuations and charges (optional: nil counts nothing).
 	Metrics *metrics.Metrics
+	// Unsubscribe checks the tokens of emails' unsubscribe links (optional: derived from Config.Secret, as the
+	// senders of those emails derive theirs).
+	Unsubscribe *notify.Signer
 }
 
 // DemoAccount is the sign-in of the demo account a development server seeds.
@@ -166,6 +171,7 @@ type Server struct {
 	mailer      mail.Sender
 	demo        *DemoAccount
 	metrics     *metrics.Metrics
+	unsub       *notify.Signer
 }
 
 // New returns the product's HTTP handler.
@@ -215,6 +221,7 @@ func New(d Deps) http.Handler {
 		mailer:      d.Mailer,
 		demo:        d.DemoAccount,
 		metrics:     d.Metrics,
+		unsub:       unsubscribeSigner(d),
 	}
 	s.routes()
 	s.removeStaleUploads()

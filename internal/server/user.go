@@ -5,6 +5,7 @@ import (
 
 	"valuator/internal/account"
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 	"valuator/internal/contact"
 )
 
@@ -83,13 +84,16 @@ func (s *Server) sendContact(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	// A signed-in sender is linked to their account; the form works signed out too.
+	// A signed-in sender is linked to their account (and their plan's support); the form works signed out too.
+	var plan billing.Plan
 	if u, _, err := s.accounts.Authenticate(r.Context(), bearerToken(r)); err == nil {
-		m.UserID = u.ID
+		m.UserID, plan = u.ID, billing.Get(u.Plan)
 	}
 	m.IP = s.clientIP(r)
 	m.CreatedAt = s.now()
-	id, err := s.store.CreateContactMessage(r.Context(), m)
+	// The message is mailed to the support address (and acknowledged to the sender) by the mail job, queued in
+	// the transaction that stores it: the answer never waits on the mail server.
+	id, err := s.store.CreateContactMessage(r.Context(), m, s.contactMails(r, m, plan))
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -13,6 +13,7 @@ import (
 	"valuator/internal/billing"
 	"valuator/internal/contact"
 	"valuator/internal/credit"
+	"valuator/internal/notify"
 )
 
 // The store implements account.Store.
@@ -330,18 +331,32 @@ func expectOne(res sql.Result, err error) error {
 	return nil
 }
 
-// CreateContactMessage stores a message sent with the contact form.
-func (db *DB) CreateContactMessage(ctx context.Context, m contact.Message) (int64, error) {
-	x := db.w()
+// CreateContactMessage stores a message sent with the contact form and, in the same transaction, queues the
+// mails that then gives (mails, given the message's id: the copy to support and the acknowledgement), so that a
+// stored message always reaches a person.
+func (db *DB) CreateContactMessage(ctx context.Context, m contact.Message, mails ...func(id int64) []notify.Mail) (int64, error) {
 	var userID any
 	if m.UserID != 0 {
 		userID = m.UserID
 	}
 	var id int64
-	err := x.row(ctx, `INSERT INTO contact_messages (user_id, first_name, last_name, email, company, subject, message,
-			ip, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		userID, m.FirstName, m.LastName, m.Email, m.Company, m.Subject, m.Message, m.IP, x.t(m.CreatedAt)).Scan(&id)
+	err := db.tx(ctx, func(x q) error {
+		err := x.row(ctx, `INSERT INTO contact_messages (user_id, first_name, last_name, email, company, subject, message,
+				ip, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			userID, m.FirstName, m.LastName, m.Email, m.Company, m.Subject, m.Message, m.IP, x.t(m.CreatedAt)).Scan(&id)
+		if err != nil {
+			return err
+		}
+		for _, f := range mails {
+			for _, mm := range f(id) {
+				if _, err := insertMail(ctx, x, mm); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 	return id, err
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"valuator/internal/batch"
 	"valuator/internal/credit"
+	"valuator/internal/notify"
 	"valuator/internal/text"
 	"valuator/internal/usage"
 )
@@ -531,12 +532,33 @@ func (db *DB) FinishBatchJob(ctx context.Context, jobID int64, status, message s
 		if j, err = db.recordBatchUsage(ctx, x, jobID, at); err != nil {
 			return err
 		}
+		if err := queueBatchResult(ctx, x, j, at); err != nil {
+			return err
+		}
 		if enqueue != nil {
 			return enqueue(ctx, x.tx, jobID)
 		}
 		return nil
 	})
 	return j, ok, err
+}
+
+// queueBatchResult queues the email of a job's outcome (the account's "Email notifications"), in the
+// transaction that ends the job, so that each outcome is mailed once: a retried job that ends again is a new
+// outcome, numbered after the ones before.
+func queueBatchResult(ctx context.Context, x q, j BatchJob, at time.Time) error {
+	var before int
+	if err := x.row(ctx, `SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND dedupe_key LIKE ?`,
+		notify.KindBatchResult, fmt.Sprintf("batch:%d:%%", j.ID)).Scan(&before); err != nil {
+		return err
+	}
+	r := notify.BatchResult{JobID: j.ID, FileName: j.FileName, Status: j.Status, Message: j.StatusMessage,
+		Total: j.Total, Valued: j.Successful, Failed: j.Failed, CreditsUsed: j.CreditsUsed}
+	if j.Status == batch.StatusFailed && strings.HasPrefix(j.StatusMessage, "Out of credits") {
+		r.OutOfCredits, r.NotValued = true, max(j.Total-j.Processed, 0)
+	}
+	_, err := insertMail(ctx, x, notify.NewBatchResult(j.UserID, r, before+1, at))
+	return err
 }
 
 // recordBatchUsage writes a request-history record for the credits a job spent since its last record (each run
@@ -627,21 +649,8 @@ func (db *DB) RetryBatchJob(ctx context.Context, userID, jobID int64, enqueue En
 // PurgeBatches deletes the rows and results of jobs finished before cutoff (keeping each job's summary) and the
 // uploaded files older than it, and says how many of each.
 func (db *DB) PurgeBatches(ctx context.Context, cutoff, at time.Time) (jobs, files int, err error) {
-	rows, err := db.q().query(ctx, `SELECT id FROM batch_jobs WHERE finished_at < ? AND purged_at IS NULL`, db.q().t(cutoff))
+	ids, err := db.q().ids(ctx, `SELECT id FROM batch_jobs WHERE finished_at < ? AND purged_at IS NULL`, db.q().t(cutoff))
 	if err != nil {
-		return 0, 0, err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, 0, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, 0, err
 	}
 	for _, id := range ids {

@@ -544,21 +544,8 @@ func (db *DB) CreditHistory(ctx context.Context, userID, before int64, limit int
 // made before billing periods existed).
 func (db *DB) DuePeriods(ctx context.Context, now time.Time, limit int) ([]int64, error) {
 	x := db.q()
-	rows, err := x.query(ctx, `SELECT id FROM users WHERE closed_at IS NULL AND (period_end IS NULL OR period_end <= ?)
+	return x.ids(ctx, `SELECT id FROM users WHERE closed_at IS NULL AND (period_end IS NULL OR period_end <= ?)
 		ORDER BY id LIMIT ?`, x.t(now), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // maxClosesPerRun bounds how many missed periods one run closes for an account (a server that was off for years
@@ -1010,14 +997,15 @@ type Alert struct {
 	FullName          string
 	Plan              string
 	OverageLimitCents *int64
-	// Wanted is whether the user's settings ask for it (email notifications and usage alerts both on).
+	// Wanted is whether the user's settings ask for it: "Low balance alerts" (usage alerts) on, whatever "Email
+	// notifications" says, which governs sign-in alerts and batch results only.
 	Wanted bool
 }
 
 // PendingAlerts is up to limit alerts not yet sent, oldest first, of open accounts.
 func (db *DB) PendingAlerts(ctx context.Context, limit int) ([]Alert, error) {
 	rows, err := db.q().query(ctx, `SELECT a.id, a.user_id, a.kind, a.balance, u.email, u.full_name, u.plan,
-		u.overage_limit_cents, u.notify_email, u.notify_usage, u.closed_at
+		u.overage_limit_cents, u.notify_usage, u.closed_at
 		FROM billing_alerts a JOIN users u ON u.id = a.user_id WHERE a.sent_at IS NULL ORDER BY a.id LIMIT ?`, limit)
 	if err != nil {
 		return nil, err
@@ -1026,13 +1014,13 @@ func (db *DB) PendingAlerts(ctx context.Context, limit int) ([]Alert, error) {
 	var out []Alert
 	for rows.Next() {
 		var a Alert
-		var mail, usage bool
+		var usage bool
 		var closed dbTime
 		if err := rows.Scan(&a.ID, &a.UserID, &a.Kind, &a.Balance, &a.Email, &a.FullName, &a.Plan, &a.OverageLimitCents,
-			&mail, &usage, &closed); err != nil {
+			&usage, &closed); err != nil {
 			return nil, err
 		}
-		a.Wanted = mail && usage && !closed.Valid
+		a.Wanted = usage && !closed.Valid
 		out = append(out, a)
 	}
 	return out, rows.Err()

@@ -274,6 +274,24 @@ func (x q) query(ctx context.Context, query string, args ...any) (*sql.Rows, err
 	return x.ex.QueryContext(ctx, query, args...)
 }
 
+// ids runs a query of one integer column and returns its values, in order.
+func (x q) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := x.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 func (x q) row(ctx context.Context, query string, args ...any) *sql.Row {
 	query = rebind(x.d, query)
 	if st := x.prepared(ctx, query); st != nil {

@@ -301,7 +301,9 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 	if r := s.cache.get(key); r != nil {
 		// The same subject written another way (or another address placed at the same ZIP centre): the
 		// valuation is the same; the address part is this caller's.
+		demo := r.Property.IsDemo
 		r.Property, _, _ = propertyOf(a, m, rec, deref(r.Property.Latitude), deref(r.Property.Longitude))
+		r.Property.IsDemo = demo
 		return r, nil
 	}
 	res, err := s.value(snap, a, m, rec, in, at)
@@ -340,9 +342,22 @@ func cacheKey(version string, m matched, in Input, at time.Time) string {
 	return b.String()
 }
 
+// errTooUncertain refuses a valuation whose 80% range is wider than avm.MaxRangeRatio (not charged): such a number
+// is no use to anyone, and a customer must not pay for it.
+func errTooUncertain(onRecord bool) error {
+	msg := "This home's value is too uncertain to quote: its likely range is more than three times wide (the high " +
+		"end over three times the low): the sales near it say too little about a home like it."
+	if !onRecord {
+		msg += " Adding its bedrooms, bathrooms and year built may narrow it."
+	}
+	return &apperr.Error{Kind: apperr.KindUnprocessable, Code: "valuation_too_uncertain", Message: msg + " Not charged."}
+}
+
 // value values the matched subject: a record from its own attributes, otherwise a home at the matched place with
-// the attributes the caller gave.
+// the attributes the caller gave. The valuation is made as of the engine's AsOf of at: today, or the market's newest
+// sale when today lies too far past it (the answer then says so).
 func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *property.Home, in Input, at time.Time) (*Result, error) {
+	at, stale := snap.engine.AsOf(at)
 	var val avm.Valuation
 	var subject avm.Home
 	if rec != nil {
@@ -357,7 +372,10 @@ func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *prope
 	if !(val.Value > 0) || math.IsInf(val.Value, 0) {
 		return nil, errNotFound
 	}
-	r := s.result(snap, a, m, rec, subject, val, at)
+	if val.TooUncertain() {
+		return nil, errTooUncertain(rec != nil)
+	}
+	r := s.result(snap, a, m, rec, subject, val, at, stale)
 	if rec == nil {
 		// The engine filled what the caller did not say with the typical home nearby to value it; those are its
 		// assumptions, not facts about this home, so the answer shows only what the caller said.

@@ -34,14 +34,21 @@ type ResultProperty struct {
 }
 
 type ResultValue struct {
-	EstimatedValue  int64   `json:"estimatedValue"`
-	Low             int64   `json:"low"`
-	High            int64   `json:"high"`
-	Confidence      float64 `json:"confidence"`
-	ConfidenceLevel string  `json:"confidenceLevel"`
-	PricePerSqFt    *int64  `json:"pricePerSqFt"`
-	ValuationDate   string  `json:"valuationDate"`
-	LastUpdated     string  `json:"lastUpdated"`
+	EstimatedValue int64 `json:"estimatedValue"`
+	Low            int64 `json:"low"`
+	High           int64 `json:"high"`
+	// Confidence is 1 − FSD, the industry's confidence score; FSD is the forecast standard deviation (the price
+	// lands within ±FSD of the estimate 68% of the time); WithinTenPercent is the chance it lands within 10%.
+	Confidence       float64 `json:"confidence"`
+	ConfidenceLevel  string  `json:"confidenceLevel"`
+	FSD              float64 `json:"fsd"`
+	WithinTenPercent float64 `json:"withinTenPercent"`
+	PricePerSqFt     *int64  `json:"pricePerSqFt"`
+	ValuationDate    string  `json:"valuationDate"`
+	LastUpdated      string  `json:"lastUpdated"`
+	// Warnings say in plain words what a customer must know to use the value (it is of an earlier date); empty
+	// when there is nothing to say.
+	Warnings []string `json:"warnings"`
 	// Evidence is what the estimate is made of, with weights (avm.Evidence).
 	Evidence []EvidenceOut `json:"evidence"`
 }
@@ -113,12 +120,14 @@ type ResultMeta struct {
 	DataSource       string `json:"dataSource,omitempty"`
 }
 
-// ConfidenceLevel is the spec's report rule: above 0.8 High, above 0.6 Medium, otherwise Low.
+// ConfidenceLevel is the one mapping of every surface (DESIGN.md section 5): High at 0.85 or more, Medium at 0.70 or
+// more, otherwise Low. These are the spec's badge colours (green at 85, yellow at 70) and HouseCanary's buckets of
+// 1 − FSD; the spec's report rule (above 0.8, above 0.6) was written for the old within-10% measure.
 func ConfidenceLevel(c float64) string {
 	switch {
-	case c > 0.8:
+	case c >= 0.85:
 		return "High"
-	case c > 0.6:
+	case c >= 0.70:
 		return "Medium"
 	default:
 		return "Low"
@@ -159,15 +168,33 @@ func round(v float64) int64 {
 // recentlySold: a sale within this many days makes the home RECENTLY_SOLD.
 const recentlySold = 90
 
+// round3 rounds a share to three decimals, as the API quotes them.
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// staleWarning is the warning of a valuation made as of the market's newest sale rather than today (avm.AsOf).
+func staleWarning(asOf time.Time) string {
+	return "Valued as of " + asOf.Format("January 2006") + ", the newest sale on record here: the records end there, " +
+		"and prices may have moved since."
+}
+
+// result shapes a valuation made as of at (the engine's AsOf of the day asked; stale when that is the newest sale's
+// day rather than today).
 func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *property.Home, subject avm.Home,
-	val avm.Valuation, at time.Time) *Result {
+	val avm.Valuation, at time.Time, stale bool) *Result {
 	r := &Result{}
 	var county, source string
 	r.Property, county, source = propertyOf(a, m, rec, subject.Lat, subject.Lon)
 
+	// The API's confidence is exactly 1 − its fsd, both to three decimals.
+	fsd := round3(val.FSD)
+	confidence := round3(math.Max(0, 1-fsd))
 	r.Valuation = ResultValue{EstimatedValue: round(val.Value), Low: round(val.Low), High: round(val.High),
-		Confidence: math.Round(val.Confidence*1000) / 1000, ConfidenceLevel: ConfidenceLevel(val.Confidence),
-		ValuationDate: day(at), LastUpdated: snap.engine.DataEnd().AddDate(0, 0, -1).UTC().Format(time.RFC3339)}
+		Confidence: confidence, ConfidenceLevel: ConfidenceLevel(confidence), FSD: fsd,
+		WithinTenPercent: round3(val.WithinTen), ValuationDate: day(at), Warnings: []string{},
+		LastUpdated: snap.engine.DataEnd().AddDate(0, 0, -1).UTC().Format(time.RFC3339)}
+	if stale {
+		r.Valuation.Warnings = append(r.Valuation.Warnings, staleWarning(at))
+	}
 	r.Valuation.Evidence = evidenceOf(val.Evidence)
 	if subject.Sqft > 0 {
 		r.Valuation.PricePerSqFt = optI(val.Value / subject.Sqft)
@@ -199,6 +226,8 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 	}
 	for _, c := range val.Comparables {
 		h := &snap.data.Homes[c.Property]
+		// A valuation drawn from demo records is a demo answer, whether or not the subject is on record.
+		r.Property.IsDemo = r.Property.IsDemo || h.Source == property.SourceDemo
 		addr := strings.TrimSpace(h.Street + " " + strings.TrimSpace(h.UnitType+" "+h.Unit))
 		if h.Street == "" {
 			addr = "Parcel " + h.ExternalID
@@ -268,7 +297,7 @@ func propertyOf(a address.Address, m matched, rec *property.Home, lat, lon float
 	}
 	return ResultProperty{Address: line, Unit: optS(unit), City: city, State: state, ZIP: zip,
 		FormattedAddress: formatted(line, city, state, zip), Latitude: optF(lat),
-		Longitude: optF(lon), County: optS(county), MatchCode: m.code, IsDemo: source == "demo"}, county, source
+		Longitude: optF(lon), County: optS(county), MatchCode: m.code, IsDemo: source == property.SourceDemo}, county, source
 }
 
 func formatted(line, city, state, zip string) string {

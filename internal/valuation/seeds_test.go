@@ -24,7 +24,7 @@ func TestCalibrationAcrossSeeds(t *testing.T) {
 	var recs []property.Record
 	_ = property.Read(f, property.Options{Format: property.FormatKingCounty},
 		func(r property.Record) error { recs = append(recs, r); return nil }, func(property.RowError) {})
-	var sum [10]float64
+	var sum, fsdSum [10]float64
 	seeds := []uint64{1, 2, 3, 4}
 	for _, seed := range seeds {
 		market, tests := Split(recs, time.Date(2015, 2, 1, 0, 0, 0, 0, time.UTC))
@@ -35,18 +35,26 @@ func TestCalibrationAcrossSeeds(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := e.Evaluate(tests)
-		line := fmt.Sprintf("seed %d: MdAPE %.2f PPE10 %.1f cover %.1f stated %.1f |", seed, 100*r.MdAPE, 100*r.PPE10,
-			100*r.IntervalCoverage, 100*r.MeanConfidence)
+		line := fmt.Sprintf("seed %d: MdAPE %.2f PPE10 %.1f cover %.1f within 10%% stated %.1f |", seed, 100*r.MdAPE,
+			100*r.PPE10, 100*r.IntervalCoverage, 100*r.MeanWithinTen)
 		for i, d := range r.Deciles {
 			g := 100 * (d.HitRate - d.MeanConf)
 			sum[i] += g
 			line += fmt.Sprintf(" %+5.1f", g)
 		}
+		line += " | FSD within " + fmt.Sprintf("%.1f", 100*r.FSDCoverage) + " |"
+		for i, d := range r.FSDDeciles {
+			g := 100 * (d.Within - 0.68)
+			fsdSum[i] += g
+			line += fmt.Sprintf(" %+5.1f", g)
+		}
 		fmt.Println(line)
 	}
-	line := "mean gap:                                           |"
-	for _, s := range sum {
-		line += fmt.Sprintf(" %+5.1f", s/float64(len(seeds)))
+	for name, sums := range map[string][10]float64{"within 10%": sum, "FSD": fsdSum} {
+		line := "mean gap, " + name + ":"
+		for _, s := range sums {
+			line += fmt.Sprintf(" %+5.1f", s/float64(len(seeds)))
+		}
+		fmt.Println(line)
 	}
-	fmt.Println(line)
 }

@@ -14,7 +14,7 @@ func TestConfidenceLevel(t *testing.T) {
 	for _, tt := range []struct {
 		c    float64
 		want string
-	}{{0.81, "High"}, {0.8, "Medium"}, {0.61, "Medium"}, {0.6, "Low"}, {0.1, "Low"}} {
+	}{{0.85, "High"}, {0.849, "Medium"}, {0.7, "Medium"}, {0.699, "Low"}, {0.1, "Low"}} {
 		if got := ConfidenceLevel(tt.c); got != tt.want {
 			t.Errorf("ConfidenceLevel(%.2f) = %s, want %s", tt.c, got, tt.want)
 		}
@@ -106,8 +106,9 @@ func TestReportLevelFollowsTheConfidence(t *testing.T) {
 	}{
 		{0.58, "High", "Confidence Level,Low"},
 		{0.7, "High", "Confidence Level,Medium"},
-		{0.81, "Low", "Confidence Level,High"},
-		{0.8, "High", "Confidence Level,Medium"},
+		{0.86, "Low", "Confidence Level,High"},
+		{0.84, "High", "Confidence Level,Medium"},
+		{0.69, "High", "Confidence Level,Low"},
 	} {
 		addr, conf, sent := "1 Main St", tt.conf, tt.sent
 		out, err := Report(ReportData{Address: &addr, Confidence: &conf, ConfidenceLevel: &sent})

@@ -48,6 +48,18 @@ func TestValuate(t *testing.T) {
 	if v.Valuation.EstimatedValue <= 0 || !strings.EqualFold(v.Property.Address, "5873 River Dr N") || v.Property.Zip != "98103" {
 		t.Errorf("valuation = %+v, %+v", v.Property, v.Valuation)
 	}
+	// Confidence is 1 − FSD; a fresh demo market needs no warning.
+	if d := v.Valuation.Confidence - (1 - v.Valuation.Fsd); d > 0.0005 || d < -0.0005 || v.Valuation.Warnings == nil ||
+		len(v.Valuation.Warnings) != 0 || v.Valuation.WithinTenPercent <= 0 || !v.Property.IsDemo {
+		t.Errorf("valuation = %+v", v.Valuation)
+	}
+
+	// A home whose value would be too uncertain to sell: a free 422.
+	_, err = c.Valuate(ctx, api.PublicValuationParams{Address: "1 Nowhere Ln", City: ptr("Seattle"), State: ptr("WA"),
+		Zip: ptr("98103"), PropertyType: ptr(api.PublicValuationParamsPropertyType("Manufactured")), SquareFeet: ptr[float32](50000)})
+	if e := apiErr(t, err); e.StatusCode != 422 || e.Code != "valuation_too_uncertain" || !valuator.IsTooUncertain(err) {
+		t.Errorf("too uncertain: %+v", e)
+	}
 
 	_, err = c.Valuate(ctx, api.PublicValuationParams{Address: "1 Nowhere Ln", City: ptr("Seattle"), State: ptr("WA"), Zip: ptr("98103")})
 	if e := apiErr(t, err); e.StatusCode != 404 || e.Code != "property_not_found" || e.Message == "" || e.RequestID == "" || !valuator.IsNotFound(err) {

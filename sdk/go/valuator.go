@@ -77,6 +77,10 @@ func (e *APIError) Error() string {
 // IsNotFound reports whether err is an *APIError with status 404.
 func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
 
+// IsTooUncertain reports whether err is an *APIError with status 422 (valuation_too_uncertain): the home's 80%
+// range would be more than three times wide, so it was not valued, and not charged.
+func IsTooUncertain(err error) bool { return statusOf(err) == http.StatusUnprocessableEntity }
+
 // IsPaymentRequired reports whether err is an *APIError with status 402: out of credits, or past the overage limit
 // (APIError.Balance says which).
 func IsPaymentRequired(err error) bool { return statusOf(err) == http.StatusPaymentRequired }
@@ -137,7 +141,9 @@ func NewClient(baseURL, apiKey string, opts *Options) (*Client, error) {
 func (c *Client) API() *api.ClientWithResponses { return c.api }
 
 // Valuate values a home (1 credit). A home not on record and without propertyType and squareFeet is a 404
-// (property_not_found); input that is not an address is a 400 naming the field.
+// (property_not_found); input that is not an address is a 400 naming the field; a home whose value is too
+// uncertain to sell is a free 422 (IsTooUncertain). The answer's Confidence is 1 − Fsd; Warnings says when the
+// home is valued as of an earlier date than today.
 func (c *Client) Valuate(ctx context.Context, params api.PublicValuationParams) (*api.PropertyValuation, error) {
 	r, err := c.api.PublicValuationWithResponse(ctx, &params)
 	if err != nil {

@@ -94,9 +94,10 @@ func (e BatchResultConfidenceLevel) Valid() bool {
 
 // Defines values for BatchResultReason.
 const (
-	BatchResultReasonInvalid     BatchResultReason = "invalid"
-	BatchResultReasonLessThannil BatchResultReason = "<nil>"
-	BatchResultReasonNotFound    BatchResultReason = "not_found"
+	BatchResultReasonInvalid      BatchResultReason = "invalid"
+	BatchResultReasonLessThannil  BatchResultReason = "<nil>"
+	BatchResultReasonNotFound     BatchResultReason = "not_found"
+	BatchResultReasonTooUncertain BatchResultReason = "too_uncertain"
 )
 
 // Valid indicates whether the value is a known member of the BatchResultReason enum.
@@ -107,6 +108,8 @@ func (e BatchResultReason) Valid() bool {
 	case BatchResultReasonLessThannil:
 		return true
 	case BatchResultReasonNotFound:
+		return true
+	case BatchResultReasonTooUncertain:
 		return true
 	default:
 		return false
@@ -467,17 +470,25 @@ type BalanceState string
 
 // BatchResult defines model for BatchResult.
 type BatchResult struct {
-	Address    string   `json:"address"`
-	Bathrooms  *float32 `json:"bathrooms"`
-	Bedrooms   *float32 `json:"bedrooms"`
+	Address   string   `json:"address"`
+	Bathrooms *float32 `json:"bathrooms"`
+	Bedrooms  *float32 `json:"bedrooms"`
+
+	// Confidence 1 − fsd, as in a single valuation.
 	Confidence *float32 `json:"confidence,omitempty"`
 
-	// ConfidenceLevel The level of confidence: above 0.8 High, above 0.6 Medium, otherwise Low.
+	// ConfidenceLevel The level of confidence: 0.85 or more High, 0.70 or more Medium, otherwise Low.
 	ConfidenceLevel *BatchResultConfidenceLevel `json:"confidenceLevel,omitempty"`
 	Error           *string                     `json:"error"`
 	EstimatedValue  *int                        `json:"estimatedValue"`
-	FullAddress     string                      `json:"fullAddress"`
-	ImageUrl        *string                     `json:"imageUrl"`
+
+	// Fsd Forecast standard deviation: the price lands within ±fsd of the estimate 68% of the time.
+	Fsd         *float32 `json:"fsd,omitempty"`
+	FullAddress string   `json:"fullAddress"`
+	ImageUrl    *string  `json:"imageUrl"`
+
+	// IsDemo True when the value is made from the generated demo market's records.
+	IsDemo *bool `json:"isDemo,omitempty"`
 
 	// Line The row's line in the file.
 	Line         int     `json:"line"`
@@ -487,23 +498,34 @@ type BatchResult struct {
 	PropertyType *string `json:"propertyType"`
 
 	// Reason Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
-	// squareFeet, or no market data near it; `invalid`, not an address or a bad fact. `error` says what to
-	// add or fix. Null for other rows.
+	// squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
+	// 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`).
+	// `error` says what to add or fix. Null for other rows.
 	Reason       *BatchResultReason `json:"reason,omitempty"`
 	RentEstimate *int               `json:"rentEstimate"`
 	SquareFeet   *int               `json:"squareFeet"`
 	Status       BatchResultStatus  `json:"status"`
-	ValueHigh    *int               `json:"valueHigh,omitempty"`
-	ValueLow     *int               `json:"valueLow,omitempty"`
-	YearBuilt    *int               `json:"yearBuilt"`
+
+	// ValuationDate The date the home is valued as of (see warning).
+	ValuationDate *openapi_types.Date `json:"valuationDate,omitempty"`
+	ValueHigh     *int                `json:"valueHigh,omitempty"`
+	ValueLow      *int                `json:"valueLow,omitempty"`
+
+	// Warning What to know before using the value (for example: valued as of the newest sale on record).
+	Warning *string `json:"warning,omitempty"`
+
+	// WithinTenPercent Calibrated chance the price lands within 10% of the estimate.
+	WithinTenPercent *float32 `json:"withinTenPercent,omitempty"`
+	YearBuilt        *int     `json:"yearBuilt"`
 }
 
-// BatchResultConfidenceLevel The level of confidence: above 0.8 High, above 0.6 Medium, otherwise Low.
+// BatchResultConfidenceLevel The level of confidence: 0.85 or more High, 0.70 or more Medium, otherwise Low.
 type BatchResultConfidenceLevel string
 
 // BatchResultReason Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
-// squareFeet, or no market data near it; `invalid`, not an address or a bad fact. `error` says what to
-// add or fix. Null for other rows.
+// squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
+// 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`).
+// `error` says what to add or fix. Null for other rows.
 type BatchResultReason string
 
 // BatchResultStatus defines model for BatchResult.Status.
@@ -578,7 +600,7 @@ type Error struct {
 
 	// Code A stable snake_case code for programs.
 	//
-	// Examples: invalid_input, invalid_address, invalid_zip, unauthorized, email_taken, rate_limited, not_found, property_not_found, internal
+	// Examples: invalid_input, invalid_address, invalid_zip, unauthorized, email_taken, rate_limited, not_found, property_not_found, valuation_too_uncertain, internal
 	Code string `json:"code"`
 
 	// CreditBalance What the account has to spend, the same figures on every surface (the header, the Billing cards, the low-balance banner, a 402 answer and the profile). On a paid plan the ledger balance goes below zero by the overage used: that is shown as 0 plan credits and `overageCredits`, never as a negative balance.
@@ -593,7 +615,7 @@ type Error struct {
 	// Error A message a person can read.
 	Error string `json:"error"`
 
-	// Field The first bad field, for 400 and 409; for a 404 of a lookup, the first missing fact.
+	// Field The first bad field, for 400, 409 and 415 (`file`); for a 404 of a lookup, the first missing fact.
 	Field *string `json:"field,omitempty"`
 
 	// Fields Every bad field and its message, for 400; for a 404 of a lookup, every missing fact.
@@ -760,7 +782,7 @@ type PropertyValuation struct {
 		County           *string `json:"county,omitempty"`
 		FormattedAddress string  `json:"formattedAddress"`
 
-		// IsDemo True when the record comes from the generated demo market, not from real records.
+		// IsDemo True when the answer is made from the generated demo market rather than real records: the home's record is a demo record, or (for a home not on record) its comparable sales are.
 		IsDemo    bool     `json:"isDemo"`
 		Latitude  *float32 `json:"latitude,omitempty"`
 		Longitude *float32 `json:"longitude,omitempty"`
@@ -774,8 +796,10 @@ type PropertyValuation struct {
 		Zip       string                             `json:"zip"`
 	} `json:"property"`
 	Valuation struct {
-		// Confidence Calibrated probability that the home would sell within 10% of the estimate.
-		Confidence      float32                                   `json:"confidence"`
+		// Confidence The confidence score, 1 − fsd (to three decimals), as HouseCanary and ClearCapital quote theirs: 0.90 means the sale price lands within ±10% of the estimate 68% of the time.
+		Confidence float32 `json:"confidence"`
+
+		// ConfidenceLevel From the confidence: 0.85 or more High, 0.70 or more Medium, otherwise Low.
 		ConfidenceLevel PropertyValuationValuationConfidenceLevel `json:"confidenceLevel"`
 
 		// EstimatedValue Whole US dollars.
@@ -795,6 +819,9 @@ type PropertyValuation struct {
 			Weight float32 `json:"weight"`
 		} `json:"evidence"`
 
+		// Fsd Forecast standard deviation: the sale price lands within ±fsd of the estimate (as a share of it, 0.12 = ±12%) 68% of the time, calibrated on held-out sales (docs/accuracy.md).
+		Fsd float32 `json:"fsd"`
+
 		// High Upper end of the 80% interval.
 		High int `json:"high"`
 
@@ -802,9 +829,17 @@ type PropertyValuation struct {
 		LastUpdated time.Time `json:"lastUpdated"`
 
 		// Low Lower end of the 80% interval.
-		Low           int                `json:"low"`
-		PricePerSqFt  *int               `json:"pricePerSqFt,omitempty"`
+		Low          int  `json:"low"`
+		PricePerSqFt *int `json:"pricePerSqFt,omitempty"`
+
+		// ValuationDate The date the home is valued as of: today, or the newest sale on record when the records end more than 24 months ago (the market's trend is never carried further; `warnings` then says so).
 		ValuationDate openapi_types.Date `json:"valuationDate"`
+
+		// Warnings What to know before using the value, in plain words (for example that it is valued as of the newest sale on record). Empty when there is nothing to say.
+		Warnings []string `json:"warnings"`
+
+		// WithinTenPercent Calibrated probability that the home would sell within 10% of the estimate.
+		WithinTenPercent float32 `json:"withinTenPercent"`
 	} `json:"valuation"`
 }
 
@@ -819,7 +854,7 @@ type PropertyValuationMarketDataRentSource string
 // `not_on_record` (placed at the ZIP code's centre), valued only from the facts the caller gave.
 type PropertyValuationPropertyMatchCode string
 
-// PropertyValuationValuationConfidenceLevel defines model for PropertyValuation.Valuation.ConfidenceLevel.
+// PropertyValuationValuationConfidenceLevel From the confidence: 0.85 or more High, 0.70 or more Medium, otherwise Low.
 type PropertyValuationValuationConfidenceLevel string
 
 // PropertyValuationValuationEvidenceSource defines model for PropertyValuation.Valuation.Evidence.Source.
@@ -846,20 +881,23 @@ type PublicPropertyNotFound = Error
 // PublicTooManyRequests The one error shape of every endpoint.
 type PublicTooManyRequests = Error
 
+// PublicTooUncertain The one error shape of every endpoint.
+type PublicTooUncertain = Error
+
 // PublicUnauthorized The one error shape of every endpoint.
 type PublicUnauthorized = Error
 
 // PublicUnavailable The one error shape of every endpoint.
 type PublicUnavailable = Error
 
-// UnsupportedMediaType The one error shape of every endpoint.
-type UnsupportedMediaType = Error
-
 // UploadTimeout The one error shape of every endpoint.
 type UploadTimeout = Error
 
 // UploadTooLarge The one error shape of every endpoint.
 type UploadTooLarge = Error
+
+// UploadWrongType The one error shape of every endpoint.
+type UploadWrongType = Error
 
 // PublicBatchDownloadParams defines parameters for PublicBatchDownload.
 type PublicBatchDownloadParams struct {
@@ -1986,7 +2024,7 @@ type PublicBatchUploadResponse struct {
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *UploadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
-	JSON415 *UnsupportedMediaType
+	JSON415 *UploadWrongType
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -2044,7 +2082,7 @@ func (r PublicBatchUploadResponse) GetJSON413() *UploadTooLarge {
 }
 
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
-func (r PublicBatchUploadResponse) GetJSON415() *UnsupportedMediaType {
+func (r PublicBatchUploadResponse) GetJSON415() *UploadWrongType {
 	return r.JSON415
 }
 
@@ -2264,6 +2302,13 @@ type PublicValuationResponse404Headers struct {
 	XRatelimitReset     *int
 }
 
+// PublicValuationResponse422Headers the declared response headers of an HTTP 422 response for PublicValuation
+type PublicValuationResponse422Headers struct {
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
 // PublicValuationResponse429Headers the declared response headers of an HTTP 429 response for PublicValuation
 type PublicValuationResponse429Headers struct {
 	RetryAfter          *int
@@ -2294,6 +2339,8 @@ type PublicValuationResponse struct {
 	JSON402 *PublicPaymentRequired
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *PublicPropertyNotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *PublicTooUncertain
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *PublicTooManyRequests
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -2308,6 +2355,8 @@ type PublicValuationResponse struct {
 	Headers402 *PublicValuationResponse402Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicValuationResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PublicValuationResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PublicValuationResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -2339,6 +2388,11 @@ func (r PublicValuationResponse) GetJSON402() *PublicPaymentRequired {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PublicValuationResponse) GetJSON404() *PublicPropertyNotFound {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PublicValuationResponse) GetJSON422() *PublicTooUncertain {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -2895,7 +2949,7 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
-		var dest UnsupportedMediaType
+		var dest UploadWrongType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -3367,6 +3421,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest PublicTooUncertain
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest PublicTooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3504,6 +3565,30 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 			headers.XRatelimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers PublicValuationResponse422Headers
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers PublicValuationResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -26,7 +26,7 @@ export interface RateLimit {
 
 /**
  * An answer other than 2xx, or a batch job that did not finish in time (status 0, code "timeout"). `code` is the
- * server's stable snake_case code (invalid_input, property_not_found, rate_limited, ...); `retryAfter` is in seconds,
+ * server's stable snake_case code (invalid_input, property_not_found, valuation_too_uncertain, rate_limited, ...); `retryAfter` is in seconds,
  * from the Retry-After header or the body, for 429.
  */
 export class ValuatorError extends Error {
@@ -119,7 +119,10 @@ export interface BatchJob {
 export interface ValuatorClient {
   /** The openapi-fetch client underneath, for calls the helpers do not cover. */
   raw: Client<paths>;
-  /** Values a home; throws ValuatorError on 400 (bad input), 404 (not on record and too few facts), 429, ... */
+  /**
+   * Values a home (1 credit); throws ValuatorError on 400 (bad input), 404 (not on record and too few facts), 422
+   * (valuation_too_uncertain: its 80% range would be over three times wide; not charged), 429, ...
+   */
   valuate(params: ValuationParams, init?: { signal?: AbortSignal }): Promise<PropertyValuation>;
   /** Finds a person by name and address (5 credits on a hit); 404 when no one matches. */
   findPerson(params: PersonParams, init?: { signal?: AbortSignal }): Promise<PersonLookup>;

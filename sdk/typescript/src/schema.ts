@@ -286,9 +286,64 @@ export interface paths {
         put?: never;
         /**
          * Send a message to the team
-         * @description Stores the message for the team, who reply within 24 hours. No sign-in needed.
+         * @description Stores the message for the team, who reply within 24 hours. No sign-in needed. The message is emailed to
+         *     the support address (`supportEmail` of `GET /api/site`) with Reply-To set to the sender, and the sender
+         *     gets an acknowledgement email (at most 3 a day per address); both are queued with the message and sent
+         *     within a minute, so the answer never waits on the mail server.
          */
         post: operations["sendContactMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This installation's public facts
+         * @description What the public pages need to know about this installation: the support address contact messages are
+         *     emailed to (`VALUATOR_SUPPORT_EMAIL`), which the Contact page gives. No sign-in needed.
+         */
+        get: operations["getSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open an unsubscribe link in a browser
+         * @description Redirects to the web app's `/unsubscribe?token=...` page, which says which emails stop and asks before it
+         *     turns anything off (a mail client without one-click unsubscribe may open the `List-Unsubscribe` URL). Changes
+         *     nothing: mail scanners open links on their own.
+         */
+        get: operations["unsubscribeLink"];
+        put?: never;
+        /**
+         * Turn an email off from its unsubscribe link
+         * @description Turns off the notification switch an email's unsubscribe link names (`emailNotifications`, `usageAlerts`
+         *     or `weeklyReports`), without signing in. The token is signed with the server's secret and names the
+         *     account and the switch; it does not expire, and using it twice is harmless. The web app's
+         *     `/unsubscribe?token=...` page sends it as JSON; a mail client's one-click unsubscribe (RFC 8058, the
+         *     `List-Unsubscribe` header of every email) posts `List-Unsubscribe=One-Click` as a form to this URL with
+         *     the token in the query. A token that is missing, malformed or altered is a 400 naming `token`.
+         */
+        post: operations["unsubscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -343,6 +398,33 @@ export interface paths {
          *     injection. Free of charge.
          */
         post: operations["downloadPropertyReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/example": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The example valuation, live
+         * @description The example valuation the product's pages show (landing page, help center, API Keys documentation, the
+         *     lookup screen's sample result, /docs), answered live: this server values 5873 River Dr N, Seattle, WA 98103
+         *     exactly as GET /api/v1/property/valuation does (the same engine, clock and per-day cache), so the example
+         *     equals, in every field but `meta`, what a lookup of that address returns here today. The comparables are
+         *     cut to the first 3 (`comparables` says how many there were). `meta` is what a real call by a new Free
+         *     account would carry (1 credit used); this call is free, needs no sign-in, reads no parameters and is
+         *     limited per client address. A 404 (`example_unavailable`) means this server's market has no record of the
+         *     home (a production install): the pages then show the example generated on the demo market, with its day.
+         */
+        get: operations["exampleValuation"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1172,11 +1254,12 @@ export interface components {
              * @example rate_limited
              * @example not_found
              * @example property_not_found
+             * @example valuation_too_uncertain
              * @example internal
              */
             code: string;
             requestId: string;
-            /** @description The first bad field, for 400 and 409; for a 404 of a lookup, the first missing fact. */
+            /** @description The first bad field, for 400, 409 and 415 (`file`); for a 404 of a lookup, the first missing fact. */
             field?: string;
             /** @description Every bad field and its message, for 400; for a 404 of a lookup, every missing fact. */
             fields?: {
@@ -1270,13 +1353,19 @@ export interface components {
             createdAt: string;
         };
         NotificationPreferences: {
-            /** @description Account and security emails beyond the ones required by law (sign-in alerts, job results). */
+            /**
+             * @description Sign-in alerts (a sign-in from a browser and network the account had not used) and batch job results
+             *     (finished, failed, or stopped for lack of credits).
+             */
             emailNotifications: boolean;
-            /** @description An email when the credit balance falls under 50. */
+            /**
+             * @description Balance alerts: under 50 credits, overage started, 80% of the overage limit used. Governed by this
+             *     switch alone (not by `emailNotifications`).
+             */
             usageAlerts: boolean;
-            /** @description A weekly summary of API usage. */
+            /** @description A summary of the previous week's API use, Mondays 08:00 UTC, for weeks with activity. */
             weeklyReports: boolean;
-            /** @description Product news. */
+            /** @description Product news. None is sent yet; this only records whether the user would like it. */
             marketingEmails: boolean;
         };
         AuthResponse: {
@@ -1386,7 +1475,7 @@ export interface components {
                  * @enum {string}
                  */
                 matchCode: "exact" | "unit_fallback" | "fuzzy" | "not_on_record";
-                /** @description True when the record comes from the generated demo market, not from real records. */
+                /** @description True when the answer is made from the generated demo market rather than real records: the home's record is a demo record, or (for a home not on record) its comparable sales are. */
                 isDemo: boolean;
             };
             valuation: {
@@ -1396,18 +1485,30 @@ export interface components {
                 low: number;
                 /** @description Upper end of the 80% interval. */
                 high: number;
-                /** @description Calibrated probability that the home would sell within 10% of the estimate. */
+                /** @description The confidence score, 1 − fsd (to three decimals), as HouseCanary and ClearCapital quote theirs: 0.90 means the sale price lands within ±10% of the estimate 68% of the time. */
                 confidence: number;
-                /** @enum {string} */
+                /**
+                 * @description From the confidence: 0.85 or more High, 0.70 or more Medium, otherwise Low.
+                 * @enum {string}
+                 */
                 confidenceLevel: "High" | "Medium" | "Low";
+                /** @description Forecast standard deviation: the sale price lands within ±fsd of the estimate (as a share of it, 0.12 = ±12%) 68% of the time, calibrated on held-out sales (docs/accuracy.md). */
+                fsd: number;
+                /** @description Calibrated probability that the home would sell within 10% of the estimate. */
+                withinTenPercent: number;
                 pricePerSqFt?: number | null;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @description The date the home is valued as of: today, or the newest sale on record when the records end more than 24 months ago (the market's trend is never carried further; `warnings` then says so).
+                 */
                 valuationDate: string;
                 /**
                  * Format: date-time
                  * @description When the engine last learned from the market data.
                  */
                 lastUpdated: string;
+                /** @description What to know before using the value, in plain words (for example that it is valued as of the newest sale on record). Empty when there is nothing to say. */
+                warnings: string[];
                 /** @description What the estimate is made of, with each part's weight (the weights add up to 1; the estimate is the weighted geometric mean of the parts' values). `model`: the value model on the home's attributes and neighbourhood; `comparables`: the model moved by how far nearby similar sales sold above or below it; `last_sale`: the home's own latest recorded sale, moved to the valuation date by the market index. The home's own sales are never listed among the comparables. A last sale with weight 0 was recorded but judged no guide to today's value (too old, or far below what the home is worth, as a home bought to be renovated). */
                 evidence: {
                     /** @enum {string} */
@@ -1468,6 +1569,37 @@ export interface components {
                 creditsRemaining: number;
                 /** @description Where the record came from ("demo", "kingcounty", "sacramento", or an import name). */
                 dataSource?: string;
+            };
+        };
+        /**
+         * @description The example valuation as the pages show it (GET /api/example; the same shape as the example `make examples`
+         *     writes into web/src/generated/example-valuation.json).
+         */
+        ExampleValuation: {
+            /** @description The market the answer comes from: `day` is the latest sale its engine learned from (for the generated example, the demo market's last day, with its `seed` and number of `homes`). */
+            market: {
+                /** Format: date */
+                day: string;
+                seed?: number;
+                homes?: number;
+            };
+            /** @description The address valued, as the public API's query parameters. */
+            request: {
+                address: string;
+                city: string;
+                state: string;
+                zip: string;
+            };
+            /** @description The public API request that returns the same valuation. */
+            path: string;
+            /** @description How many comparable sales the engine returned and how many the example keeps. */
+            comparables: {
+                returned: number;
+                kept: number;
+            };
+            /** @description The answer of GET /api/v1/property/valuation for that address, comparables cut to `kept`. */
+            response: {
+                data: components["schemas"]["PropertyValuation"];
             };
         };
         PriceEvent: {
@@ -1747,20 +1879,35 @@ export interface components {
             status: "success" | "failed" | "pending";
             /**
              * @description Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
-             *     squareFeet, or no market data near it; `invalid`, not an address or a bad fact. `error` says what to
-             *     add or fix. Null for other rows.
+             *     squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
+             *     80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`).
+             *     `error` says what to add or fix. Null for other rows.
              * @enum {string|null}
              */
-            reason?: "not_found" | "invalid" | null;
+            reason?: "not_found" | "invalid" | "too_uncertain" | null;
             estimatedValue: number | null;
             valueLow?: number | null;
             valueHigh?: number | null;
+            /** @description 1 − fsd, as in a single valuation. */
             confidence?: number | null;
             /**
-             * @description The level of confidence: above 0.8 High, above 0.6 Medium, otherwise Low.
+             * @description The level of confidence: 0.85 or more High, 0.70 or more Medium, otherwise Low.
              * @enum {string|null}
              */
             confidenceLevel?: "High" | "Medium" | "Low" | null;
+            /** @description Forecast standard deviation: the price lands within ±fsd of the estimate 68% of the time. */
+            fsd?: number | null;
+            /** @description Calibrated chance the price lands within 10% of the estimate. */
+            withinTenPercent?: number | null;
+            /**
+             * Format: date
+             * @description The date the home is valued as of (see warning).
+             */
+            valuationDate?: string | null;
+            /** @description What to know before using the value (for example: valued as of the newest sale on record). */
+            warning?: string | null;
+            /** @description True when the value is made from the generated demo market's records. */
+            isDemo?: boolean | null;
             matchCode?: string | null;
             pricePerSqFt: number | null;
             bedrooms: number | null;
@@ -1794,6 +1941,23 @@ export interface components {
             downloadUrl: string;
             /** @description Only in the answer to an upload with a webhookUrl. The webhook's `X-Valuator-Signature` header is `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with this secret>`. */
             webhookSecret?: string;
+        };
+        Site: {
+            /**
+             * Format: email
+             * @description The address contact messages are emailed to.
+             */
+            supportEmail: string;
+        };
+        UnsubscribeResult: {
+            /**
+             * @description The switch that is now off.
+             * @enum {string}
+             */
+            switch: "emailNotifications" | "usageAlerts" | "weeklyReports";
+            /** @description The switch's name on Settings. */
+            label: string;
+            message: string;
         };
         ContactReceipt: {
             /** Format: int64 */
@@ -2398,6 +2562,49 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The home's value is too uncertain to sell (code `valuation_too_uncertain`): its 80% range would be more than
+         *     three times wide (the high end over three times the low). Not charged. For a home not on record, giving
+         *     more of its facts (bedrooms, bathrooms, yearBuilt) may narrow it.
+         */
+        PublicTooUncertain: {
+            headers: {
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This home's value is too uncertain to quote: its likely range is more than three times wide (the high end over three times the low): the sales near it say too little about a home like it. Adding its bedrooms, bathrooms and year built may narrow it. Not charged.",
+                 *       "code": "valuation_too_uncertain",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The home's value is too uncertain to sell (code `valuation_too_uncertain`): its 80% range would be more than
+         *     three times wide (the high end over three times the low). Not charged. For a home not on record, giving
+         *     more of its facts (bedrooms, bathrooms, yearBuilt) may narrow it.
+         */
+        TooUncertain: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This home's value is too uncertain to quote: its likely range is more than three times wide (the high end over three times the low): the sales near it say too little about a home like it. Adding its bedrooms, bathrooms and year built may narrow it. Not charged.",
+                 *       "code": "valuation_too_uncertain",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The key's rate limit is spent; wait `Retry-After` seconds. Not charged. */
         PublicTooManyRequests: {
             headers: {
@@ -2479,6 +2686,27 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is neither multipart/form-data nor, where the operation takes it, JSON (`unsupported_media_type`); or the uploaded file is not a spreadsheet (`invalid_file_type`, naming the field `file`, with the title 'Invalid File Type'): a name other than .csv, .xlsx or .xls, or content that is none of them whatever the name says (a PDF, a program or other binary data, an image, a zip archive without a workbook, a web page). A spreadsheet that cannot be read (a damaged workbook, an unclosed quote, no data rows) is a 400 instead. */
+        UploadWrongType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Please upload a CSV or Excel file",
+                 *       "code": "invalid_file_type",
+                 *       "field": "file",
+                 *       "fields": {
+                 *         "file": "Please upload a CSV or Excel file"
+                 *       },
+                 *       "title": "Invalid File Type",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2969,6 +3197,85 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's facts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+        };
+    };
+    unsubscribeLink: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the unsubscribe page. */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: {
+                /** @description The token, for a one-click unsubscribe (RFC 8058). */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the unsubscribe link. */
+                    token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    "List-Unsubscribe"?: "One-Click";
+                };
+            };
+        };
+        responses: {
+            /** @description The switch is off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsubscribeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     lookupProperty: {
         parameters: {
             query?: never;
@@ -3007,6 +3314,7 @@ export interface operations {
             404: components["responses"]["PropertyNotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["TooUncertain"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3036,6 +3344,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exampleValuation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live example. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExampleValuation"];
+                };
+            };
+            /** @description This server's market has no record of the example home (`example_unavailable`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "This server's market has no record of the example home 5873 River Dr N, Seattle, WA 98103",
+                     *       "code": "example_unavailable",
+                     *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET is answered (HEAD too is refused); nothing is computed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
     publicValuation: {
@@ -3084,6 +3437,7 @@ export interface operations {
             401: components["responses"]["PublicUnauthorized"];
             402: components["responses"]["PublicPaymentRequired"];
             404: components["responses"]["PublicPropertyNotFound"];
+            422: components["responses"]["PublicTooUncertain"];
             429: components["responses"]["PublicTooManyRequests"];
             503: components["responses"]["PublicUnavailable"];
         };
@@ -3265,7 +3619,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["UploadTimeout"];
             413: components["responses"]["UploadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            415: components["responses"]["UploadWrongType"];
             429: components["responses"]["UploadBusy"];
         };
     };
@@ -3319,7 +3673,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["UploadTimeout"];
             413: components["responses"]["UploadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            415: components["responses"]["UploadWrongType"];
             429: components["responses"]["UploadBusy"];
         };
     };
@@ -3526,7 +3880,7 @@ export interface operations {
             408: components["responses"]["UploadTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["UploadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            415: components["responses"]["UploadWrongType"];
             /** @description The key's rate limit, the account's 2 uploads in progress, or the server's spreadsheet reads; wait `Retry-After` seconds. */
             429: {
                 headers: {

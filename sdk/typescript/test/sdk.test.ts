@@ -34,6 +34,26 @@ describe("Valuator TypeScript SDK against the real server", { timeout: 300_000 }
     assert.ok(v.valuation.estimatedValue > 0, `estimatedValue ${v.valuation.estimatedValue}`);
     assert.match(v.property.address, /5873 River Dr N/i);
     assert.equal(v.property.zip, "98103");
+    // Confidence is 1 − FSD; a fresh demo market needs no warning.
+    assert.ok(Math.abs(v.valuation.confidence - (1 - v.valuation.fsd)) <= 0.0005, JSON.stringify(v.valuation));
+    assert.ok(v.valuation.withinTenPercent > 0 && v.valuation.withinTenPercent < 1);
+    assert.deepEqual(v.valuation.warnings, []);
+    assert.equal(v.property.isDemo, true);
+  });
+
+  it("maps a value too uncertain to sell to a free 422", async () => {
+    const err = await rejection(
+      client.valuate({
+        address: "1 Nowhere Ln",
+        city: "Seattle",
+        state: "WA",
+        zip: "98103",
+        propertyType: "Manufactured",
+        squareFeet: 50000,
+      }),
+    );
+    assert.equal(err.status, 422);
+    assert.equal(err.code, "valuation_too_uncertain");
   });
 
   it("maps a 404 and a 400 to ValuatorError", async () => {

@@ -40,6 +40,7 @@ describe("the route table", () => {
     ["/contact-us", "heading", { level: 1, name: "Contact Us" }],
     ["/opt-out", "heading", { level: 1 }],
     ["/opt-out/confirm?token=t1", "button", { name: "Remove my listing" }],
+    ["/unsubscribe?token=u1.42.weeklyReports.sig", "button", { name: "Unsubscribe" }],
   ] as const)("loads %s on demand", async (route, role, options) => {
     renderRoutes(route);
     expect(await screen.findByRole(role, options)).toBeInTheDocument();

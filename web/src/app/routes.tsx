@@ -6,6 +6,7 @@ import { ChunkErrorBoundary } from "./chunk-error-boundary";
 import { loadToaster } from "./notifications";
 import { NotFoundPage } from "./not-found-page";
 import { LandingPage } from "@/features/marketing/landing-page";
+import { usePageTitle } from "./page-titles";
 
 // The bundle is split by route (issue 13; docs/architecture.md, "Web app"): the landing page and the not-found
 // screen are in the entry chunk, everything else loads when first shown. The landing page's JS is held to a budget
@@ -40,6 +41,7 @@ const HelpCenterPage = lazyNamed(loadPublicPages, "HelpCenterPage");
 const ContactPage = lazyNamed(loadPublicFormPages, "ContactPage");
 const OptOutPage = lazyNamed(loadPublicFormPages, "OptOutPage");
 const OptOutConfirmPage = lazyNamed(loadPublicFormPages, "OptOutConfirmPage");
+const UnsubscribePage = lazyNamed(loadPublicFormPages, "UnsubscribePage");
 const LoginPage = lazyNamed(loadAuthPages, "LoginPage");
 const RegisterPage = lazyNamed(loadAuthPages, "RegisterPage");
 const ForgotPasswordPage = lazyNamed(loadAuthPages, "ForgotPasswordPage");
@@ -65,6 +67,7 @@ const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/contact-us": loadPublicFormPages,
   "/opt-out": loadPublicFormPages,
   "/opt-out/confirm": loadPublicFormPages,
+  "/unsubscribe": loadPublicFormPages,
   "/login": loadAuthPages,
   "/sign-in": loadAuthPages,
   "/register": loadAuthPages,
@@ -115,6 +118,8 @@ export function prefetchOnIntent(doc: Document = document): () => void {
 /** The route table of the spec (product-and-account section 2). */
 export function AppRoutes() {
   const { pathname } = useLocation();
+  // Every route's tab title, from its path (page-titles.ts).
+  usePageTitle(pathname);
   // One boundary for every lazily loaded page. Navigations are transitions (react-router's BrowserRouter), so while a
   // page's code loads the current page stays on screen; the spinner shows only on a first load.
   return (
@@ -142,6 +147,7 @@ export function AppRoutes() {
           <Route path="/contact-us" element={<ContactPage />} />
           <Route path="/opt-out" element={<OptOutPage />} />
           <Route path="/opt-out/confirm" element={<OptOutConfirmPage />} />
+          <Route path="/unsubscribe" element={<UnsubscribePage />} />
           <Route path="/help-center" element={<HelpCenterPage />} />
 
           <Route

@@ -1,8 +1,6 @@
-// Contact details shown on several public pages (contact, privacy, terms, help center), kept in one place so
-// they cannot disagree.
-
-export const SUPPORT_EMAIL = "support@valuator.dev";
-export const SUPPORT_PHONE = "+1 (415) 555-0142";
+// Contact details shown on several public pages, kept in one place so they cannot disagree. The support address
+// an installation really reads is the server's (GET /api/site, VALUATOR_SUPPORT_EMAIL; components/
+// support-email-link.tsx): the contact, privacy and terms pages show that one. There is no phone line.
 
 export interface Office {
   city: string;

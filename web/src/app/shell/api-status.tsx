@@ -24,7 +24,7 @@ export function ApiStatus() {
       data-state={state}
       role="status"
       className={cn(
-        "inline-flex items-center gap-2 whitespace-nowrap rounded-full border px-3 py-1 text-xs font-medium",
+        "inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium sm:gap-2 sm:px-3",
         state === "online" && "border-green-200 bg-green-50 text-green-700",
         state === "offline" && "border-red-200 bg-red-50 text-red-700",
         state === "checking" && "text-muted-foreground",

@@ -1,15 +1,19 @@
 import { Link } from "react-router";
 import { Coins, Menu } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { Logo } from "@/components/ui/logo";
 import { useAuth } from "@/lib/auth";
 import { balanceParts, type Balance } from "@/lib/balance";
 import { ApiStatus } from "./api-status";
 
-/** The top bar of the signed-in shell: the menu button on small screens, the API status and the balance. */
+/**
+ * The top bar of the signed-in shell: on small screens the menu button and the brand (the sidebar, which carries it on
+ * wide screens, is hidden there), then the API status and the balance.
+ */
 export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { user } = useAuth();
   return (
-    <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b bg-background/95 px-4 backdrop-blur sm:px-6">
+    <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
       <Button
         type="button"
         variant="ghost"
@@ -20,13 +24,22 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
       >
         <Menu aria-hidden="true" />
       </Button>
-      <div className="ml-auto flex min-w-0 items-center gap-3">
+      <Link
+        to="/dashboard"
+        aria-label="Valuator dashboard"
+        data-testid="header-brand"
+        className="shrink-0 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:hidden"
+      >
+        {/* Below 380 px the name would crowd the balance off the screen: the mark alone, its name still read out. */}
+        <Logo compact nameClassName="max-[379px]:sr-only" />
+      </Link>
+      <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-3">
         <ApiStatus />
         {user ? (
           <Link
             to="/billing"
             data-testid="credits-balance"
-            className="inline-flex min-w-0 items-center gap-1.5 rounded-full border px-3 py-1 text-xs font-medium leading-tight hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            className="inline-flex min-w-0 items-center gap-1.5 rounded-full border px-2.5 py-1 text-xs sm:px-3 font-medium leading-tight hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
           >
             <Coins className="h-3.5 w-3.5 shrink-0 text-amber-500" aria-hidden="true" />
             <BalanceLabel balance={user.creditBalance} />

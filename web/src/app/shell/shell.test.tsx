@@ -223,3 +223,19 @@ describe("Header", () => {
     expect(halves).toEqual(["0 credits ·", "10 overage ($0.30)"]);
   });
 });
+
+describe("the header's brand", () => {
+  it("shows the logo and the name beside the menu button on small screens only, linking to the dashboard", async () => {
+    signedIn();
+    renderShell("/settings");
+    await screen.findByRole("heading", { name: "Page /settings" });
+    const brand = screen.getByTestId("header-brand");
+    expect(brand.closest("header")).not.toBeNull();
+    expect(brand).toHaveAttribute("href", "/dashboard");
+    expect(brand).toHaveAccessibleName("Valuator dashboard");
+    expect(brand).toHaveTextContent("Valuator");
+    expect(brand.querySelector("svg")).not.toBeNull();
+    // The sidebar carries the brand from md up; the header's is for the screens without it.
+    expect(brand).toHaveClass("md:hidden");
+  });
+});

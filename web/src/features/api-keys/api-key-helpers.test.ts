@@ -8,8 +8,14 @@ import {
   formatRateLimit,
   generateKeySchema,
   planCapNote,
+  planCapsSummary,
+  planRateLimitLine,
+  PLANS,
+  PLAN_LABELS,
+  PLAN_RATE_CAPS,
+  DEFAULT_RATE_LIMIT,
 } from "./api-key-helpers";
-import { EXAMPLE_VALUATION } from "@/lib/example-valuation";
+import { GENERATED_VALUATION } from "@/lib/example-valuation";
 import { curlExample, fetchExample } from "./docs-examples";
 
 describe("generateKeySchema", () => {
@@ -78,6 +84,35 @@ describe("formatting", () => {
   });
 });
 
+describe("the rate limits the documentation states", () => {
+  // Read back from the text, so that a sentence written by hand ("100 by default") that disagrees with the plan
+  // table fails here.
+  it.each(PLANS)("states plan %s's cap and the limit a new key gets, as the plan table has them", (plan) => {
+    const line = planRateLimitLine(plan);
+    expect(line.startsWith(`${PLAN_LABELS[plan]}: `)).toBe(true);
+    const cap = PLAN_RATE_CAPS[plan];
+    if (cap === null) expect(line).toContain("no cap");
+    else expect(Number(/at most (\d+) requests a minute/.exec(line)?.[1])).toBe(cap);
+    expect(Number(/a new key starts at (\d+)/.exec(line)?.[1])).toBe(defaultRateLimit(plan));
+  });
+
+  it("gives a new key its plan's cap, and DEFAULT_RATE_LIMIT only on a plan without one", () => {
+    for (const plan of PLANS) expect(defaultRateLimit(plan)).toBe(PLAN_RATE_CAPS[plan] ?? DEFAULT_RATE_LIMIT);
+  });
+
+  it("sums the caps up from the table, naming plans with the same cap together", () => {
+    expect(planCapsSummary()).toBe("Free and Basic 60, Professional 120, Enterprise uncapped");
+    expect(planCapsSummary({ free: 10, basic: 20, professional: 20, enterprise: 20 })).toBe(
+      "Free 10, Basic, Professional and Enterprise 20",
+    );
+    const summary = planCapsSummary();
+    for (const plan of PLANS) {
+      const cap = PLAN_RATE_CAPS[plan];
+      expect(summary).toMatch(new RegExp(`${PLAN_LABELS[plan]}[^,]* ${cap === null ? "uncapped" : cap}(,|$)`));
+    }
+  });
+});
+
 describe("documentation samples", () => {
   it("builds a GET curl call with the query in the URL and the key in the header", () => {
     const curl = curlExample("https://valuator.example", "vk_live_abc");
@@ -94,7 +129,7 @@ describe("documentation samples", () => {
   });
 
   it("gives an example whose range holds the estimate", () => {
-    const v = EXAMPLE_VALUATION.valuation;
+    const v = GENERATED_VALUATION.valuation;
     expect(v.low).toBeLessThan(v.estimatedValue);
     expect(v.high).toBeGreaterThan(v.estimatedValue);
     expect(v.confidence).toBeGreaterThan(0);

@@ -69,12 +69,46 @@ export function defaultRateLimit(plan: Plan): number {
   return PLAN_RATE_CAPS[plan] ?? DEFAULT_RATE_LIMIT;
 }
 
+/** The plans in order, cheapest first (the order of PLAN_LABELS). */
+export const PLANS = Object.keys(PLAN_LABELS) as Plan[];
+
+/**
+ * Every plan's cap in a few words, from PLAN_RATE_CAPS: plans with the same cap side by side are named together,
+ * "Free and Basic 60, Professional 120, Enterprise uncapped".
+ */
+export function planCapsSummary(caps: Record<Plan, number | null> = PLAN_RATE_CAPS): string {
+  const groups: { plans: string[]; cap: number | null }[] = [];
+  for (const plan of PLANS) {
+    const last = groups[groups.length - 1];
+    if (last && last.cap === caps[plan]) last.plans.push(PLAN_LABELS[plan]);
+    else groups.push({ plans: [PLAN_LABELS[plan]], cap: caps[plan] });
+  }
+  return groups
+    .map((g) => {
+      const names = g.plans.length > 1 ? `${g.plans.slice(0, -1).join(", ")} and ${g.plans[g.plans.length - 1]}` : g.plans[0];
+      return `${names} ${g.cap === null ? "uncapped" : g.cap}`;
+    })
+    .join(", ");
+}
+
+/**
+ * What the API documentation says of one plan's rate limits, from the plan table: the cap every key is held to and
+ * the limit a new key starts at (defaultRateLimit, the limit the server gives a key created without one).
+ */
+export function planRateLimitLine(plan: Plan, caps: Record<Plan, number | null> = PLAN_RATE_CAPS): string {
+  const cap = caps[plan];
+  const start = cap ?? DEFAULT_RATE_LIMIT;
+  return cap === null
+    ? `${PLAN_LABELS[plan]}: no cap; a new key starts at ${start} requests a minute and may be set up to ${RATE_LIMIT_MAX}.`
+    : `${PLAN_LABELS[plan]}: at most ${cap} requests a minute per key (and for all of an account's keys together); a new key starts at ${start}.`;
+}
+
 /** The sentence under the rate limit field: what the current plan does to the limit being chosen. */
 export function planCapNote(plan: Plan): string {
   const cap = PLAN_RATE_CAPS[plan];
   const label = PLAN_LABELS[plan];
   if (cap === null) return `Your ${label} plan has no cap: each key gets the limit you set here.`;
-  return `Your ${label} plan caps every key at ${cap} requests a minute, so a higher limit applies only after an upgrade (Free and Basic 60, Professional 120, Enterprise uncapped).`;
+  return `Your ${label} plan caps every key at ${cap} requests a minute, so a higher limit applies only after an upgrade (${planCapsSummary()}).`;
 }
 
 /** "100/min", or "100/min (60/min on your plan)" when the plan holds the key below its own limit. */

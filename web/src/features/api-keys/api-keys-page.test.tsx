@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { EXAMPLE_COMPARABLES, EXAMPLE_REQUEST, EXAMPLE_VALUATION } from "@/lib/example-valuation";
+import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
+import { PLANS, planRateLimitLine } from "./api-key-helpers";
+import { LIVE_EXAMPLE } from "@/test/example-fixture";
 import type { ApiKey, User } from "@/lib/types";
 import {
   dismissToasts,
@@ -67,6 +69,7 @@ async function renderPage(routes: Record<string, FakeRoute> = {}, { keys = [PROD
   const state = { keys };
   const server = mockFetch({
     "GET /api/user/profile": { body: user },
+    "GET /api/example": { body: LIVE_EXAMPLE },
     [LIST]: () => ({ body: state.keys }),
     ...routes,
   });
@@ -440,15 +443,16 @@ describe("the built-in documentation", () => {
     for (const param of ["address", "city", "state", "zip", "propertyType"]) {
       expect(within(docs).getAllByText(param, { selector: "code" }).length).toBeGreaterThan(0);
     }
-    // The example response follows the contract's shape.
-    const response = within(docs).getByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith('{\n  "data"'));
+    // The example response follows the contract's shape: it is this server's own answer for the sample address.
+    const response = await within(docs).findByText((_, el) => el?.tagName === "CODE" && (el.textContent ?? "").startsWith('{\n  "data"'));
     const parsed = JSON.parse(response.textContent ?? "") as {
       data: { valuation: Record<string, unknown>; marketData: { comparables: unknown[]; priceHistory: unknown[] } };
     };
     expect(Object.keys(parsed.data)).toEqual(["property", "valuation", "details", "marketData", "meta"]);
     expect(parsed.data.valuation).toMatchObject({ low: expect.any(Number), high: expect.any(Number), confidence: expect.any(Number) });
-    expect(parsed).toEqual({ data: EXAMPLE_VALUATION });
-    expect(parsed.data.marketData.comparables).toHaveLength(EXAMPLE_COMPARABLES.kept);
+    expect(parsed).toEqual(LIVE_EXAMPLE.response);
+    expect(parsed.data.marketData.comparables).toHaveLength(LIVE_EXAMPLE.comparables.kept);
+    expect(within(docs).getByTestId("example-note")).toHaveTextContent("This server's own answer today");
     expect(parsed.data.marketData.priceHistory.length).toBeGreaterThan(0);
 
     for (const path of ["/api/batch/upload", "/api/batch/status/{jobId}", "/api/batch/download/{jobId}"]) {
@@ -467,6 +471,15 @@ describe("the built-in documentation", () => {
       expect(within(docs).getAllByText(header, { selector: "code" }).length).toBeGreaterThan(0);
     }
     expect(docs).toHaveTextContent("Seconds until the full budget is available again");
+    // The rate limits are the plan table's, one line a plan; no default written by hand.
+    const limits = within(docs).getByTestId("plan-rate-limits");
+    expect(within(limits).getAllByRole("listitem").map((li) => li.textContent)).toEqual(
+      PLANS.map((plan) => planRateLimitLine(plan)),
+    );
+    expect(limits).toHaveTextContent("Free: at most 60 requests a minute per key");
+    expect(limits).toHaveTextContent("Enterprise: no cap; a new key starts at 100");
+    expect(docs).not.toHaveTextContent("100 by default");
+    expect(docs).toHaveTextContent("capped by your plan (Free and Basic 60, Professional 120, Enterprise uncapped)");
     expect(docs).toHaveTextContent("Security guidelines");
     expect(docs).toHaveTextContent("Rate-limit guidelines");
     expect(docs).toHaveTextContent("a valuation changes at most once a day");

@@ -384,6 +384,8 @@ describe("server errors", () => {
   it("reads the error's title", () => {
     const err = apiError(400, { error: "Please upload a CSV or Excel file", code: "invalid_file", requestId: "r", title: "Invalid File Type" });
     expect(errorTitle(err)).toBe("Invalid File Type");
+    // A file whose content is not a spreadsheet is answered 415 with the same title.
+    expect(errorTitle(apiError(415, { error: "Please upload a CSV or Excel file", code: "invalid_file_type", requestId: "r", title: "Invalid File Type" }))).toBe("Invalid File Type");
     expect(errorTitle(apiError(400, { error: "x", code: "c", requestId: "r" }))).toBeNull();
     expect(errorTitle(apiError(400, { error: "x", code: "c", requestId: "r", title: "  " }))).toBeNull();
     expect(errorTitle(new ApiError(502, "<html>Bad gateway</html>"))).toBeNull();
@@ -419,6 +421,7 @@ describe("formatting", () => {
   it("labels why a row was not valued", () => {
     expect(reasonLabel("not_found")).toBe("Not found");
     expect(reasonLabel("invalid")).toBe("Invalid");
+    expect(reasonLabel("too_uncertain")).toBe("Too uncertain");
     expect(reasonLabel(null)).toBeNull();
     expect(reasonLabel(undefined)).toBeNull();
   });

@@ -469,6 +469,8 @@ export function reasonLabel(reason: BatchResult["reason"]): string | null {
       return "Not found";
     case "invalid":
       return "Invalid";
+    case "too_uncertain":
+      return "Too uncertain";
     default:
       return null;
   }

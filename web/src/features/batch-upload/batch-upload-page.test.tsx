@@ -236,6 +236,24 @@ describe("BatchUploadPage: upload", () => {
     expect(screen.queryByText("Address Field Mapping")).not.toBeInTheDocument();
   });
 
+  it("shows the server's 'Invalid File Type' when the content is not a spreadsheet (415)", async () => {
+    const message = "This file does not look like a CSV text file. Please upload a CSV or Excel file.";
+    const { calls } = renderBatch({
+      routes: {
+        [PREVIEW]: {
+          status: 415,
+          body: errorBody(message, { code: "invalid_file_type", field: "file", fields: { file: message }, title: "Invalid File Type" }),
+        },
+      },
+    });
+    dropFile(csvFile("renamed-binary.csv"));
+    expect(await screen.findByText("Invalid File Type")).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(calls(PREVIEW)).toHaveLength(1);
+    expect(screen.getByTestId("drop-zone")).toBeEnabled();
+    expect(screen.queryByText("Address Field Mapping")).not.toBeInTheDocument();
+  });
+
   it("falls back to a generic title when the server gives none", async () => {
     renderBatch({ routes: { [PREVIEW]: { status: 500 } } });
     dropFile(csvFile());

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
 import { PageHeader } from "@/app/shell/page-header";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
@@ -203,6 +204,23 @@ export function BatchUploadPage() {
 
   // The dialog follows the polled copy of its job, so its numbers move with the queue.
   const selectedJob = selected ? (jobs.data?.find((j) => j.id === selected.id) ?? selected) : null;
+
+  // /batch-upload?job=<id> (the link in a batch result email) opens that job's details once the list has it. The
+  // parameter is then dropped, so that closing the dialog does not open it again.
+  const [params, setParams] = useSearchParams();
+  const linkedJob = Number(params.get("job") ?? "");
+  useEffect(() => {
+    if (!linkedJob || !jobs.data) return;
+    const job = jobs.data.find((j) => j.id === linkedJob);
+    if (job) setSelected(job);
+    setParams(
+      (p) => {
+        p.delete("job");
+        return p;
+      },
+      { replace: true },
+    );
+  }, [linkedJob, jobs.data, setParams]);
 
   return (
     <div className="mx-auto max-w-7xl">

@@ -14,11 +14,15 @@ vi.mock("@/components/ui/use-toast", async (importOriginal) => {
   return { ...actual, toast: vi.fn(actual.toast) };
 });
 
-let fetchMock: ReturnType<typeof vi.fn>;
+// fetchMock answers the form's POST /api/contact; GET /api/site (the configured support address) is answered by
+// siteReply, so that the form's calls are counted alone.
+let fetchMock: ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
+let siteReply: () => Promise<Response>;
 
 beforeEach(() => {
   fetchMock = vi.fn();
-  vi.stubGlobal("fetch", fetchMock);
+  siteReply = async () => jsonResponse(200, { supportEmail: "help@valuator.example.com" });
+  vi.stubGlobal("fetch", (url: string, init?: RequestInit) => (url === "/api/site" ? siteReply() : fetchMock(url, init)));
   vi.mocked(toast).mockClear();
 });
 
@@ -54,20 +58,19 @@ async function fillValidForm(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe("ContactPage", () => {
-  it("shows the header, the contact channels, the offices and the Help Center button", () => {
+  it("shows the header, the contact channels, the offices and the Help Center button", async () => {
     renderContact();
     expect(screen.getByRole("heading", { level: 1, name: "Contact Us" })).toBeInTheDocument();
     expect(screen.getByText("Get in touch with our team")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
     expect(screen.getByRole("heading", { name: "Send us a message" })).toBeInTheDocument();
-    expect(screen.getByText(/within 24 hours/)).toBeInTheDocument();
+    expect(screen.getByText(/will get back to you within 24 hours/)).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Get in touch" })).toBeInTheDocument();
-    expect(screen.getByText("Available 24/7")).toBeInTheDocument();
-    expect(screen.getByText(/Mon-Fri 9AM-6PM PST/)).toBeInTheDocument();
-    expect(screen.getByText("During business hours only")).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "support@valuator.dev" })).toHaveAttribute(
+    expect(screen.getByText("Available 24/7; we reply within 24 hours.")).toBeInTheDocument();
+    // The address is the server's (VALUATOR_SUPPORT_EMAIL), not one the page makes up.
+    expect(await screen.findByRole("link", { name: "help@valuator.example.com" })).toHaveAttribute(
       "href",
-      "mailto:support@valuator.dev",
+      "mailto:help@valuator.example.com",
     );
     const sf = screen.getByRole("heading", { name: /San Francisco/ });
     expect(within(sf).getByText("HQ")).toBeInTheDocument();
@@ -75,6 +78,32 @@ describe("ContactPage", () => {
     expect(screen.getByRole("heading", { name: "Quick answers" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Visit Help Center" })).toHaveAttribute("href", "/help-center");
     expect(screen.getByLabelText("Message")).toHaveAttribute("rows", "6");
+  });
+
+  it("names only the channels that exist: email to the configured address and the form", async () => {
+    renderContact();
+    await screen.findByRole("link", { name: "help@valuator.example.com" });
+    const titles = screen.getAllByRole("heading", { level: 3 }).map((h) => h.textContent);
+    expect(titles.slice(0, 2)).toEqual(["Email Support", "Contact Form"]);
+    expect(screen.getByRole("link", { name: "Send us a message" })).toHaveAttribute("href", "#send-us-a-message");
+    expect(document.getElementById("send-us-a-message")).toHaveTextContent("Send us a message");
+    const text = document.body.textContent ?? "";
+    expect(text).not.toMatch(/chat|phone/i);
+    expect(document.querySelector('a[href^="tel:"]')).toBeNull();
+    expect(screen.queryByText("support@valuator.dev")).not.toBeInTheDocument();
+  });
+
+  it("gives no address until the server has named one, and points to the form if it cannot", async () => {
+    let fail: (r: Response) => void = () => {};
+    siteReply = () => new Promise<Response>((r) => (fail = r));
+    renderContact();
+    expect(screen.getByTestId("support-email-pending")).toHaveTextContent("Loading the address...");
+    expect(document.querySelector('a[href^="mailto:"]')).toBeNull();
+    fail(jsonResponse(500, { error: "Internal error", code: "internal", requestId: "r" }));
+    await waitFor(() =>
+      expect(screen.getByTestId("support-email-pending")).toHaveTextContent("use the form on this page"),
+    );
+    expect(document.querySelector('a[href^="mailto:"]')).toBeNull();
   });
 
   it("offers the six subjects with their labels", async () => {

@@ -1,45 +1,69 @@
+import type { ReactNode } from "react";
 import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
-import { BookOpen, Mail, MapPin, MessageCircle, Phone } from "lucide-react";
-import { OFFICES, SUPPORT_EMAIL, SUPPORT_PHONE } from "@/components/company-info";
+import { BookOpen, Mail, MapPin, MessageSquareText } from "lucide-react";
+import { OFFICES } from "@/components/company-info";
 import { PageIntro, PublicLayout } from "@/components/public-layout";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
+import { useSite } from "@/lib/site";
 import { ContactForm } from "./contact-form";
 
 // The contact page (spec, product-and-account section 2): the message form, the support channels, the offices
 // and a pointer to the Help Center. Public: no sign-in needed.
+//
+// It names only the channels that exist: email to the installation's support address (GET /api/site, where every
+// form message is also mailed) and the form. There is no phone line and no live chat, so neither is offered.
 
-interface Channel {
-  title: string;
-  detail: string;
-  icon: LucideIcon;
-  action: { href: string; label: string } | null;
-}
-
-const CHANNELS: readonly Channel[] = [
-  {
-    title: "Email Support",
-    detail: "Available 24/7",
-    icon: Mail,
-    action: { href: `mailto:${SUPPORT_EMAIL}`, label: SUPPORT_EMAIL },
-  },
-  {
-    title: "Live Chat",
-    detail: "Available in the dashboard, Mon-Fri 9AM-6PM PST",
-    icon: MessageCircle,
-    action: null,
-  },
-  {
-    title: "Phone Support",
-    detail: "During business hours only",
-    icon: Phone,
-    action: { href: `tel:${SUPPORT_PHONE.replace(/[^+\d]/g, "")}`, label: SUPPORT_PHONE },
-  },
-];
+const FORM_ID = "send-us-a-message";
 
 const sectionTitle = "text-xl font-semibold leading-none tracking-tight";
+
+/** One way to reach the team. */
+interface ChannelProps {
+  icon: LucideIcon;
+  title: string;
+  detail: string;
+  children: ReactNode;
+}
+
+function Channel({ icon: Icon, title, detail, children }: ChannelProps) {
+  return (
+    <li className="flex gap-3">
+      <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
+        <Icon className="h-4 w-4" aria-hidden="true" />
+      </span>
+      <div className="min-w-0">
+        <h3 className="font-medium">{title}</h3>
+        <p className="text-sm text-muted-foreground">{detail}</p>
+        {children}
+      </div>
+    </li>
+  );
+}
+
+/** The installation's support address, once the server has said it; never an address of the page's own. */
+function SupportAddress() {
+  const site = useSite();
+  const email = site.data?.supportEmail;
+  if (email) {
+    return (
+      <a
+        href={`mailto:${email}`}
+        data-testid="support-email"
+        className="break-all text-sm font-medium text-primary underline-offset-4 hover:underline"
+      >
+        {email}
+      </a>
+    );
+  }
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="support-email-pending">
+      {site.isError ? "The address could not be loaded: use the form on this page." : "Loading the address..."}
+    </p>
+  );
+}
 
 export function ContactPage() {
   return (
@@ -50,7 +74,9 @@ export function ContactPage() {
         <div className="grid gap-8 lg:grid-cols-3">
           <Card className="lg:col-span-2">
             <CardHeader>
-              <h2 className={sectionTitle}>Send us a message</h2>
+              <h2 id={FORM_ID} className={`${sectionTitle} scroll-mt-24`}>
+                Send us a message
+              </h2>
               <CardDescription>
                 Fill out the form below and our team will get back to you within 24 hours.
               </CardDescription>
@@ -64,29 +90,25 @@ export function ContactPage() {
             <Card>
               <CardHeader>
                 <h2 className={sectionTitle}>Get in touch</h2>
-                <CardDescription>Choose the channel that suits you.</CardDescription>
+                <CardDescription>Both reach the same team, who read every message.</CardDescription>
               </CardHeader>
               <CardContent>
                 <ul className="space-y-5">
-                  {CHANNELS.map(({ title, detail, icon: Icon, action }) => (
-                    <li key={title} className="flex gap-3">
-                      <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-                        <Icon className="h-4 w-4" aria-hidden="true" />
-                      </span>
-                      <div className="min-w-0">
-                        <h3 className="font-medium">{title}</h3>
-                        <p className="text-sm text-muted-foreground">{detail}</p>
-                        {action ? (
-                          <a
-                            href={action.href}
-                            className="break-all text-sm font-medium text-primary underline-offset-4 hover:underline"
-                          >
-                            {action.label}
-                          </a>
-                        ) : null}
-                      </div>
-                    </li>
-                  ))}
+                  <Channel icon={Mail} title="Email Support" detail="Available 24/7; we reply within 24 hours.">
+                    <SupportAddress />
+                  </Channel>
+                  <Channel
+                    icon={MessageSquareText}
+                    title="Contact Form"
+                    detail="The form on this page: you get an email confirming we received it."
+                  >
+                    <a
+                      href={`#${FORM_ID}`}
+                      className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+                    >
+                      Send us a message
+                    </a>
+                  </Channel>
                 </ul>
               </CardContent>
             </Card>

@@ -1,15 +1,31 @@
+import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
 import SwaggerUI from "swagger-ui-react";
 import "swagger-ui-react/swagger-ui.css";
 import "./docs-page.css";
 import { BackToHomeLink, BrandLink } from "@/components/public-layout";
+import { useExampleValuation } from "@/lib/example-valuation";
+import { withLiveExample } from "./live-example";
 
-// API documentation (/docs): the interactive viewer, fed from the server's own contract at GET /api/openapi.json.
+// API documentation (/docs): the interactive viewer, fed from the server's own contract at GET /api/openapi.json,
+// with the example valuation made this server's own answer (live-example.ts), as every other screen shows it.
 // swagger-ui is bundled into this lazily loaded chunk (never fetched from a CDN) so the page works offline and
 // under the server's strict Content-Security-Policy.
 
 const OPENAPI_URL = "/api/openapi.json";
 
 export default function DocsPage() {
+  const contract = useQuery<Record<string, unknown> | null>({ queryKey: [OPENAPI_URL] });
+  const view = useExampleValuation();
+  const ready = view.state === "loading" ? null : view;
+  // The spec handed to swagger-ui changes only when the contract or the example does (swagger-ui parses it anew);
+  // `ready` is a new object every render, so the memo keys on its parts.
+  const readyState = ready?.state;
+  const readyExample = ready?.example;
+  const spec = useMemo(
+    () => (contract.data && ready ? withLiveExample(contract.data, ready) : null),
+    [contract.data, readyState, readyExample],
+  );
   return (
     <div className="min-h-screen bg-background">
       <header className="border-b bg-background">
@@ -28,16 +44,34 @@ export default function DocsPage() {
           it is remembered in this browser. Calls you try here are real and may use credits.
         </p>
         <div className="valuator-swagger">
-          <SwaggerUI
-            url={OPENAPI_URL}
-            filter={true}
-            tryItOutEnabled={true}
-            persistAuthorization={true}
-            deepLinking={true}
-            displayRequestDuration={true}
-            docExpansion="list"
-            defaultModelsExpandDepth={0}
-          />
+          {contract.isError ? (
+            // The contract could not be read here: swagger-ui fetches it itself and says what went wrong.
+            <SwaggerUI url={OPENAPI_URL} filter={true} tryItOutEnabled={true} persistAuthorization={true} />
+          ) : spec ? (
+            <SwaggerUI
+              spec={spec}
+              filter={true}
+              tryItOutEnabled={true}
+              persistAuthorization={true}
+              deepLinking={true}
+              displayRequestDuration={true}
+              docExpansion="list"
+              defaultModelsExpandDepth={0}
+            />
+          ) : (
+            <div
+              data-testid="docs-loading"
+              role="status"
+              aria-label="Loading the API reference"
+              className="mx-4 mt-6 animate-pulse space-y-3 sm:mx-6"
+            >
+              <div className="h-8 w-1/3 rounded bg-muted" />
+              <div className="h-4 w-2/3 rounded bg-muted" />
+              <div className="h-12 rounded bg-muted" />
+              <div className="h-12 rounded bg-muted" />
+              <div className="h-12 rounded bg-muted" />
+            </div>
+          )}
         </div>
       </main>
     </div>

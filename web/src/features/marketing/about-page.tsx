@@ -10,7 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 const VALUES: ReadonlyArray<{ title: string; text: string; icon: LucideIcon }> = [
   {
     title: "Confidence you can check",
-    text: "Our confidence score is not a mood. It is the share of estimates like this one that land within 10% of the sale price, calibrated on held-out sales the model never saw. When we are unsure, the number says so, and the value range widens.",
+    text: "Our confidence score is not a mood. It is 1 − FSD, the industry's measure: two in three homes like this one sell within ±FSD of our estimate, calibrated on held-out sales the model never saw. When we are unsure, the number says so, the value range widens, and a number too loose to use is not sold.",
     icon: Gauge,
   },
   {

@@ -2,19 +2,15 @@ import type * as React from "react";
 import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { AlertTriangle, BookOpen, CreditCard, FileSpreadsheet, Gauge, KeyRound, Rocket } from "lucide-react";
-import { SUPPORT_EMAIL } from "@/components/company-info";
+import { SupportEmailLink } from "@/components/support-email-link";
 import { CodeBlock } from "@/components/code-block";
 import { PageIntro, PublicLayout } from "@/components/public-layout";
 import { Button } from "@/components/ui/button";
-import {
-  EXAMPLE_ADDRESS_LINE,
-  EXAMPLE_NOTE,
-  EXAMPLE_QUERY,
-  EXAMPLE_REQUEST,
-  EXAMPLE_RESPONSE_JSON,
-} from "@/lib/example-valuation";
+import { ExampleResponse } from "@/components/example-response";
+import { EXAMPLE_ADDRESS_LINE, EXAMPLE_QUERY, EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import { BATCH_FILE_MAX_MB, FREE_CREDITS, OVERAGE_PER_CREDIT_USD } from "./plans";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
+import { cn } from "@/lib/utils";
 
 // The Help Center (/help-center), linked from the contact page's 'Visit Help Center' button: task-oriented
 // answers about getting started, keys, credits, batches, confidence and errors.
@@ -30,8 +26,8 @@ interface Topic {
   articles: ReadonlyArray<{ q: string; a: React.ReactNode }>;
 }
 
-// The first call values the home of the product's example valuation (a demo home), and the answer shown is the one
-// the engine gave for it (lib/example-valuation.ts).
+// The first call values the home of the product's example valuation (a demo home), and the answer shown is this
+// server's own answer for it (lib/example-valuation.ts).
 const FIRST_CALL = `curl "https://YOUR_VALUATOR_HOST/api/v1/property/valuation?${EXAMPLE_QUERY}" \\
   -H "x-api-key: YOUR_API_KEY"`;
 
@@ -85,6 +81,25 @@ const ERRORS: ReadonlyArray<{ status: string; meaning: string; fix: React.ReactN
       <>
         Check the spelling of the street, the ZIP code and the unit. Try the address as it appears on the county
         record. Not-found lookups cost nothing.
+      </>
+    ),
+  },
+  {
+    status: "415 Unsupported Media Type",
+    meaning: "The uploaded file is not a spreadsheet we read.",
+    fix: (
+      <>
+        Upload a <code>.csv</code>, <code>.xlsx</code> or <code>.xls</code> file. Nothing was charged.
+      </>
+    ),
+  },
+  {
+    status: "422 Unprocessable Entity",
+    meaning: "The valuation would be too uncertain to be useful (code valuation_too_uncertain).",
+    fix: (
+      <>
+        Its 80% range would be more than three times wide, so we do not sell it, and nothing was charged. Add the
+        property's details (type, living area, bedrooms) if you know them, and try again.
       </>
     ),
   },
@@ -149,8 +164,7 @@ const TOPICS: readonly Topic[] = [
             </p>
             <CodeBlock title="First API call" code={FIRST_CALL} />
             <p>It answers with the estimate, its range and confidence, the home's details, rent and comparable sales:</p>
-            <CodeBlock title="Response" code={EXAMPLE_RESPONSE_JSON} className="[&_pre]:max-h-80" />
-            <p className="text-xs text-muted-foreground">{EXAMPLE_NOTE}</p>
+            <ExampleResponse className="[&_pre]:max-h-80" />
             <p>
               Every endpoint, parameter and response is described in the{" "}
               <Link to="/docs" className={a}>
@@ -305,10 +319,12 @@ const TOPICS: readonly Topic[] = [
         q: "What does the confidence score mean?",
         a: (
           <p>
-            Confidence, from 0 to 1, is the share of estimates like this one that land within 10% of the sale price. A
-            valuation with confidence 0.82 belongs to a group of estimates of which about 82 in 100 sold within 10% of
-            the estimate. It is calibrated on held-out sales, not guessed. As a rule of thumb, above 0.8 is high, above
-            0.6 is medium, and below that calls for a closer look.
+            Confidence, from 0 to 1, is 1 minus the valuation's FSD (forecast standard deviation): two in three homes
+            like this one sell within ±FSD of the estimate. A valuation with confidence 0.88 has an FSD of 0.12, so
+            about two in three such homes sell within 12% of it. This is the convention HouseCanary and ClearCapital
+            use, and it is calibrated on held-out sales, not guessed. 0.85 and up is High, 0.70 and up is Medium, and
+            below that calls for a closer look. Each valuation also gives withinTenPercent, the chance of selling
+            within 10%.
           </p>
         ),
       },
@@ -317,7 +333,9 @@ const TOPICS: readonly Topic[] = [
         a: (
           <p>
             The low and high values form an 80% interval: the sale price should fall inside it about 8 times in 10. A
-            wide range means fewer or less similar comparable sales.
+            wide range means fewer or less similar comparable sales. When the high value would be more than three
+            times the low one, the estimate is too uncertain to be useful: we answer why instead, and do not charge
+            for it.
           </p>
         ),
       },
@@ -351,10 +369,11 @@ function ErrorsTopic() {
         can find your request in our logs.
       </p>
       <CodeBlock title="Error response" code={ERROR_BODY} />
-      <TableScroll className="rounded-lg border">
-        <table className="w-full min-w-[640px] text-sm">
+      <TableScroll className="rounded-lg border" label="HTTP status codes">
+        {/* On a phone each status is a card (what it means, what to do), so no column hides out of sight. */}
+        <table className="w-full text-sm sm:min-w-[640px]">
           <caption className="sr-only">HTTP status codes and what to do</caption>
-          <thead className="bg-muted/60">
+          <thead className={cn("bg-muted/60", cardTable.head)}>
             <tr>
               <th scope="col" className="p-3 text-left font-semibold">
                 Status
@@ -367,14 +386,21 @@ function ErrorsTopic() {
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody className={cardTable.body}>
             {ERRORS.map((err) => (
-              <tr key={err.status} className="border-t align-top">
-                <th scope="row" className="whitespace-nowrap p-3 text-left font-mono font-medium">
+              <tr key={err.status} className={cn("border-t align-top", cardTable.row[2])}>
+                <th
+                  scope="row"
+                  className={cn("whitespace-nowrap p-3 text-left font-mono font-medium", cardTable.span)}
+                >
                   {err.status}
                 </th>
-                <td className="p-3 text-muted-foreground">{err.meaning}</td>
-                <td className="p-3 text-muted-foreground">{err.fix}</td>
+                <td data-label="What it means" className={cn("p-3 text-muted-foreground", cardTable.cell, cardTable.span)}>
+                  {err.meaning}
+                </td>
+                <td data-label="What to do" className={cn("p-3 text-muted-foreground", cardTable.cell, cardTable.span)}>
+                  {err.fix}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -392,7 +418,7 @@ export function HelpCenterPage() {
 
         <nav aria-label="Help topics">
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {[...TOPICS, { id: "errors", title: "Errors and what to do", summary: "400, 401, 402, 404, 429 and more.", icon: AlertTriangle }].map(
+            {[...TOPICS, { id: "errors", title: "Errors and what to do", summary: "400, 401, 402, 404, 415, 422, 429 and more.", icon: AlertTriangle }].map(
               (t) => (
                 <li key={t.id}>
                   <a
@@ -445,7 +471,7 @@ export function HelpCenterPage() {
               Still need help?
             </h2>
             <p className="mt-2 text-muted-foreground">
-              Browse the full API reference, or write to us at {SUPPORT_EMAIL}. We reply within 24 hours.
+              Browse the full API reference, or write to us at <SupportEmailLink />. We reply within 24 hours.
             </p>
           </div>
           <div className="flex flex-col gap-3 sm:flex-row">

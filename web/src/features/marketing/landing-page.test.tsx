@@ -1,15 +1,19 @@
-import { render, screen, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router";
-import { EXAMPLE_ADDRESS_LINE, EXAMPLE_QUERY, EXAMPLE_REQUEST, EXAMPLE_VALUATION } from "@/lib/example-valuation";
+import { afterEach, vi } from "vitest";
+import { screen, within } from "@testing-library/react";
+import { EXAMPLE_ADDRESS_LINE, EXAMPLE_QUERY, EXAMPLE_REQUEST, GENERATED_EXAMPLE } from "@/lib/example-valuation";
 import type { PropertyValuation } from "@/lib/types";
+import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
+import { mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
 import { LandingPage } from "./landing-page";
 
-function renderLanding() {
-  return render(
-    <MemoryRouter>
-      <LandingPage />
-    </MemoryRouter>,
-  );
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The landing page, on a server that answers its own example (the live one unless `example` says otherwise). */
+function renderLanding(example: FakeRoute = { body: LIVE_EXAMPLE }) {
+  mockFetch({ "GET /api/example": example });
+  return renderWithProviders(<LandingPage />);
 }
 
 describe("LandingPage", () => {
@@ -38,7 +42,7 @@ describe("LandingPage", () => {
     expect(headings).toEqual(titles);
   });
 
-  it("shows the example request with a bearer key and the engine's answer for the same demo home", () => {
+  it("shows the example request with a bearer key and this server's own answer for the same demo home", async () => {
     renderLanding();
     const example = screen.getByRole("region", { name: "Simple, powerful API" });
     const request = within(example).getByText(/curl/);
@@ -48,10 +52,10 @@ describe("LandingPage", () => {
     const query = new URLSearchParams(EXAMPLE_QUERY);
     expect(query.get("address")).toBe(EXAMPLE_REQUEST.address);
 
-    // The answer is the API's envelope, as generated: no hand-written fields.
-    const responseText = within(example).getByText(/"estimatedValue"/).textContent ?? "";
+    // The answer is the API's envelope, as this server gives it for the address: no hand-written fields.
+    const responseText = (await within(example).findByText(/"estimatedValue"/)).textContent ?? "";
     const response = JSON.parse(responseText) as { data: PropertyValuation };
-    expect(response).toEqual({ data: EXAMPLE_VALUATION });
+    expect(response).toEqual(LIVE_EXAMPLE.response);
     expect(Object.keys(response.data)).toEqual(["property", "valuation", "details", "marketData", "meta"]);
     const { property, valuation, details } = response.data;
     // It is the home the request asks for, found on record.
@@ -63,7 +67,27 @@ describe("LandingPage", () => {
     expect(valuation.high).toBeGreaterThan(valuation.estimatedValue);
     // The numbers agree with each other: value / area is the price per square foot (the value is rounded to $1,000).
     expect(Math.abs(valuation.estimatedValue / (details.squareFeet ?? NaN) - (valuation.pricePerSqFt ?? NaN))).toBeLessThan(1);
-    expect(within(example).getByTestId("example-note")).toHaveTextContent("demo market");
+    expect(within(example).getByTestId("example-note")).toHaveTextContent(
+      "This server's own answer today (sales up to 2027-07-13), showing 2 of its 11 comparable sales",
+    );
+  });
+
+  it("shows a skeleton while the server's answer loads, never the generated numbers", () => {
+    renderLanding(() => new Promise(() => {}));
+    const example = screen.getByRole("region", { name: "Simple, powerful API" });
+    expect(within(example).getByTestId("example-loading")).toBeInTheDocument();
+    expect(within(example).queryByText(/"estimatedValue"/)).not.toBeInTheDocument();
+    expect(example).not.toHaveTextContent(String(GENERATED_EXAMPLE.response.data.valuation.estimatedValue));
+  });
+
+  it("shows the generated example with its day when this server has no record of the home", async () => {
+    renderLanding(EXAMPLE_UNAVAILABLE_REPLY);
+    const example = screen.getByRole("region", { name: "Simple, powerful API" });
+    const responseText = (await within(example).findByText(/"estimatedValue"/)).textContent ?? "";
+    expect(JSON.parse(responseText)).toEqual(GENERATED_EXAMPLE.response);
+    expect(within(example).getByTestId("example-note")).toHaveTextContent(
+      `The answer on the demo market of ${GENERATED_EXAMPLE.market.day}`,
+    );
   });
 
   it("has the closing call to action and the public header and footer links", () => {

@@ -15,11 +15,12 @@ import { CodeBlock } from "@/components/code-block";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { EXAMPLE_NOTE, EXAMPLE_QUERY, EXAMPLE_RESPONSE_JSON } from "@/lib/example-valuation";
+import { ExampleResponse } from "@/components/example-response";
+import { EXAMPLE_QUERY } from "@/lib/example-valuation";
 
 // The landing page (spec, product-and-account sections 1 and 2): hero, six features, an example request and
-// response, and a closing call to action. The example is the real engine's answer for a demo home
-// (lib/example-valuation.ts), so a visitor who copies the request gets the same kind of answer.
+// response, and a closing call to action. The example response is this server's own answer for a demo home
+// (lib/example-valuation.ts), so a visitor who copies the request gets the same numbers.
 
 interface Feature {
   title: string;
@@ -171,13 +172,10 @@ export function LandingPage() {
             <div className="min-w-0 space-y-3">
               <h3 className="text-lg font-semibold">Response</h3>
               <p className="text-sm text-muted-foreground">
-                <span className="font-mono">confidence</span> is the share of estimates like this one that land
-                within 10% of the sale price.
+                <span className="font-mono">confidence</span> is 1 − <span className="font-mono">fsd</span>: two in
+                three homes like this one sell within ±<span className="font-mono">fsd</span> of the estimate.
               </p>
-              <CodeBlock title="Response" code={EXAMPLE_RESPONSE_JSON} className="[&_pre]:max-h-[28rem]" />
-              <p data-testid="example-note" className="text-xs text-muted-foreground">
-                {EXAMPLE_NOTE}
-              </p>
+              <ExampleResponse className="[&_pre]:max-h-[28rem]" />
             </div>
           </div>
         </div>

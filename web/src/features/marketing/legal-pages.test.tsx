@@ -1,10 +1,23 @@
 import { render, screen } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
+import { createQueryClient } from "@/lib/query-client";
+import { mockFetch } from "@/test/utils";
 import { PrivacyPage } from "./privacy-page";
 import { TermsPage } from "./terms-page";
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+// The pages name the installation's support address (GET /api/site).
 function renderAt(page: React.ReactNode) {
-  return render(<MemoryRouter>{page}</MemoryRouter>);
+  mockFetch({ "GET /api/site": { body: { supportEmail: "help@valuator.example.com" } } });
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>{page}</MemoryRouter>
+    </QueryClientProvider>,
+  );
 }
 
 describe("legal pages", () => {
@@ -34,5 +47,22 @@ describe("legal pages", () => {
     expect(text).toMatch(/Credits are forfeited/);
     expect(text).toMatch(/Valuations are estimates, not appraisals/);
     expect(text).toMatch(/99\.9%/);
+  });
+
+  it.each([
+    ["privacy policy", <PrivacyPage key="p" />],
+    ["terms", <TermsPage key="t" />],
+  ])("the %s: the configured support address", async (_, page) => {
+    renderAt(page);
+    const links = await screen.findAllByRole("link", { name: "help@valuator.example.com" });
+    expect(links[0]).toHaveAttribute("href", "mailto:help@valuator.example.com");
+    expect(document.body.textContent).not.toMatch(/support@valuator\.dev|live chat|phone support/i);
+  });
+
+  it("the privacy policy says what sign-in alerts keep and which emails exist", () => {
+    renderAt(<PrivacyPage />);
+    const text = document.body.textContent ?? "";
+    expect(text).toMatch(/Sign-in devices:.*keyed hash of the browser family/);
+    expect(text).toMatch(/each with a link that\s+turns it off; we send no marketing email/);
   });
 });

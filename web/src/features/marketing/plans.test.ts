@@ -2,6 +2,16 @@ import { describe, expect, it } from "vitest";
 import { ALL_PLANS, batchLimitLine, nextPlan, planById } from "./plans";
 
 describe("the plan table", () => {
+  it("promises only support channels that exist: email, never chat or phone", () => {
+    expect(ALL_PLANS.map((p) => p.support)).toEqual([
+      "Help Center & email",
+      "Email support",
+      "Priority email support",
+      "Priority email & a dedicated account manager",
+    ]);
+    for (const p of ALL_PLANS) expect(p.support).not.toMatch(/chat|phone/i);
+  });
+
   it("holds every plan in order of batch size, so 'the next plan' is always a bigger one", () => {
     expect(ALL_PLANS.map((p) => p.id)).toEqual(["free", "basic", "professional", "enterprise"]);
     expect(ALL_PLANS.map((p) => p.batchSize)).toEqual([100, 1_000, 10_000, 50_000]);

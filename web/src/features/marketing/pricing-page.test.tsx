@@ -96,7 +96,7 @@ describe("PricingPage", () => {
     expect(overage).toMatch(/\$0\.03/);
     expect(overage).toMatch(/overage limit/);
     expect((await open("How is the confidence score calibrated?")).textContent).toMatch(
-      /share of estimates like this one that land within 10% of the sale price/,
+      /two in three homes like it sell within ±FSD of our estimate\. The confidence score is 1 − FSD/,
     );
   });
 

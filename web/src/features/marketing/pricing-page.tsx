@@ -128,7 +128,7 @@ const COMPARISON_ROWS: ReadonlyArray<{ label: string; cell: (p: Plan) => Cell }>
 
 function ComparisonTable() {
   return (
-    <TableScroll className="rounded-lg border">
+    <TableScroll className="rounded-lg border" label="Plan comparison">
       <table className="w-full min-w-[640px] text-sm">
         <caption className="sr-only">Plan comparison</caption>
         <thead className="bg-muted/60">
@@ -212,10 +212,11 @@ const FAQ: ReadonlyArray<{ q: string; a: React.ReactNode }> = [
     q: "How is the confidence score calibrated?",
     a: (
       <>
-        Every valuation carries a confidence between 0 and 1. It means the share of estimates like this one that
-        land within 10% of the sale price: of all homes valued with a confidence of 0.80, about 80 in 100 sell
-        within 10% of our estimate. We calibrate it on held-out sales the model never saw, not by guesswork. The
-        low-high value range beside each estimate is an 80% interval.
+        Every valuation carries its FSD (forecast standard deviation): two in three homes like it sell within ±FSD
+        of our estimate. The confidence score is 1 − FSD, the convention HouseCanary and ClearCapital use, so 0.88
+        means two in three sell within ±12%. Beside it, withinTenPercent is the chance of selling within 10%. We
+        calibrate both on held-out sales the model never saw, not by guesswork. The low-high value range beside each
+        estimate is an 80% interval, and an estimate whose range is over three times wide is not sold at all.
       </>
     ),
   },

@@ -1,15 +1,13 @@
 import { Link } from "react-router";
-import { HQ_POSTAL_ADDRESS, SUPPORT_EMAIL } from "@/components/company-info";
+import { HQ_POSTAL_ADDRESS } from "@/components/company-info";
+import { SupportEmailLink } from "@/components/support-email-link";
 import { LegalDocument, type LegalSection } from "./legal-document";
 
 // The Privacy Policy (spec, product-and-account sections 2, 4 and 9; DESIGN.md sections 4 and 5). What it
 // promises must stay true of the server: hashed secrets, 24-hour batch file deletion, two-year retention.
 
-const mail = (
-  <a href={`mailto:${SUPPORT_EMAIL}`} className="text-primary underline-offset-4 hover:underline">
-    {SUPPORT_EMAIL}
-  </a>
-);
+// The installation's support address (GET /api/site).
+const mail = <SupportEmailLink />;
 
 const SECTIONS: readonly LegalSection[] = [
   {
@@ -22,6 +20,11 @@ const SECTIONS: readonly LegalSection[] = [
           <li>
             <strong>Account information:</strong> your full name, email address, optional company name and password
             when you register or edit your profile, and your notification preferences.
+          </li>
+          <li>
+            <strong>Sign-in devices:</strong> for sign-in alerts, a keyed hash of the browser family (such as
+            &ldquo;Firefox on Linux&rdquo;) and network (the first three parts of an IPv4 address) of each browser
+            you sign in from, so that a sign-in from a new one can be emailed to you. Neither is kept readable.
           </li>
           <li>
             <strong>Billing information:</strong> your plan, subscription status, credit balance and credit ledger,
@@ -60,7 +63,11 @@ const SECTIONS: readonly LegalSection[] = [
           <li>provide valuations, person lookups and batch jobs, and show you your history and usage statistics;</li>
           <li>authenticate you and your API keys, and enforce rate limits;</li>
           <li>charge credits, bill your subscription and any overage, and keep an accurate credit ledger;</li>
-          <li>send the emails you need (password resets, billing notices) and the ones you opted into;</li>
+          <li>
+            send the emails you need (password resets, billing notices) and the ones you turn on in Settings
+            (sign-in alerts, batch job results, low balance alerts, the weekly usage report), each with a link that
+            turns it off; we send no marketing email;
+          </li>
           <li>answer support requests and contact-form messages;</li>
           <li>detect and prevent abuse, fraud and security incidents;</li>
           <li>measure and improve the accuracy and speed of the service, using aggregated data.</li>

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { HQ_POSTAL_ADDRESS, SUPPORT_EMAIL } from "@/components/company-info";
+import { HQ_POSTAL_ADDRESS } from "@/components/company-info";
+import { SupportEmailLink } from "@/components/support-email-link";
 import { LegalDocument, type LegalSection } from "./legal-document";
 import { FREE_CREDITS, OVERAGE_PER_CREDIT_USD, PAID_PLANS, formatNumber } from "./plans";
 
@@ -11,11 +12,8 @@ const OVERAGE = `$${OVERAGE_PER_CREDIT_USD.toFixed(2)}`;
 
 const link = "text-primary underline-offset-4 hover:underline";
 
-const mail = (
-  <a href={`mailto:${SUPPORT_EMAIL}`} className={link}>
-    {SUPPORT_EMAIL}
-  </a>
-);
+// The installation's support address (GET /api/site).
+const mail = <SupportEmailLink className={link} />;
 
 const planList = PAID_PLANS.map((p) => `${p.name} ($${p.priceUsd} a month, ${formatNumber(p.credits)} credits)`).join(
   ", ",
@@ -51,8 +49,9 @@ const SECTIONS: readonly LegalSection[] = [
           <strong>Valuations are estimates, not appraisals.</strong> They are produced by automated valuation models
           from recorded sales and property records, which may be incomplete or out of date. A valuation is not an
           appraisal by a licensed appraiser, not a broker price opinion, and not an offer to buy or sell. Each
-          valuation carries a confidence score (the share of comparable estimates that land within 10% of the sale
-          price) and a value range; use them, and your own judgment, before relying on a value.
+          valuation carries a confidence score (1 minus its forecast standard deviation: about two in three comparable
+          estimates land within that share of the sale price) and a value range; use them, and your own judgment,
+          before relying on a value. A valuation too uncertain to be useful is refused and not charged.
         </p>
       </>
     ),

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
-import { EXAMPLE_VALUATION } from "@/lib/example-valuation";
+import { GENERATED_EXAMPLE } from "@/lib/example-valuation";
+import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
 import type { PropertyValuation } from "@/lib/types";
 import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
 import { ValuationCard } from "./components/valuation-card";
@@ -44,9 +45,12 @@ function makeResult(overrides: Partial<PropertyValuation> = {}): PropertyValuati
       high: 1_065_000,
       confidence: 0.91,
       confidenceLevel: "High",
+      fsd: 0.09,
+      withinTenPercent: 0.71,
       pricePerSqFt: 537,
       valuationDate: "2026-02-03",
       lastUpdated: "2026-02-02T06:00:00Z",
+      warnings: [],
       evidence: [
         { source: "model", weight: 0.6, value: 960_000 },
         { source: "comparables", weight: 0, value: 990_000 },
@@ -119,7 +123,11 @@ function makeResult(overrides: Partial<PropertyValuation> = {}): PropertyValuati
 
 function renderLookup(routes: Record<string, FakeRoute> = {}) {
   localStorage.setItem("token", "tok-1");
-  const server = mockFetch({ "GET /api/user/profile": { body: makeUser() }, ...routes });
+  const server = mockFetch({
+    "GET /api/user/profile": { body: makeUser() },
+    "GET /api/example": { body: LIVE_EXAMPLE },
+    ...routes,
+  });
   const user = userEvent.setup();
   renderWithProviders(
     <Routes>
@@ -196,20 +204,43 @@ describe("the form", () => {
 });
 
 describe("before any search", () => {
-  it("shows a clearly labelled sample result, without a report to download", () => {
+  it("shows a clearly labelled sample result, without a report to download", async () => {
     renderLookup();
     expect(screen.getByRole("heading", { level: 1, name: "Property Lookup" })).toBeInTheDocument();
-    const sample = screen.getByTestId("sample-result");
+    const sample = await screen.findByTestId("sample-result");
     expect(within(sample).getByText("Sample result")).toBeInTheDocument();
     expect(within(sample).getByText(/This is an example/)).toBeInTheDocument();
-    // The sample is the product's example valuation: the engine's answer for a demo home.
-    const v = EXAMPLE_VALUATION.valuation;
-    expect(within(sample).getByText(EXAMPLE_VALUATION.property.formattedAddress)).toBeInTheDocument();
+    // The sample is the product's example valuation: this server's own answer for a demo home today, so a lookup
+    // of that address shows the same numbers.
+    const v = LIVE_EXAMPLE.response.data.valuation;
+    expect(within(sample).getByText(LIVE_EXAMPLE.response.data.property.formattedAddress)).toBeInTheDocument();
     expect(within(sample).getByTestId("demo-badge")).toBeInTheDocument();
     expect(within(sample).getByTestId("estimated-value")).toHaveTextContent(formatCurrency(v.estimatedValue));
     expect(within(sample).getByTestId("value-range")).toHaveTextContent(`80% range: ${formatValueRange(v.low, v.high)}`);
     expect(within(sample).getByRole("button", { name: "Download Report" })).toBeDisabled();
     expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
+    expect(screen.getByTestId("sample-note")).toHaveTextContent(
+      "The sample is this server's answer today for 5873 River Dr N, Seattle, WA 98103: look it up and you get these numbers.",
+    );
+  });
+
+  it("shows a skeleton while the sample loads, never the generated numbers", () => {
+    renderLookup({ "GET /api/example": () => new Promise(() => {}) });
+    expect(screen.getByTestId("sample-loading")).toBeInTheDocument();
+    expect(screen.queryByTestId("sample-result")).not.toBeInTheDocument();
+    expect(screen.queryByText(formatCurrency(GENERATED_EXAMPLE.response.data.valuation.estimatedValue))).not.toBeInTheDocument();
+  });
+
+  it("shows the generated sample with its day when this server has no record of the home", async () => {
+    renderLookup({ "GET /api/example": EXAMPLE_UNAVAILABLE_REPLY });
+    const sample = await screen.findByTestId("sample-result");
+    expect(within(sample).getByText("Sample result")).toBeInTheDocument();
+    expect(within(sample).getByTestId("estimated-value")).toHaveTextContent(
+      formatCurrency(GENERATED_EXAMPLE.response.data.valuation.estimatedValue),
+    );
+    expect(screen.getByTestId("sample-note")).toHaveTextContent(
+      `The sample is the answer on the demo market of ${GENERATED_EXAMPLE.market.day}: this server has no record of`,
+    );
   });
 
   it("shows the promo banners for batch upload and API keys", async () => {
@@ -284,7 +315,9 @@ describe("a lookup", () => {
     const badge = c.getByTestId("confidence-badge");
     expect(badge).toHaveTextContent("91% High Confidence");
     expect(badge).toHaveClass("bg-green-100");
-    expect(c.getByText("means: about 91% of homes like this sell within 10% of our estimate")).toBeInTheDocument();
+    expect(
+      c.getByText("means: about 2 in 3 homes like this sell within ±9% of our estimate (FSD 0.09); 71% sell within 10%"),
+    ).toBeInTheDocument();
     // What the estimate is made of, heaviest first; a part with no weight is left out.
     expect(
       within(c.getByTestId("evidence"))
@@ -764,5 +797,42 @@ describe("Download Report", () => {
     const toast = await findToast("Download Failed");
     expect(toast).toHaveTextContent("No data in report");
     expect(dl.clicks).toHaveLength(0);
+  });
+});
+
+describe("valuations that say how sure they are (issue 25)", () => {
+  it("on 422 says the value is too uncertain to sell and that no credit was used", async () => {
+    const message =
+      "This home's value is too uncertain to quote: its likely range is more than three times wide (the high end over three times the low): the sales near it say too little about a home like it. Not charged.";
+    const { requests } = await lookUp({
+      [LOOKUP]: { status: 422, body: errorBody(message, { code: "valuation_too_uncertain" }) },
+    });
+    const state = await screen.findByTestId("too-uncertain-result");
+    expect(within(state).getByRole("heading", { name: "Too uncertain to value" })).toBeInTheDocument();
+    expect(within(state).getByTestId("too-uncertain-message")).toHaveTextContent(message);
+    expect(state).toHaveTextContent("No credit was used.");
+    expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
+    expect(profileReads(requests)).toBe(1);
+  });
+
+  it("shows the date valued as of and every warning of a stale market", () => {
+    const warning =
+      "Valued as of May 2008, the newest sale on record here: the records end there, and prices may have moved since.";
+    const base = makeResult();
+    renderWithProviders(
+      <ValuationCard
+        result={makeResult({ valuation: { ...base.valuation, valuationDate: "2008-05-21", warnings: [warning] } })}
+      />,
+    );
+    expect(screen.getByTestId("valuation-date")).toHaveTextContent("as of May 21, 2008");
+    expect(screen.getByTestId("valuation-warnings")).toHaveTextContent(warning);
+  });
+
+  it("has no warning box when there is nothing to warn of, and explains the confidence by its FSD", () => {
+    renderWithProviders(<ValuationCard result={makeResult()} />);
+    expect(screen.queryByTestId("valuation-warnings")).not.toBeInTheDocument();
+    expect(screen.getByTestId("confidence-meaning")).toHaveTextContent(
+      "about 2 in 3 homes like this sell within ±9% of our estimate (FSD 0.09); 71% sell within 10%",
+    );
   });
 });

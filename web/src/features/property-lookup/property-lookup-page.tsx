@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { UseFormSetError } from "react-hook-form";
 import { PageHeader } from "@/app/shell/page-header";
 import { Card, CardContent } from "@/components/ui/card";
+import { ExampleNote } from "@/components/example-response";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { ApiError, errorMessage } from "@/lib/api";
@@ -13,14 +14,17 @@ import {
   insufficientCredits,
   isEmptyReport,
   isNotFound,
+  isTooUncertain,
   useDownloadReport,
   useLookupProperty,
 } from "./api/property-lookup-api";
 import { LOOKUP_FIELDS, LookupForm, type LookupInput, type LookupValues } from "./components/lookup-form";
 import { NotFoundState } from "./components/not-found-state";
+import { TooUncertainState } from "./components/too-uncertain-state";
 import { PromoBanners } from "./components/promo-banners";
 import { ValuationCard } from "./components/valuation-card";
-import { SAMPLE_VALUATION } from "./sample-valuation";
+import { sampleNote, useSampleValuation } from "./sample-valuation";
+import type { ExampleView } from "@/lib/example-valuation";
 import { saveTextFile } from "@/lib/csv";
 import { buildReportPayload, readableFacts, reportFileName } from "./valuation-helpers";
 
@@ -34,7 +38,8 @@ const DOWNLOAD_FAILED = "Failed to download report. Please try again.";
 type View =
   | { kind: "sample" }
   | { kind: "result"; result: PropertyValuation }
-  | { kind: "not-found"; address: string; message: string; needsDetails: boolean };
+  | { kind: "not-found"; address: string; message: string; needsDetails: boolean }
+  | { kind: "too-uncertain"; address: string; message: string };
 
 /**
  * Puts the messages of a 400 (the bad fields) or of a 404 (the facts a home not on record needs) on the form's
@@ -70,6 +75,7 @@ export function PropertyLookupPage() {
   const download = useDownloadReport();
   const [view, setView] = useState<View>({ kind: "sample" });
   const [pendingAddress, setPendingAddress] = useState("");
+  const sample = useSampleValuation();
 
   const onSubmit = (values: LookupValues, setError: UseFormSetError<LookupInput>) => {
     const body: PropertyLookupRequest = {
@@ -112,6 +118,8 @@ export function PropertyLookupPage() {
         const message = readableFacts(errorMessage(err, LOOKUP_FALLBACK));
         if (isNotFound(err)) {
           setView({ kind: "not-found", address: oneLine(values), message, needsDetails: needsDetails(err) });
+        } else if (isTooUncertain(err)) {
+          setView({ kind: "too-uncertain", address: oneLine(values), message });
         }
         applyFieldErrors(err, setError);
         toast({ variant: "destructive", title: "Lookup Failed", description: message });
@@ -168,13 +176,47 @@ export function PropertyLookupPage() {
             />
           ) : view.kind === "not-found" ? (
             <NotFoundState address={view.address} message={view.message} needsDetails={view.needsDetails} />
+          ) : view.kind === "too-uncertain" ? (
+            <TooUncertainState address={view.address} message={view.message} />
           ) : (
-            <ValuationCard result={SAMPLE_VALUATION} sample />
+            <SampleResult view={sample} />
           )}
         </section>
 
         <PromoBanners />
       </div>
+    </div>
+  );
+}
+
+/**
+ * The sample result: this server's answer for the example home (a skeleton while it loads, never numbers that may
+ * not be this server's), with the line that says whose answer it is.
+ */
+function SampleResult({ view }: { view: ExampleView }) {
+  if (view.state === "loading") {
+    return (
+      <Card data-testid="sample-loading" aria-busy="true" className="overflow-hidden border-dashed">
+        <div className="grid animate-pulse md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]" aria-hidden="true">
+          <div className="aspect-[16/10] bg-muted md:aspect-auto md:min-h-72" />
+          <div className="space-y-4 p-6">
+            <div className="h-5 w-28 rounded bg-muted" />
+            <div className="h-7 w-3/4 rounded bg-muted" />
+            <div className="h-10 w-1/2 rounded bg-muted" />
+            <div className="h-4 w-2/3 rounded bg-muted" />
+            <div className="h-4 w-1/2 rounded bg-muted" />
+          </div>
+        </div>
+        <span role="status" className="sr-only">
+          Loading the sample result
+        </span>
+      </Card>
+    );
+  }
+  return (
+    <div className="space-y-2">
+      <ExampleNote view={view} testId="sample-note" note={sampleNote(view)} />
+      <ValuationCard result={view.example.response.data} sample />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ComparableSale, PropertyValuation } from "@/lib/types";
-import { SAMPLE_VALUATION } from "./sample-valuation";
+import { GENERATED_VALUATION as SAMPLE_VALUATION } from "@/lib/example-valuation";
 import {
   evidenceLines,
   wholePercents,
@@ -100,7 +100,9 @@ describe("confidence", () => {
   });
 
   it("explains the calibrated meaning", () => {
-    expect(confidenceMeaning(0.72)).toBe("means: about 72% of homes like this sell within 10% of our estimate");
+    expect(confidenceMeaning(0.13, 0.62)).toBe(
+      "means: about 2 in 3 homes like this sell within ±13% of our estimate (FSD 0.13); 62% sell within 10%",
+    );
   });
 
 });

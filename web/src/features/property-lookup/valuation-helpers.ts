@@ -69,7 +69,7 @@ export type ConfidenceLevel = "High" | "Medium" | "Low";
 
 /**
  * The badge colour follows the level the server gives (valuation.ConfidenceLevel, the one mapping of every
- * surface: above 0.8 High, above 0.6 Medium, otherwise Low), so the colour and the words never disagree.
+ * surface: 0.85 or more High, 0.70 or more Medium, otherwise Low), so the colour and the words never disagree.
  */
 export function confidenceTone(level: ConfidenceLevel): ConfidenceTone {
   if (level === "High") return "green";
@@ -91,9 +91,15 @@ export function confidenceLabel(level: ConfidenceLevel): string {
   return `${level} Confidence`;
 }
 
-/** What the calibrated confidence means (DESIGN section 5): the share of such estimates within 10% of the sale. */
-export function confidenceMeaning(confidence: number): string {
-  return `means: about ${confidencePercent(confidence)}% of homes like this sell within 10% of our estimate`;
+/**
+ * What the calibrated confidence means (DESIGN section 5): confidence is 1 − FSD, and the sale lands within ±FSD of
+ * the estimate 68% of the time; the chance of landing within 10% is said beside it.
+ */
+export function confidenceMeaning(fsd: number, withinTenPercent: number): string {
+  return (
+    `means: about 2 in 3 homes like this sell within ±${confidencePercent(fsd)}% of our estimate` +
+    ` (FSD ${fsd.toFixed(2)}); ${confidencePercent(withinTenPercent)}% sell within 10%`
+  );
 }
 
 /** The saved report's name (spec section 7): property-report-{timestamp}.csv, timestamp in epoch milliseconds. */

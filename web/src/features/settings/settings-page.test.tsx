@@ -248,6 +248,17 @@ describe("Notifications", () => {
     expect(screen.getByRole("switch", { name: "Product news" })).not.toBeChecked();
   });
 
+  it("says what each switch sends, and that product news is only a wish for now", async () => {
+    await renderSettings();
+    const described = (name: string) => screen.getByRole("switch", { name }).getAttribute("aria-describedby") ?? "";
+    const text = (name: string) => document.getElementById(described(name))?.textContent ?? "";
+    expect(text("Email notifications")).toMatch(/signed in to from a new browser or network/);
+    expect(text("Email notifications")).toMatch(/batch job finishes, fails or stops for lack of credits/);
+    expect(text("Low balance alerts")).toMatch(/under 50 credits/);
+    expect(text("Weekly usage report")).toMatch(/Every Monday/);
+    expect(text("Product news")).toBe("We don't send any yet; this only records whether you'd like them.");
+  });
+
   it("saves the whole set at once when a switch is toggled and refreshes the user", async () => {
     const { requests, state } = await renderSettings({
       "PUT /api/user/notifications": (req) => {

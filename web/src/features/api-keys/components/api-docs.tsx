@@ -1,16 +1,25 @@
 import type { ReactNode } from "react";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
+import { cn } from "@/lib/utils";
 import { Link } from "react-router";
 import { AlertTriangle, BookOpen, Clock, ShieldCheck } from "lucide-react";
 import { CodeBlock } from "@/components/code-block";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { EXAMPLE_NOTE } from "@/lib/example-valuation";
-import { PLAN_LABELS, PLAN_RATE_CAPS, type Plan } from "../api-key-helpers";
+import { ExampleResponse } from "@/components/example-response";
+import {
+  PLANS,
+  PLAN_LABELS,
+  PLAN_RATE_CAPS,
+  RATE_LIMIT_MAX,
+  RATE_LIMIT_MIN,
+  planCapsSummary,
+  planRateLimitLine,
+  type Plan,
+} from "../api-key-helpers";
 import {
   EXAMPLE_402,
   EXAMPLE_429,
-  EXAMPLE_RESPONSE,
   SAMPLE_ADDRESS,
   VALUATION_PATH,
   batchCurlExample,
@@ -132,13 +141,13 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
 
           <div className="space-y-2">
             <h4 className="font-semibold">Example response (200)</h4>
-            <CodeBlock title="Response" code={EXAMPLE_RESPONSE} className="[&_pre]:max-h-96" />
-            <p data-testid="example-note" className="text-xs text-muted-foreground">
-              {EXAMPLE_NOTE}
-            </p>
+            <ExampleResponse className="[&_pre]:max-h-96" />
             <p className="text-muted-foreground">
-              <code className="font-mono text-xs">confidence</code> is the calibrated chance that the home would sell
-              within 10% of the estimate; <code className="font-mono text-xs">low</code> and{" "}
+              <code className="font-mono text-xs">confidence</code> is 1 −{" "}
+              <code className="font-mono text-xs">fsd</code>: two in three homes like this one sell within ±
+              <code className="font-mono text-xs">fsd</code> of the estimate (0.85 and up is High, 0.70 and up Medium);{" "}
+              <code className="font-mono text-xs">withinTenPercent</code> is the calibrated chance of selling within
+              10%; <code className="font-mono text-xs">low</code> and{" "}
               <code className="font-mono text-xs">high</code> bound an 80% interval. Dollar amounts are whole US dollars;{" "}
               <code className="font-mono text-xs">details.lotSize</code> is in acres.
             </p>
@@ -188,21 +197,26 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-4 text-sm">
-          <TableScroll className="rounded-md border">
-            <table data-testid="api-error-codes" className="w-full min-w-[560px]">
+          <TableScroll className="rounded-md border" label="Error codes">
+            {/* On a phone each status is a card (meaning, what to do), so no column hides out of sight. */}
+            <table data-testid="api-error-codes" className="w-full sm:min-w-[560px]">
               <caption className="sr-only">Error codes</caption>
-              <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
+              <thead
+                className={cn("bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground", cardTable.head)}
+              >
                 <tr>
                   <th scope="col" className="px-3 py-2 font-medium">Status</th>
                   <th scope="col" className="px-3 py-2 font-medium">Meaning</th>
                   <th scope="col" className="px-3 py-2 font-medium">What to do</th>
                 </tr>
               </thead>
-              <tbody className="divide-y">
+              <tbody className={cn("divide-y", cardTable.body)}>
                 <ErrorRow status="400 Bad Request" meaning="Invalid format or missing required fields, or input that is not an address (no house number or street name, a ZIP code that does not exist or lies in another state); field names the first bad field, fields lists them all. A JSON body on the GET is refused too." todo="Fix the request; do not retry it unchanged." />
                 <ErrorRow status="401 Unauthorized" meaning="Invalid or missing API key (missing, malformed, unknown or deleted)." todo="Check the x-api-key header and that the key still exists above." />
                 <ErrorRow status="402 Payment Required" meaning="Insufficient credits. The body carries the overage billing details: balance, creditsRequired, plan, overageRateCents (price of a credit beyond your plan, 0 on Free), overageLimitCents (your overage limit, null when none is set) and creditBalance (plan credits left, overage used and its cost, the limit left, and a state: empty on Free, limit_reached on a paid plan)." todo="On Free, upgrade your plan; on a paid plan, raise or remove your overage limit on Billing & Credits." />
                 <ErrorRow status="404 Not Found" meaning="The home is not on record and propertyType and squareFeet were not given (the message says what to add; fields names them), or there is no market data near the address." todo="Add the details named, or check the address; not charged." />
+                <ErrorRow status="415 Unsupported Media Type" meaning="A batch upload whose file is not a CSV, XLSX or XLS spreadsheet (code invalid_file_type)." todo="Upload a .csv, .xlsx or .xls file; not charged." />
+                <ErrorRow status="422 Unprocessable Entity" meaning="The valuation would be too uncertain to sell: its 80% range is more than three times wide (code valuation_too_uncertain)." todo="Add the home's details (type, living area, bedrooms) and retry; not charged." />
                 <ErrorRow status="429 Too Many Requests" meaning="Rate limit exceeded for this key." todo="Wait the Retry-After seconds, then retry." />
                 <ErrorRow status="503 Service Unavailable" meaning="The valuation engine is starting." todo="Retry after a short, growing delay." />
               </tbody>
@@ -219,11 +233,20 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
         <CardHeader>
           <CardTitle className="text-lg">Rate limits</CardTitle>
           <CardDescription>
-            Each key has its own limit per minute (1 to 1000, 100 by default), capped by your plan: Free and Basic 60,
-            Professional 120, Enterprise uncapped. <PlanCapLine plan={plan} />
+            Each key has its own limit per minute ({RATE_LIMIT_MIN} to {RATE_LIMIT_MAX}), capped by your plan (
+            {planCapsSummary()}). A key created without a limit gets the highest its plan allows.{" "}
+            <PlanCapLine plan={plan} />
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-2 text-sm">
+          {/* Written from the plan table (api-key-helpers.ts), so the docs and the limits a key gets cannot disagree. */}
+          <ul data-testid="plan-rate-limits" className="list-disc space-y-1 pl-5">
+            {PLANS.map((p) => (
+              <li key={p} data-plan={p}>
+                {planRateLimitLine(p)}
+              </li>
+            ))}
+          </ul>
           <p>Every response, errors included, carries these headers:</p>
           <ParamTable
             head={["Header", "Value"]}
@@ -318,7 +341,7 @@ function Callout({ tone, icon, children }: { tone: "warning"; icon: ReactNode; c
 function ParamTable({ rows, head }: { rows: string[][]; head?: [string, string] }) {
   const [nameHead, descriptionHead] = head ?? ["Parameter", "Description"];
   return (
-    <TableScroll className="rounded-md border">
+    <TableScroll className="rounded-md border" label={head ? "Headers" : "Parameters"}>
       <table className="w-full text-sm">
         <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
           <tr>
@@ -359,10 +382,16 @@ function EndpointItem({ method, path, children }: { method: string; path: string
 
 function ErrorRow({ status, meaning, todo }: { status: string; meaning: string; todo: string }) {
   return (
-    <tr>
-      <td className="whitespace-nowrap px-3 py-2 align-top font-medium">{status}</td>
-      <td className="px-3 py-2 align-top">{meaning}</td>
-      <td className="px-3 py-2 align-top text-muted-foreground">{todo}</td>
+    <tr className={cardTable.row[2]}>
+      <th scope="row" className={cn("whitespace-nowrap px-3 py-2 text-left align-top font-medium", cardTable.span)}>
+        {status}
+      </th>
+      <td data-label="Meaning" className={cn("px-3 py-2 align-top", cardTable.cell, cardTable.span)}>
+        {meaning}
+      </td>
+      <td data-label="What to do" className={cn("px-3 py-2 align-top text-muted-foreground", cardTable.cell, cardTable.span)}>
+        {todo}
+      </td>
     </tr>
   );
 }

@@ -59,3 +59,8 @@ export function insufficientCredits(err: unknown): { balance: number | null; cre
 export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
 }
+
+/** A 422 `valuation_too_uncertain`: the value's range would be over three times wide, so it is not sold (free). */
+export function isTooUncertain(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 422;
+}

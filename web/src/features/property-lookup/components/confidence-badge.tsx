@@ -8,14 +8,21 @@ import {
   confidenceTone,
 } from "../valuation-helpers";
 
+interface ConfidenceBadgeProps {
+  confidence: number;
+  level: ConfidenceLevel;
+  fsd: number;
+  withinTenPercent: number;
+}
+
 /**
- * The confidence badge: the percentage and the level the server gives ("58% Low Confidence"), coloured by that
+ * The confidence badge: the percentage and the level the server gives ("87% High Confidence"), coloured by that
  * level, with the calibrated meaning written under it (and in the badge's title).
  */
-export function ConfidenceBadge({ confidence, level }: { confidence: number; level: ConfidenceLevel }) {
+export function ConfidenceBadge({ confidence, level, fsd, withinTenPercent }: ConfidenceBadgeProps) {
   const percent = confidencePercent(confidence);
   const tone = confidenceTone(level);
-  const meaning = confidenceMeaning(confidence);
+  const meaning = confidenceMeaning(fsd, withinTenPercent);
   return (
     <div className="space-y-1">
       <span

@@ -14,6 +14,7 @@ import {
   Ruler,
   Tag,
   TrendingUp,
+  TriangleAlert,
 } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -137,8 +138,28 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
             </h2>
           </div>
 
+          {valuation.warnings.length > 0 ? (
+            <div
+              data-testid="valuation-warnings"
+              role="note"
+              className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            >
+              <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+              <ul className="space-y-1">
+                {valuation.warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+
           <div>
-            <p className="text-sm text-muted-foreground">Estimated Value</p>
+            <p className="text-sm text-muted-foreground">
+              Estimated Value{" "}
+              <span data-testid="valuation-date" className="whitespace-nowrap">
+                · as of {formatDate(valuation.valuationDate)}
+              </span>
+            </p>
             <p data-testid="estimated-value" className="text-4xl font-bold tracking-tight tabular-nums">
               {formatCurrency(valuation.estimatedValue)}
             </p>
@@ -154,7 +175,12 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
             ) : null}
           </div>
 
-          <ConfidenceBadge confidence={valuation.confidence} level={valuation.confidenceLevel} />
+          <ConfidenceBadge
+            confidence={valuation.confidence}
+            level={valuation.confidenceLevel}
+            fsd={valuation.fsd}
+            withinTenPercent={valuation.withinTenPercent}
+          />
 
           {evidence.length > 0 ? (
             <div data-testid="evidence" className="text-sm">

@@ -11,15 +11,34 @@ import { SectionTitle } from "./section-title";
 
 type PreferenceKey = keyof NotificationPreferences;
 
+// Each switch says exactly what it sends (the server sends it, with a link that turns it off); one with nothing
+// behind it says so.
 const PREFERENCES: { key: PreferenceKey; label: string; description: string }[] = [
   {
     key: "emailNotifications",
     label: "Email notifications",
-    description: "Sign-in alerts and batch job results by email.",
+    description:
+      "An email when your account is signed in to from a new browser or network, and when a batch job finishes, " +
+      "fails or stops for lack of credits.",
   },
-  { key: "usageAlerts", label: "Low balance alerts", description: "An email when your balance falls under 50 credits." },
-  { key: "weeklyReports", label: "Weekly usage report", description: "A summary of your API usage every week." },
-  { key: "marketingEmails", label: "Product news", description: "New features and improvements, now and then." },
+  {
+    key: "usageAlerts",
+    label: "Low balance alerts",
+    description:
+      "An email when your balance falls under 50 credits, when overage starts, and when 80% of your overage " +
+      "limit is used.",
+  },
+  {
+    key: "weeklyReports",
+    label: "Weekly usage report",
+    description:
+      "Every Monday, last week's calls, credits used, success rate and top endpoints (weeks with activity only).",
+  },
+  {
+    key: "marketingEmails",
+    label: "Product news",
+    description: "We don't send any yet; this only records whether you'd like them.",
+  },
 ];
 
 /** Each switch saves at once; a failed save puts the switch back. */

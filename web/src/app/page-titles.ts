@@ -1,0 +1,54 @@
+// The browser tab's title of every route (issue 25): "<Page> · Valuator", set in one place from the route table's
+// paths, so a page never keeps the previous page's title and a new route cannot be added without one (the unit test
+// reads routes.tsx and fails on a path missing here).
+import { useEffect } from "react";
+
+export const SITE_NAME = "Valuator";
+
+/** The landing page's title: the product and what it does (the same as index.html's, so it does not flicker). */
+export const HOME_TITLE = `${SITE_NAME} · Property Valuation API`;
+
+/** The page name of each route path, as its heading or navigation names it. */
+export const PAGE_NAMES: Readonly<Record<string, string>> = {
+  "/login": "Sign In",
+  "/sign-in": "Sign In",
+  "/register": "Create Account",
+  "/forgot-password": "Forgot Password",
+  "/reset-password": "Reset Password",
+  "/docs": "API Documentation",
+  "/pricing": "Pricing",
+  "/about": "About",
+  "/privacy": "Privacy Policy",
+  "/terms": "Terms of Service",
+  "/contact-us": "Contact Us",
+  "/opt-out": "Opt Out of Person Lookup",
+  "/opt-out/confirm": "Confirm Your Opt-Out",
+  "/unsubscribe": "Unsubscribe",
+  "/help-center": "Help Center",
+  "/dashboard": "Property Lookup",
+  "/property-lookup": "Property Lookup",
+  "/person-lookup": "Person Lookup",
+  "/batch-upload": "Batch Upload",
+  "/api-keys": "API Keys",
+  "/reporting": "Reporting",
+  "/history": "Request History",
+  "/billing": "Billing & Credits",
+  "/settings": "Settings",
+};
+
+/** What a path the route table does not know shows (the catch-all's page). */
+export const NOT_FOUND_NAME = "Page Not Found";
+
+/** The document title of a path: the landing page's own, "<Page> · Valuator", or the not-found page's. */
+export function pageTitle(pathname: string): string {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (path === "/") return HOME_TITLE;
+  return `${PAGE_NAMES[path] ?? NOT_FOUND_NAME} · ${SITE_NAME}`;
+}
+
+/** Keeps document.title in step with the route on show. */
+export function usePageTitle(pathname: string): void {
+  useEffect(() => {
+    document.title = pageTitle(pathname);
+  }, [pathname]);
+}
