@@ -59,7 +59,7 @@ vet:
 # Go tests run on SQLite and, when initdb/pg_ctl are installed (or VALUATOR_TEST_POSTGRES_URL is set), on a
 # throwaway PostgreSQL cluster too. CI sets VALUATOR_TEST_REQUIRE_POSTGRES=1 so PostgreSQL can never be skipped.
 test-go: vet
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout=30m ./...
 
 test-web: web/node_modules/.installed
 	cd web && npm run typecheck --silent && npm test --silent
