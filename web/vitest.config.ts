@@ -10,6 +10,9 @@ export default mergeConfig(
       setupFiles: ["./src/test/setup.ts"],
       include: ["src/**/*.test.{ts,tsx}"],
       css: false,
+      // Form tests type into many fields with userEvent, each a few seconds on a loaded 2-core machine: the default
+      // 5 s limit failed them there although nothing was wrong. A real hang still fails, after 20 s.
+      testTimeout: 20_000,
     },
   }),
 );
