@@ -17,12 +17,40 @@ import (
 //go:embed openapi.yaml
 var Spec []byte
 
-// JSON returns the contract as JSON (what GET /api/openapi.json serves), after checking that it is a valid
-// OpenAPI document, so a broken contract stops the server at start instead of confusing the docs viewer.
-func JSON(ctx context.Context) ([]byte, error) {
+// DevBaseURL is the address api/openapi.yaml gives its server and its links (contact, terms): the local development
+// server of `make run`. The document needs absolute addresses (strict validators and code generators refuse
+// relative ones), and this product has no one public address: each installation has its own VALUATOR_BASE_URL.
+const DevBaseURL = "http://localhost:8080"
+
+// JSON returns the contract as JSON, as GET /api/openapi.json serves it, after checking that it is a valid OpenAPI
+// document, so a broken contract stops the server at start instead of confusing the docs viewer. The server and
+// the links the document points at the development server (DevBaseURL) point at baseURL instead, the serving
+// installation's own VALUATOR_BASE_URL, so that the /docs page's "Try it out" and code generators reading the
+// document call the server that answered it.
+func JSON(ctx context.Context, baseURL string) ([]byte, error) {
 	doc, err := Load(ctx)
 	if err != nil {
 		return nil, err
+	}
+	baseURL = strings.TrimRight(baseURL, "/")
+	if baseURL != "" {
+		rebase := func(u string) string {
+			if rest, ok := strings.CutPrefix(u, DevBaseURL); ok {
+				return baseURL + rest
+			}
+			return u
+		}
+		doc.Servers = openapi3.Servers{{URL: baseURL, Description: "This server",
+			Extensions: map[string]any{"x-internal": false}}}
+		if doc.Info != nil {
+			doc.Info.TermsOfService = rebase(doc.Info.TermsOfService)
+			if doc.Info.Contact != nil {
+				doc.Info.Contact.URL = rebase(doc.Info.Contact.URL)
+			}
+			if doc.Info.License != nil {
+				doc.Info.License.URL = rebase(doc.Info.License.URL)
+			}
+		}
 	}
 	return json.Marshal(doc)
 }

@@ -169,7 +169,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer db.Close()
 
-	openAPI, err := api.JSON(ctx)
+	openAPI, err := api.JSON(ctx, cfg.BaseURL)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,8 @@ func TestExampleFitsTheContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	header := http.Header{"Content-Type": {"application/json"}}
+	// Every answer carries its request id in X-Request-Id (required by the contract), the same as meta.requestId.
+	header := http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {f.Response.Data.Meta.RequestID}}
 	if err := contract.CheckResponse(ctx, in, http.StatusOK, header, body); err != nil {
 		t.Errorf("the example answer does not match api/openapi.yaml: %v", err)
 	}

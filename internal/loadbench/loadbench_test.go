@@ -129,7 +129,7 @@ func setup(b *testing.B, dbURL string) *target {
 	cfg.Secret = strings.Repeat("b", 32)
 	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: log}, Logger: log, SessionTTL: time.Hour})
 	sealer, _ := apikey.NewSealer(cfg.Secret)
-	openAPI, _ := api.JSON(ctx)
+	openAPI, _ := api.JSON(ctx, cfg.BaseURL)
 	// The job queue and its workers, as `valuator serve` runs them.
 	queue, err := jobs.New(jobs.Config{Store: db, Valuer: svc, Logger: log, Workers: true})
 	if err != nil {

@@ -22,9 +22,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"valuator/internal/apperr"
 	"valuator/internal/batch"
+	"valuator/internal/billing"
 	"valuator/internal/credit"
 	"valuator/internal/netguard"
 	"valuator/internal/store"
@@ -274,29 +276,84 @@ type createJobRequest struct {
 	WebhookURL *string       `json:"webhookUrl"`
 	Type       string        `json:"type"`
 	FileName   string        `json:"fileName"`
-	InputData  *struct {
-		Properties []struct {
-			Address     string `json:"address"`
-			Street      string `json:"street"`
-			FullAddress string `json:"fullAddress"`
-			City        string `json:"city"`
-			State       string `json:"state"`
-			ZIP         string `json:"zip"`
-			// The facts of a home that is not on record, as numbers or as text.
-			PropertyType factCell `json:"propertyType"`
-			SquareFeet   factCell `json:"squareFeet"`
-			Bedrooms     factCell `json:"bedrooms"`
-			Bathrooms    factCell `json:"bathrooms"`
-			YearBuilt    factCell `json:"yearBuilt"`
-			LotSize      factCell `json:"lotSize"`
-		} `json:"properties"`
-		OriginalFileName string `json:"originalFileName"`
+	// TotalProperties is the caller's count of the rows: informative (the rows are counted), but bounded as the
+	// rows are.
+	TotalProperties *int64 `json:"totalProperties"`
+	InputData       *struct {
+		Properties       []jobRow `json:"properties"`
+		OriginalFileName string   `json:"originalFileName"`
 	} `json:"inputData"`
 }
 
+// jobRow is a row of the rows form of POST /api/jobs: an address already mapped, and the facts of a home that is not
+// on record, as numbers or as text.
+type jobRow struct {
+	Address      string   `json:"address"`
+	Street       string   `json:"street"`
+	FullAddress  string   `json:"fullAddress"`
+	City         string   `json:"city"`
+	State        string   `json:"state"`
+	ZIP          string   `json:"zip"`
+	PropertyType factCell `json:"propertyType"`
+	SquareFeet   factCell `json:"squareFeet"`
+	Bedrooms     factCell `json:"bedrooms"`
+	Bathrooms    factCell `json:"bathrooms"`
+	YearBuilt    factCell `json:"yearBuilt"`
+	LotSize      factCell `json:"lotSize"`
+}
+
+// maxRowText bounds each text of a row of the rows form (api/openapi.yaml CreateJobFromRows): more than any
+// address, city or fact holds (the address parser reads at most 1,000 characters of an address), and small enough
+// that a body of rows cannot hide megabytes in one cell.
+const maxRowText = 1000
+
+// check is what is wrong with the row, or "": a text longer than maxRowText, or a fact given as a JSON number outside
+// the lookup's range (valuation.Input: the ranges the row would be valued by). A fact given as text is read as a
+// spreadsheet's cell is, when the row is valued: a text that is no number, or out of range, fails only its row.
+func (r jobRow) check() string {
+	texts := []struct{ name, val string }{{"address", r.Address}, {"street", r.Street}, {"fullAddress", r.FullAddress},
+		{"city", r.City}, {"state", r.State}, {"zip", r.ZIP}, {"propertyType", r.PropertyType.text()},
+		{"squareFeet", r.SquareFeet.text()}, {"bedrooms", r.Bedrooms.text()}, {"bathrooms", r.Bathrooms.text()},
+		{"yearBuilt", r.YearBuilt.text()}, {"lotSize", r.LotSize.text()}}
+	for _, t := range texts {
+		if utf8.RuneCountInString(t.val) > maxRowText {
+			return fmt.Sprintf("%s must be at most %d characters", t.name, maxRowText)
+		}
+	}
+	facts := []struct {
+		name   string
+		cell   factCell
+		lo, hi float64
+	}{{"squareFeet", r.SquareFeet, 100, 100000}, {"bedrooms", r.Bedrooms, 0, 50}, {"bathrooms", r.Bathrooms, 0, 50},
+		{"yearBuilt", r.YearBuilt, 1700, 2100}, {"lotSize", r.LotSize, 0, 1e8}}
+	for _, f := range facts {
+		if f.cell.Number {
+			n, err := strconv.ParseFloat(f.cell.text(), 64)
+			if err != nil || n < f.lo || n > f.hi {
+				return fmt.Sprintf("%s must be between %s and %s", f.name, strconv.FormatFloat(f.lo, 'f', -1, 64),
+					strconv.FormatFloat(f.hi, 'f', -1, 64))
+			}
+		}
+	}
+	return ""
+}
+
 // factCell is a fact of a row given as JSON: a number, a string or null, kept as the text a spreadsheet cell would
-// hold so that the rows of both forms are read alike (batch.Row.Facts).
-type factCell string
+// hold so that the rows of both forms are read alike (batch.Row.Facts). Number says it came as a JSON number. The
+// text is an embedded (exported) string so that decodeJSON's check of every string (textProblem) reads it and
+// names it by its row's field, as it does the row's other texts.
+type factCell struct {
+	CellText
+	Number bool `json:"-"`
+}
+
+// CellText is the text of a factCell.
+type CellText string
+
+func (c factCell) text() string { return string(c.CellText) }
+
+// MarshalJSON writes the cell as the text it holds.
+func (c factCell) MarshalJSON() ([]byte, error) { return json.Marshal(c.text()) }
 
 func (c *factCell) UnmarshalJSON(b []byte) error {
 	var v any
@@ -305,11 +362,11 @@ func (c *factCell) UnmarshalJSON(b []byte) error {
 	}
 	switch x := v.(type) {
 	case nil:
-		*c = ""
+		*c = factCell{}
 	case string:
-		*c = factCell(x)
+		*c = factCell{CellText: CellText(x)}
 	case float64:
-		*c = factCell(strings.TrimSpace(string(b)))
+		*c = factCell{CellText: CellText(strings.TrimSpace(string(b))), Number: true}
 	default:
 		return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeOf("")}
 	}
@@ -318,6 +375,28 @@ func (c *factCell) UnmarshalJSON(b []byte) error {
 
 // maxRowsBody bounds the JSON form with rows: 50,000 addresses fit in well under 16 MB.
 const maxRowsBody = 16 << 20
+
+// checkRows checks the rows form's bounds (api/openapi.yaml CreateJobFromRows): at most the largest plan's batch
+// size of rows (the account's own plan is checked when the job is made, with a message that offers the upgrade),
+// each row's texts and numbers (jobRow.check), and totalProperties in the same range. A bad row is named by its list,
+// with its place in the message, as decodeJSON names the elements of a list.
+func checkRows(total *int64, rows []jobRow) error {
+	const field = "inputData.properties"
+	maxRows := batch.PlanLimit(billing.Enterprise)
+	if len(rows) > maxRows {
+		return apperr.Invalid(field, fmt.Sprintf("%s may hold at most %d rows (the largest plan's batch size); split them "+
+			"into several jobs", field, maxRows))
+	}
+	for i, row := range rows {
+		if p := row.check(); p != "" {
+			return apperr.Invalid(field, fmt.Sprintf("%s[%d].%s", field, i, p))
+		}
+	}
+	if total != nil && (*total < 0 || *total > int64(maxRows)) {
+		return apperr.Invalid("totalProperties", fmt.Sprintf("totalProperties must be between 0 and %d", maxRows))
+	}
+	return nil
+}
 
 // checkFileName checks a file name given in JSON (fileName, inputData.originalFileName) as readUpload checks an
 // uploaded file's.
@@ -357,6 +436,10 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case in.UploadID != nil:
+		if *in.UploadID < 1 {
+			s.writeError(w, r, apperr.Invalid("uploadId", "uploadId must be the positive id a preview answered"))
+			return
+		}
 		if in.Mapping == nil {
 			s.writeError(w, r, apperr.Invalid("mapping", "Send the confirmed column mapping"))
 			return
@@ -401,6 +484,10 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
+		if err := checkRows(in.TotalProperties, in.InputData.Properties); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
 		// The spec's client mapped the rows itself: they become a table with one column per field.
 		tbl := &batch.Table{Headers: []string{"fullAddress", "address", "city", "state", "zip", "propertyType",
 			"squareFeet", "bedrooms", "bathrooms", "yearBuilt", "lotSize"}}
@@ -409,8 +496,8 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			if street == "" {
 				street = p.Street
 			}
-			tbl.Rows = append(tbl.Rows, []string{p.FullAddress, street, p.City, p.State, p.ZIP, string(p.PropertyType),
-				string(p.SquareFeet), string(p.Bedrooms), string(p.Bathrooms), string(p.YearBuilt), string(p.LotSize)})
+			tbl.Rows = append(tbl.Rows, []string{p.FullAddress, street, p.City, p.State, p.ZIP, p.PropertyType.text(),
+				p.SquareFeet.text(), p.Bedrooms.text(), p.Bathrooms.text(), p.YearBuilt.text(), p.LotSize.text()})
 			tbl.Line = append(tbl.Line, i+1)
 		}
 		name := in.FileName

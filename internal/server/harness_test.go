@@ -179,7 +179,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	box := &mailbox{}
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewTextHandler(&lockedWriter{w: logs}, nil))
-	openAPI, err := api.JSON(ctx)
+	openAPI, err := api.JSON(ctx, cfg.BaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,6 +392,12 @@ func (a *testApp) checkContract(r *http.Request, badRequest bool, out resp) {
 	if err := contract.CheckResponse(ctx, in, out.status, out.header, out.body); err != nil {
 		a.t.Errorf("contract: response %d to %s %s does not match api/openapi.yaml: %v\nbody: %s",
 			out.status, r.Method, r.URL.Path, err, out.body)
+	}
+	// Every operation has a default response (the one error shape), which would accept any status. A 4xx is the
+	// caller's to handle, so the operation must list each one it really answers; only a 5xx may fall to default.
+	if out.status >= 400 && out.status < 500 && in.Route.Operation.Responses.Status(out.status) == nil {
+		a.t.Errorf("contract: %s %s answered %d, which api/openapi.yaml does not list for it (only its default "+
+			"response covers it)\nbody: %s", r.Method, r.URL.Path, out.status, out.body)
 	}
 }
 

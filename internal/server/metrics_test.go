@@ -21,7 +21,7 @@ func TestRequestMetrics(t *testing.T) {
 	for id := range 3 {
 		expectStatus(t, a.do(req{method: "GET", path: fmt.Sprintf("/api/jobs/%d", 1000+id), token: token}), http.StatusNotFound)
 	}
-	expectStatus(t, a.do(req{method: "GET", path: "/dashboard/history", noContract: true}), http.StatusOK)
+	expectStatus(t, a.do(req{method: "GET", path: "/history", noContract: true}), http.StatusOK)
 	expectStatus(t, a.do(req{method: "GET", path: "/api/no-such-thing", noContract: true}), http.StatusNotFound)
 	expectStatus(t, a.do(req{method: "DELETE", path: "/api/jobs", noContract: true}), http.StatusMethodNotAllowed)
 

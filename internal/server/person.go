@@ -298,7 +298,7 @@ func viewAudit(a store.PersonAudit) personAuditView {
 	return v
 }
 
-// auditFilter reads from, to (days, YYYY-MM-DD) and purpose.
+// auditFilter reads from, to (days, YYYY-MM-DD) and purpose, and checks format (json or csv).
 func auditFilter(r *http.Request) (store.PersonAuditFilter, error) {
 	var f store.PersonAuditFilter
 	var v apperr.Validation
@@ -318,6 +318,8 @@ func auditFilter(r *http.Request) (store.PersonAuditFilter, error) {
 		v.Check(person.ValidPurpose(p), "purpose", "purpose must be one of the permissible purposes")
 		f.Purpose = p
 	}
+	format := q.Get("format")
+	v.Check(format == "" || format == "json" || format == "csv", "format", "format must be json or csv")
 	return f, v.Err()
 }
 

@@ -155,6 +155,10 @@ func (s *Server) downloadReport(w http.ResponseWriter, r *http.Request) {
 	if in.PropertyData != nil {
 		data = *in.PropertyData
 	}
+	if err := data.Validate(); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	csv, err := valuation.Report(data)
 	if err != nil {
 		s.writeError(w, r, err)

@@ -101,8 +101,17 @@ func (s *Server) routeTable() []route {
 	// Every other GET is the single-page app (see dispatch).
 }
 
+// siteRoutes are the files for crawlers, which are not part of the API contract. The app's pages, their aliases
+// and the not-found answer are the single-page app's (spa.go).
+func (s *Server) siteRoutes() []route {
+	return []route{
+		{"GET", "/robots.txt", s.robotsTxt},
+		{"GET", "/sitemap.xml", s.sitemapXML},
+	}
+}
+
 func (s *Server) routes() {
-	for _, rt := range s.routeTable() {
+	for _, rt := range append(s.routeTable(), s.siteRoutes()...) {
 		s.mux.HandleFunc(rt.method+" "+rt.pattern, rt.handler)
 	}
 }

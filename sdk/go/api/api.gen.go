@@ -555,9 +555,10 @@ type BatchStatusStatus string
 
 // BatchUploadForm defines model for BatchUploadForm.
 type BatchUploadForm struct {
+	// File The spreadsheet (CSV, XLSX or XLS), at most 50 MB (52,428,800 bytes).
 	File openapi_types.File `json:"file"`
 
-	// Mapping JSON text of a ColumnMapping; detected when left out.
+	// Mapping JSON text of a ColumnMapping (at most 64 KB); detected when left out.
 	Mapping *string `json:"mapping,omitempty"`
 
 	// WebhookUrl Gets a signed POST when the job finishes.
@@ -860,14 +861,20 @@ type PropertyValuationValuationConfidenceLevel string
 // PropertyValuationValuationEvidenceSource defines model for PropertyValuation.Valuation.Evidence.Source.
 type PropertyValuationValuationEvidenceSource string
 
-// Conflict The one error shape of every endpoint.
-type Conflict = Error
+// DefaultError The one error shape of every endpoint.
+type DefaultError = Error
 
-// Gone The one error shape of every endpoint.
-type Gone = Error
+// InternalError The one error shape of every endpoint.
+type InternalError = Error
 
 // PublicBadRequest The one error shape of every endpoint.
 type PublicBadRequest = Error
+
+// PublicConflict The one error shape of every endpoint.
+type PublicConflict = Error
+
+// PublicGone The one error shape of every endpoint.
+type PublicGone = Error
 
 // PublicNotFound The one error shape of every endpoint.
 type PublicNotFound = Error
@@ -890,14 +897,14 @@ type PublicUnauthorized = Error
 // PublicUnavailable The one error shape of every endpoint.
 type PublicUnavailable = Error
 
-// UploadTimeout The one error shape of every endpoint.
-type UploadTimeout = Error
+// PublicUploadTimeout The one error shape of every endpoint.
+type PublicUploadTimeout = Error
 
-// UploadTooLarge The one error shape of every endpoint.
-type UploadTooLarge = Error
+// PublicUploadTooLarge The one error shape of every endpoint.
+type PublicUploadTooLarge = Error
 
-// UploadWrongType The one error shape of every endpoint.
-type UploadWrongType = Error
+// PublicUploadWrongType The one error shape of every endpoint.
+type PublicUploadWrongType = Error
 
 // PublicBatchDownloadParams defines parameters for PublicBatchDownload.
 type PublicBatchDownloadParams struct {
@@ -910,7 +917,9 @@ type PublicBatchDownloadParamsFormat string
 // PublicBatchStatusParams defines parameters for PublicBatchStatus.
 type PublicBatchStatusParams struct {
 	// Page Page of results.
-	Page  *int `form:"page,omitempty" json:"page,omitempty"`
+	Page *int `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Results a page.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
@@ -921,12 +930,16 @@ type PublicBatchUploadParams struct {
 
 // PublicPersonParams defines parameters for PublicPerson.
 type PublicPersonParams struct {
-	Name        string                     `form:"name" json:"name"`
-	StreetLine1 *string                    `form:"street_line_1,omitempty" json:"street_line_1,omitempty"`
-	City        string                     `form:"city" json:"city"`
-	StateCode   string                     `form:"state_code" json:"state_code"`
-	PostalCode  *string                    `form:"postal_code,omitempty" json:"postal_code,omitempty"`
-	Purpose     *PublicPersonParamsPurpose `form:"purpose,omitempty" json:"purpose,omitempty"`
+	Name        string  `form:"name" json:"name"`
+	StreetLine1 *string `form:"street_line_1,omitempty" json:"street_line_1,omitempty"`
+	City        string  `form:"city" json:"city"`
+
+	// StateCode The state as its two-letter code, in capitals.
+	StateCode string `form:"state_code" json:"state_code"`
+
+	// PostalCode The ZIP code: 5 digits or ZIP+4.
+	PostalCode *string                    `form:"postal_code,omitempty" json:"postal_code,omitempty"`
+	Purpose    *PublicPersonParamsPurpose `form:"purpose,omitempty" json:"purpose,omitempty"`
 }
 
 // PublicPersonParamsPurpose defines parameters for PublicPerson.
@@ -1031,10 +1044,23 @@ type ClientInterface interface {
 
 	// PublicBatchDownload Download a batch job's results (public API)
 	//
+	// Every row of the job with its result, as CSV (the default) or XLSX, in file order: the line and address of
+	// the file, the status, the value and its range, confidence, rent, the home's facts, and the reason a row was
+	// refused. Rows not yet valued are included as `pending`, so a download during processing is partial. Cells
+	// that start like a formula (`=`, `+`, `-`, `@`) are made text so that a spreadsheet never runs them. The
+	// account may download 2 files at once (429 with `Retry-After` past that); the rows are deleted 24 hours after
+	// the job finishes (410 `results_deleted`). Free of charge; counts against the key's rate limit.
+	//
 	// Corresponds with GET /api/batch/download/{jobId} (the `PublicBatchDownload` operationId).
 	PublicBatchDownload(ctx context.Context, jobId int64, params *PublicBatchDownloadParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PublicBatchStatus A batch job's status and results (public API)
+	//
+	// The status and progress of a job created with this account's API keys or dashboard (another account's job
+	// answers 404, exactly as one that does not exist), with one page of its rows' results in file order: valued
+	// (`success`), refused (`failed`, with the reason) or not yet valued (`pending`). Poll it until `status` is
+	// `completed`, `failed` or `cancelled`, or wait for the webhook. The rows are deleted 24 hours after the job
+	// finishes; the status is then 410 (`results_deleted`). Free of charge; counts against the key's rate limit.
 	//
 	// Corresponds with GET /api/batch/status/{jobId} (the `PublicBatchStatus` operationId).
 	PublicBatchStatus(ctx context.Context, jobId int64, params *PublicBatchStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1084,6 +1110,13 @@ type ClientInterface interface {
 
 // PublicBatchDownload Download a batch job's results (public API)
 //
+// Every row of the job with its result, as CSV (the default) or XLSX, in file order: the line and address of
+// the file, the status, the value and its range, confidence, rent, the home's facts, and the reason a row was
+// refused. Rows not yet valued are included as `pending`, so a download during processing is partial. Cells
+// that start like a formula (`=`, `+`, `-`, `@`) are made text so that a spreadsheet never runs them. The
+// account may download 2 files at once (429 with `Retry-After` past that); the rows are deleted 24 hours after
+// the job finishes (410 `results_deleted`). Free of charge; counts against the key's rate limit.
+//
 // Corresponds with GET /api/batch/download/{jobId} (the `PublicBatchDownload` operationId).
 func (c *Client) PublicBatchDownload(ctx context.Context, jobId int64, params *PublicBatchDownloadParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPublicBatchDownloadRequest(c.Server, jobId, params)
@@ -1098,6 +1131,12 @@ func (c *Client) PublicBatchDownload(ctx context.Context, jobId int64, params *P
 }
 
 // PublicBatchStatus A batch job's status and results (public API)
+//
+// The status and progress of a job created with this account's API keys or dashboard (another account's job
+// answers 404, exactly as one that does not exist), with one page of its rows' results in file order: valued
+// (`success`), refused (`failed`, with the reason) or not yet valued (`pending`). Poll it until `status` is
+// `completed`, `failed` or `cancelled`, or wait for the webhook. The rows are deleted 24 hours after the job
+// finishes; the status is then 410 (`results_deleted`). Free of charge; counts against the key's rate limit.
 //
 // Corresponds with GET /api/batch/status/{jobId} (the `PublicBatchStatus` operationId).
 func (c *Client) PublicBatchStatus(ctx context.Context, jobId int64, params *PublicBatchStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1282,7 +1321,7 @@ func NewPublicBatchStatusRequest(server string, jobId int64, params *PublicBatch
 
 		if params.Page != nil {
 
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -1294,7 +1333,7 @@ func NewPublicBatchStatusRequest(server string, jobId int64, params *PublicBatch
 
 		if params.Limit != nil {
 
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -1574,7 +1613,7 @@ func NewPublicValuationRequest(server string, params *PublicValuationParams) (*h
 
 		if params.YearBuilt != nil {
 
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "yearBuilt", *params.YearBuilt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "yearBuilt", *params.YearBuilt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -1668,12 +1707,25 @@ type ClientWithResponsesInterface interface {
 
 	// PublicBatchDownloadWithResponse Download a batch job's results (public API)
 	//
+	// Every row of the job with its result, as CSV (the default) or XLSX, in file order: the line and address of
+	// the file, the status, the value and its range, confidence, rent, the home's facts, and the reason a row was
+	// refused. Rows not yet valued are included as `pending`, so a download during processing is partial. Cells
+	// that start like a formula (`=`, `+`, `-`, `@`) are made text so that a spreadsheet never runs them. The
+	// account may download 2 files at once (429 with `Retry-After` past that); the rows are deleted 24 hours after
+	// the job finishes (410 `results_deleted`). Free of charge; counts against the key's rate limit.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/batch/download/{jobId} (the `PublicBatchDownload` operationId).
 	PublicBatchDownloadWithResponse(ctx context.Context, jobId int64, params *PublicBatchDownloadParams, reqEditors ...RequestEditorFn) (*PublicBatchDownloadResponse, error)
 
 	// PublicBatchStatusWithResponse A batch job's status and results (public API)
+	//
+	// The status and progress of a job created with this account's API keys or dashboard (another account's job
+	// answers 404, exactly as one that does not exist), with one page of its rows' results in file order: valued
+	// (`success`), refused (`failed`, with the reason) or not yet valued (`pending`). Poll it until `status` is
+	// `completed`, `failed` or `cancelled`, or wait for the webhook. The rows are deleted 24 hours after the job
+	// finishes; the status is then 410 (`results_deleted`). Free of charge; counts against the key's rate limit.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1729,6 +1781,7 @@ type ClientWithResponsesInterface interface {
 
 // PublicBatchDownloadResponse200Headers the declared response headers of an HTTP 200 response for PublicBatchDownload
 type PublicBatchDownloadResponse200Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1736,6 +1789,7 @@ type PublicBatchDownloadResponse200Headers struct {
 
 // PublicBatchDownloadResponse400Headers the declared response headers of an HTTP 400 response for PublicBatchDownload
 type PublicBatchDownloadResponse400Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1743,6 +1797,7 @@ type PublicBatchDownloadResponse400Headers struct {
 
 // PublicBatchDownloadResponse401Headers the declared response headers of an HTTP 401 response for PublicBatchDownload
 type PublicBatchDownloadResponse401Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1750,6 +1805,15 @@ type PublicBatchDownloadResponse401Headers struct {
 
 // PublicBatchDownloadResponse404Headers the declared response headers of an HTTP 404 response for PublicBatchDownload
 type PublicBatchDownloadResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicBatchDownloadResponse410Headers the declared response headers of an HTTP 410 response for PublicBatchDownload
+type PublicBatchDownloadResponse410Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1757,7 +1821,21 @@ type PublicBatchDownloadResponse404Headers struct {
 
 // PublicBatchDownloadResponse429Headers the declared response headers of an HTTP 429 response for PublicBatchDownload
 type PublicBatchDownloadResponse429Headers struct {
-	RetryAfter *int
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicBatchDownloadResponse500Headers the declared response headers of an HTTP 500 response for PublicBatchDownload
+type PublicBatchDownloadResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicBatchDownloadResponseDefaultHeaders the declared response headers of an HTTP default response for PublicBatchDownload
+type PublicBatchDownloadResponseDefaultHeaders struct {
+	XRequestId string
 }
 
 type PublicBatchDownloadResponse struct {
@@ -1770,9 +1848,13 @@ type PublicBatchDownloadResponse struct {
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *PublicNotFound
 	// JSON410 the response for an HTTP 410 `application/json` response
-	JSON410 *Gone
+	JSON410 *PublicGone
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PublicBatchDownloadResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -1781,8 +1863,14 @@ type PublicBatchDownloadResponse struct {
 	Headers401 *PublicBatchDownloadResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicBatchDownloadResponse404Headers
+	// Headers410 the parsed response headers for an HTTP 410 response
+	Headers410 *PublicBatchDownloadResponse410Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PublicBatchDownloadResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicBatchDownloadResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicBatchDownloadResponseDefaultHeaders
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -1801,13 +1889,23 @@ func (r PublicBatchDownloadResponse) GetJSON404() *PublicNotFound {
 }
 
 // GetJSON410 returns the response for an HTTP 410 `application/json` response
-func (r PublicBatchDownloadResponse) GetJSON410() *Gone {
+func (r PublicBatchDownloadResponse) GetJSON410() *PublicGone {
 	return r.JSON410
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r PublicBatchDownloadResponse) GetJSON429() *Error {
 	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicBatchDownloadResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicBatchDownloadResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -1841,6 +1939,7 @@ func (r PublicBatchDownloadResponse) ContentType() string {
 
 // PublicBatchStatusResponse200Headers the declared response headers of an HTTP 200 response for PublicBatchStatus
 type PublicBatchStatusResponse200Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1848,6 +1947,7 @@ type PublicBatchStatusResponse200Headers struct {
 
 // PublicBatchStatusResponse400Headers the declared response headers of an HTTP 400 response for PublicBatchStatus
 type PublicBatchStatusResponse400Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1855,6 +1955,7 @@ type PublicBatchStatusResponse400Headers struct {
 
 // PublicBatchStatusResponse401Headers the declared response headers of an HTTP 401 response for PublicBatchStatus
 type PublicBatchStatusResponse401Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1862,6 +1963,15 @@ type PublicBatchStatusResponse401Headers struct {
 
 // PublicBatchStatusResponse404Headers the declared response headers of an HTTP 404 response for PublicBatchStatus
 type PublicBatchStatusResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicBatchStatusResponse410Headers the declared response headers of an HTTP 410 response for PublicBatchStatus
+type PublicBatchStatusResponse410Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1870,9 +1980,20 @@ type PublicBatchStatusResponse404Headers struct {
 // PublicBatchStatusResponse429Headers the declared response headers of an HTTP 429 response for PublicBatchStatus
 type PublicBatchStatusResponse429Headers struct {
 	RetryAfter          *int
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
+}
+
+// PublicBatchStatusResponse500Headers the declared response headers of an HTTP 500 response for PublicBatchStatus
+type PublicBatchStatusResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicBatchStatusResponseDefaultHeaders the declared response headers of an HTTP default response for PublicBatchStatus
+type PublicBatchStatusResponseDefaultHeaders struct {
+	XRequestId string
 }
 
 type PublicBatchStatusResponse struct {
@@ -1887,9 +2008,13 @@ type PublicBatchStatusResponse struct {
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *PublicNotFound
 	// JSON410 the response for an HTTP 410 `application/json` response
-	JSON410 *Gone
+	JSON410 *PublicGone
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PublicBatchStatusResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -1898,8 +2023,14 @@ type PublicBatchStatusResponse struct {
 	Headers401 *PublicBatchStatusResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicBatchStatusResponse404Headers
+	// Headers410 the parsed response headers for an HTTP 410 response
+	Headers410 *PublicBatchStatusResponse410Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PublicBatchStatusResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicBatchStatusResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicBatchStatusResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1923,13 +2054,23 @@ func (r PublicBatchStatusResponse) GetJSON404() *PublicNotFound {
 }
 
 // GetJSON410 returns the response for an HTTP 410 `application/json` response
-func (r PublicBatchStatusResponse) GetJSON410() *Gone {
+func (r PublicBatchStatusResponse) GetJSON410() *PublicGone {
 	return r.JSON410
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r PublicBatchStatusResponse) GetJSON429() *PublicTooManyRequests {
 	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicBatchStatusResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicBatchStatusResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -1963,6 +2104,7 @@ func (r PublicBatchStatusResponse) ContentType() string {
 
 // PublicBatchUploadResponse200Headers the declared response headers of an HTTP 200 response for PublicBatchUpload
 type PublicBatchUploadResponse200Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1970,6 +2112,7 @@ type PublicBatchUploadResponse200Headers struct {
 
 // PublicBatchUploadResponse202Headers the declared response headers of an HTTP 202 response for PublicBatchUpload
 type PublicBatchUploadResponse202Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1977,6 +2120,7 @@ type PublicBatchUploadResponse202Headers struct {
 
 // PublicBatchUploadResponse400Headers the declared response headers of an HTTP 400 response for PublicBatchUpload
 type PublicBatchUploadResponse400Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1984,6 +2128,7 @@ type PublicBatchUploadResponse400Headers struct {
 
 // PublicBatchUploadResponse401Headers the declared response headers of an HTTP 401 response for PublicBatchUpload
 type PublicBatchUploadResponse401Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1991,6 +2136,39 @@ type PublicBatchUploadResponse401Headers struct {
 
 // PublicBatchUploadResponse402Headers the declared response headers of an HTTP 402 response for PublicBatchUpload
 type PublicBatchUploadResponse402Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicBatchUploadResponse408Headers the declared response headers of an HTTP 408 response for PublicBatchUpload
+type PublicBatchUploadResponse408Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicBatchUploadResponse409Headers the declared response headers of an HTTP 409 response for PublicBatchUpload
+type PublicBatchUploadResponse409Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicBatchUploadResponse413Headers the declared response headers of an HTTP 413 response for PublicBatchUpload
+type PublicBatchUploadResponse413Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicBatchUploadResponse415Headers the declared response headers of an HTTP 415 response for PublicBatchUpload
+type PublicBatchUploadResponse415Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -1999,9 +2177,20 @@ type PublicBatchUploadResponse402Headers struct {
 // PublicBatchUploadResponse429Headers the declared response headers of an HTTP 429 response for PublicBatchUpload
 type PublicBatchUploadResponse429Headers struct {
 	RetryAfter          *int
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
+}
+
+// PublicBatchUploadResponse500Headers the declared response headers of an HTTP 500 response for PublicBatchUpload
+type PublicBatchUploadResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicBatchUploadResponseDefaultHeaders the declared response headers of an HTTP default response for PublicBatchUpload
+type PublicBatchUploadResponseDefaultHeaders struct {
+	XRequestId string
 }
 
 type PublicBatchUploadResponse struct {
@@ -2018,15 +2207,19 @@ type PublicBatchUploadResponse struct {
 	// JSON402 the response for an HTTP 402 `application/json` response
 	JSON402 *PublicPaymentRequired
 	// JSON408 the response for an HTTP 408 `application/json` response
-	JSON408 *UploadTimeout
+	JSON408 *PublicUploadTimeout
 	// JSON409 the response for an HTTP 409 `application/json` response
-	JSON409 *Conflict
+	JSON409 *PublicConflict
 	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *UploadTooLarge
+	JSON413 *PublicUploadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
-	JSON415 *UploadWrongType
+	JSON415 *PublicUploadWrongType
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PublicBatchUploadResponse200Headers
 	// Headers202 the parsed response headers for an HTTP 202 response
@@ -2037,8 +2230,20 @@ type PublicBatchUploadResponse struct {
 	Headers401 *PublicBatchUploadResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
 	Headers402 *PublicBatchUploadResponse402Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *PublicBatchUploadResponse408Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PublicBatchUploadResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PublicBatchUploadResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PublicBatchUploadResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PublicBatchUploadResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicBatchUploadResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicBatchUploadResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2067,28 +2272,38 @@ func (r PublicBatchUploadResponse) GetJSON402() *PublicPaymentRequired {
 }
 
 // GetJSON408 returns the response for an HTTP 408 `application/json` response
-func (r PublicBatchUploadResponse) GetJSON408() *UploadTimeout {
+func (r PublicBatchUploadResponse) GetJSON408() *PublicUploadTimeout {
 	return r.JSON408
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
-func (r PublicBatchUploadResponse) GetJSON409() *Conflict {
+func (r PublicBatchUploadResponse) GetJSON409() *PublicConflict {
 	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r PublicBatchUploadResponse) GetJSON413() *UploadTooLarge {
+func (r PublicBatchUploadResponse) GetJSON413() *PublicUploadTooLarge {
 	return r.JSON413
 }
 
 // GetJSON415 returns the response for an HTTP 415 `application/json` response
-func (r PublicBatchUploadResponse) GetJSON415() *UploadWrongType {
+func (r PublicBatchUploadResponse) GetJSON415() *PublicUploadWrongType {
 	return r.JSON415
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r PublicBatchUploadResponse) GetJSON429() *Error {
 	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicBatchUploadResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicBatchUploadResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -2122,6 +2337,7 @@ func (r PublicBatchUploadResponse) ContentType() string {
 
 // PublicPersonResponse200Headers the declared response headers of an HTTP 200 response for PublicPerson
 type PublicPersonResponse200Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2129,6 +2345,7 @@ type PublicPersonResponse200Headers struct {
 
 // PublicPersonResponse400Headers the declared response headers of an HTTP 400 response for PublicPerson
 type PublicPersonResponse400Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2136,6 +2353,7 @@ type PublicPersonResponse400Headers struct {
 
 // PublicPersonResponse401Headers the declared response headers of an HTTP 401 response for PublicPerson
 type PublicPersonResponse401Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2143,6 +2361,7 @@ type PublicPersonResponse401Headers struct {
 
 // PublicPersonResponse402Headers the declared response headers of an HTTP 402 response for PublicPerson
 type PublicPersonResponse402Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2150,24 +2369,42 @@ type PublicPersonResponse402Headers struct {
 
 // PublicPersonResponse404Headers the declared response headers of an HTTP 404 response for PublicPerson
 type PublicPersonResponse404Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
+}
+
+// PublicPersonResponse405Headers the declared response headers of an HTTP 405 response for PublicPerson
+type PublicPersonResponse405Headers struct {
+	XRequestId string
 }
 
 // PublicPersonResponse429Headers the declared response headers of an HTTP 429 response for PublicPerson
 type PublicPersonResponse429Headers struct {
 	RetryAfter          *int
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
 }
 
+// PublicPersonResponse500Headers the declared response headers of an HTTP 500 response for PublicPerson
+type PublicPersonResponse500Headers struct {
+	XRequestId string
+}
+
 // PublicPersonResponse503Headers the declared response headers of an HTTP 503 response for PublicPerson
 type PublicPersonResponse503Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
+}
+
+// PublicPersonResponseDefaultHeaders the declared response headers of an HTTP default response for PublicPerson
+type PublicPersonResponseDefaultHeaders struct {
+	XRequestId string
 }
 
 type PublicPersonResponse struct {
@@ -2185,8 +2422,12 @@ type PublicPersonResponse struct {
 	JSON404 *PublicNotFound
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *PublicUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PublicPersonResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -2197,10 +2438,16 @@ type PublicPersonResponse struct {
 	Headers402 *PublicPersonResponse402Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicPersonResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *PublicPersonResponse405Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PublicPersonResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicPersonResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *PublicPersonResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicPersonResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2233,9 +2480,19 @@ func (r PublicPersonResponse) GetJSON429() *PublicTooManyRequests {
 	return r.JSON429
 }
 
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicPersonResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
 func (r PublicPersonResponse) GetJSON503() *PublicUnavailable {
 	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicPersonResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -2269,6 +2526,7 @@ func (r PublicPersonResponse) ContentType() string {
 
 // PublicValuationResponse200Headers the declared response headers of an HTTP 200 response for PublicValuation
 type PublicValuationResponse200Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2276,6 +2534,7 @@ type PublicValuationResponse200Headers struct {
 
 // PublicValuationResponse400Headers the declared response headers of an HTTP 400 response for PublicValuation
 type PublicValuationResponse400Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2283,6 +2542,7 @@ type PublicValuationResponse400Headers struct {
 
 // PublicValuationResponse401Headers the declared response headers of an HTTP 401 response for PublicValuation
 type PublicValuationResponse401Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2290,6 +2550,7 @@ type PublicValuationResponse401Headers struct {
 
 // PublicValuationResponse402Headers the declared response headers of an HTTP 402 response for PublicValuation
 type PublicValuationResponse402Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2297,6 +2558,7 @@ type PublicValuationResponse402Headers struct {
 
 // PublicValuationResponse404Headers the declared response headers of an HTTP 404 response for PublicValuation
 type PublicValuationResponse404Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2304,6 +2566,7 @@ type PublicValuationResponse404Headers struct {
 
 // PublicValuationResponse422Headers the declared response headers of an HTTP 422 response for PublicValuation
 type PublicValuationResponse422Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
@@ -2312,16 +2575,28 @@ type PublicValuationResponse422Headers struct {
 // PublicValuationResponse429Headers the declared response headers of an HTTP 429 response for PublicValuation
 type PublicValuationResponse429Headers struct {
 	RetryAfter          *int
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
 }
 
+// PublicValuationResponse500Headers the declared response headers of an HTTP 500 response for PublicValuation
+type PublicValuationResponse500Headers struct {
+	XRequestId string
+}
+
 // PublicValuationResponse503Headers the declared response headers of an HTTP 503 response for PublicValuation
 type PublicValuationResponse503Headers struct {
+	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
 	XRatelimitReset     *int
+}
+
+// PublicValuationResponseDefaultHeaders the declared response headers of an HTTP default response for PublicValuation
+type PublicValuationResponseDefaultHeaders struct {
+	XRequestId string
 }
 
 type PublicValuationResponse struct {
@@ -2343,8 +2618,12 @@ type PublicValuationResponse struct {
 	JSON422 *PublicTooUncertain
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *PublicUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PublicValuationResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -2359,8 +2638,12 @@ type PublicValuationResponse struct {
 	Headers422 *PublicValuationResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PublicValuationResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicValuationResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *PublicValuationResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicValuationResponseDefaultHeaders
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -2400,9 +2683,19 @@ func (r PublicValuationResponse) GetJSON429() *PublicTooManyRequests {
 	return r.JSON429
 }
 
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicValuationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
 func (r PublicValuationResponse) GetJSON503() *PublicUnavailable {
 	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicValuationResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
 }
 
 // GetBody returns the raw response body bytes
@@ -2436,6 +2729,13 @@ func (r PublicValuationResponse) ContentType() string {
 
 // PublicBatchDownloadWithResponse Download a batch job's results (public API)
 //
+// Every row of the job with its result, as CSV (the default) or XLSX, in file order: the line and address of
+// the file, the status, the value and its range, confidence, rent, the home's facts, and the reason a row was
+// refused. Rows not yet valued are included as `pending`, so a download during processing is partial. Cells
+// that start like a formula (`=`, `+`, `-`, `@`) are made text so that a spreadsheet never runs them. The
+// account may download 2 files at once (429 with `Retry-After` past that); the rows are deleted 24 hours after
+// the job finishes (410 `results_deleted`). Free of charge; counts against the key's rate limit.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/batch/download/{jobId} (the `PublicBatchDownload` operationId).
@@ -2448,6 +2748,12 @@ func (c *ClientWithResponses) PublicBatchDownloadWithResponse(ctx context.Contex
 }
 
 // PublicBatchStatusWithResponse A batch job's status and results (public API)
+//
+// The status and progress of a job created with this account's API keys or dashboard (another account's job
+// answers 404, exactly as one that does not exist), with one page of its rows' results in file order: valued
+// (`success`), refused (`failed`, with the reason) or not yet valued (`pending`). Poll it until `status` is
+// `completed`, `failed` or `cancelled`, or wait for the webhook. The rows are deleted 24 hours after the job
+// finishes; the status is then 410 (`results_deleted`). Free of charge; counts against the key's rate limit.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2560,7 +2866,7 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
-		var dest Gone
+		var dest PublicGone
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -2573,11 +2879,32 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	switch {
 	case rsp.StatusCode == 200:
 		var headers PublicBatchDownloadResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2602,6 +2929,13 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers PublicBatchDownloadResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2626,6 +2960,13 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PublicBatchDownloadResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2650,6 +2991,13 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicBatchDownloadResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2672,6 +3020,37 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 			headers.XRatelimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 410:
+		var headers PublicBatchDownloadResponse410Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers410 = &headers
 	case rsp.StatusCode == 429:
 		var headers PublicBatchDownloadResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -2681,7 +3060,55 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicBatchDownloadResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicBatchDownloadResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -2730,7 +3157,7 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
-		var dest Gone
+		var dest PublicGone
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -2743,11 +3170,32 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	switch {
 	case rsp.StatusCode == 200:
 		var headers PublicBatchStatusResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2772,6 +3220,13 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers PublicBatchStatusResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2796,6 +3251,13 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PublicBatchStatusResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2820,6 +3282,13 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicBatchStatusResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2842,6 +3311,37 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 			headers.XRatelimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 410:
+		var headers PublicBatchStatusResponse410Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers410 = &headers
 	case rsp.StatusCode == 429:
 		var headers PublicBatchStatusResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -2850,6 +3350,13 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
 		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
@@ -2873,6 +3380,26 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 			headers.XRatelimitReset = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicBatchStatusResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicBatchStatusResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -2928,28 +3455,28 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.JSON402 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
-		var dest UploadTimeout
+		var dest PublicUploadTimeout
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Conflict
+		var dest PublicConflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest UploadTooLarge
+		var dest PublicUploadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
-		var dest UploadWrongType
+		var dest PublicUploadWrongType
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -2962,11 +3489,32 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	switch {
 	case rsp.StatusCode == 200:
 		var headers PublicBatchUploadResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -2991,6 +3539,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.Headers200 = &headers
 	case rsp.StatusCode == 202:
 		var headers PublicBatchUploadResponse202Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3015,6 +3570,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.Headers202 = &headers
 	case rsp.StatusCode == 400:
 		var headers PublicBatchUploadResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3039,6 +3601,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PublicBatchUploadResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3063,6 +3632,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers PublicBatchUploadResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3085,6 +3661,130 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 			headers.XRatelimitReset = &value
 		}
 		response.Headers402 = &headers
+	case rsp.StatusCode == 408:
+		var headers PublicBatchUploadResponse408Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers408 = &headers
+	case rsp.StatusCode == 409:
+		var headers PublicBatchUploadResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers PublicBatchUploadResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers PublicBatchUploadResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers PublicBatchUploadResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -3093,6 +3793,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
 		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
@@ -3116,6 +3823,26 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 			headers.XRatelimitReset = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicBatchUploadResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicBatchUploadResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -3180,6 +3907,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest PublicUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3187,11 +3921,25 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		}
 		response.JSON503 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	switch {
 	case rsp.StatusCode == 200:
 		var headers PublicPersonResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3216,6 +3964,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers PublicPersonResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3240,6 +3995,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PublicPersonResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3264,6 +4026,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers PublicPersonResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3288,6 +4057,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		response.Headers402 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicPersonResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3310,6 +4086,16 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 			headers.XRatelimitReset = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers PublicPersonResponse405Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers405 = &headers
 	case rsp.StatusCode == 429:
 		var headers PublicPersonResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -3318,6 +4104,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
 		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
@@ -3341,8 +4134,25 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 			headers.XRatelimitReset = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicPersonResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PublicPersonResponse503Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3365,6 +4175,16 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 			headers.XRatelimitReset = &value
 		}
 		response.Headers503 = &headers
+	case true:
+		var headers PublicPersonResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil
@@ -3435,6 +4255,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest PublicUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3442,11 +4269,25 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		}
 		response.JSON503 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
 	}
 
 	switch {
 	case rsp.StatusCode == 200:
 		var headers PublicValuationResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3471,6 +4312,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers PublicValuationResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3495,6 +4343,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PublicValuationResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3519,6 +4374,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 402:
 		var headers PublicValuationResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3543,6 +4405,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		response.Headers402 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicValuationResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3567,6 +4436,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		response.Headers404 = &headers
 	case rsp.StatusCode == 422:
 		var headers PublicValuationResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3598,6 +4474,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3620,8 +4503,25 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 			headers.XRatelimitReset = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicValuationResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PublicValuationResponse503Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
 		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -3644,6 +4544,16 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 			headers.XRatelimitReset = &value
 		}
 		response.Headers503 = &headers
+	case true:
+		var headers PublicValuationResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
 	}
 
 	return response, nil

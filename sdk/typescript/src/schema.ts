@@ -218,7 +218,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's profile */
+        /**
+         * The signed-in user's profile
+         * @description The user of the session: name, company, email, plan, credit balance (raw and split into plan credits and overage in `creditBalance`) and notification preferences.
+         */
         get: operations["getProfile"];
         /**
          * Update the profile
@@ -475,7 +478,10 @@ export interface paths {
          */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key */
+        /**
+         * Create an API key
+         * @description Creates a key of the public API with a name (1-100 characters, one line, not `dashboard`, which names the dashboard's own calls in the history) and a rate limit a minute (1-1000; when left out, the plan's cap). The full key is answered here and by the key list for the copy button; it is stored only as a hash and sealed with the server's secret. An account has at most 20 keys (409 `too_many_api_keys`).
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -530,7 +536,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Usage statistics */
+        /**
+         * Usage statistics
+         * @description The signed-in user's requests of the last `days` days (UTC, today included): totals, successes, response times (average, p50, p95 and by band), requests by day, credits used, and this month's requests against last month's.
+         */
         get: operations["usageStats"];
         put?: never;
         post?: never;
@@ -606,7 +615,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A batch job */
+        /**
+         * A batch job
+         * @description One of the signed-in user's batch jobs: its status, progress, credits used and, while its rows are kept, where to download the results. Another user's job answers 404, as one that does not exist.
+         */
         get: operations["getJob"];
         put?: never;
         post?: never;
@@ -751,7 +763,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A batch job's status and results (public API) */
+        /**
+         * A batch job's status and results (public API)
+         * @description The status and progress of a job created with this account's API keys or dashboard (another account's job
+         *     answers 404, exactly as one that does not exist), with one page of its rows' results in file order: valued
+         *     (`success`), refused (`failed`, with the reason) or not yet valued (`pending`). Poll it until `status` is
+         *     `completed`, `failed` or `cancelled`, or wait for the webhook. The rows are deleted 24 hours after the job
+         *     finishes; the status is then 410 (`results_deleted`). Free of charge; counts against the key's rate limit.
+         */
         get: operations["publicBatchStatus"];
         put?: never;
         post?: never;
@@ -768,7 +787,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a batch job's results (public API) */
+        /**
+         * Download a batch job's results (public API)
+         * @description Every row of the job with its result, as CSV (the default) or XLSX, in file order: the line and address of
+         *     the file, the status, the value and its range, confidence, rent, the home's facts, and the reason a row was
+         *     refused. Rows not yet valued are included as `pending`, so a download during processing is partial. Cells
+         *     that start like a formula (`=`, `+`, `-`, `@`) are made text so that a spreadsheet never runs them. The
+         *     account may download 2 files at once (429 with `Retry-After` past that); the rows are deleted 24 hours after
+         *     the job finishes (410 `results_deleted`). Free of charge; counts against the key's rate limit.
+         */
         get: operations["publicBatchDownload"];
         put?: never;
         post?: never;
@@ -825,7 +852,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Credits used this period, overage and the upcoming charge */
+        /**
+         * Credits used this period, overage and the upcoming charge
+         * @description The current billing period of the signed-in account: credits included and used, credits carried over, overage credits and their estimated charge, the overage limit, the plan price and the next invoice (the next period's plan plus the overage so far).
+         */
         get: operations["meteredUsage"];
         put?: never;
         post?: never;
@@ -1226,7 +1256,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document, as JSON */
+        /**
+         * This document, as JSON
+         * @description This contract (api/openapi.yaml) as JSON, validated when the server starts, with the server, contact and terms addresses set to this server's own base URL (VALUATOR_BASE_URL). The /docs page and code generators read it. No sign-in needed.
+         */
         get: operations["openapi"];
         put?: never;
         post?: never;
@@ -1447,6 +1480,7 @@ export interface components {
             bedrooms?: number | null;
             bathrooms?: number | null;
             squareFeet?: number | null;
+            /** Format: int32 */
             yearBuilt?: number | null;
             /** @description Lot size in square feet. */
             lotSize?: number | null;
@@ -1644,8 +1678,29 @@ export interface components {
                 bathrooms?: number | null;
                 squareFeet?: number | null;
                 yearBuilt?: number | null;
-                comparables?: components["schemas"]["ComparableSale"][];
+                comparables?: components["schemas"]["ReportComparable"][];
             };
+        };
+        /** @description A comparable sale of the valuation, as the lookup answered it (ComparableSale), with the bounds a report accepts. */
+        ReportComparable: {
+            address: string;
+            city?: string | null;
+            state?: string | null;
+            zip?: string | null;
+            distanceMiles: number;
+            /** Format: date */
+            saleDate: string;
+            /** Format: int64 */
+            salePrice: number;
+            bedrooms?: number | null;
+            bathrooms?: number | null;
+            /** Format: int64 */
+            squareFeet?: number | null;
+            /** Format: int32 */
+            yearBuilt?: number | null;
+            similarity: number;
+            /** Format: int64 */
+            adjustedPrice: number;
         };
         ApiKey: {
             /** Format: int64 */
@@ -1672,7 +1727,10 @@ export interface components {
         };
         CreateApiKeyRequest: {
             name: string;
-            /** @description Requests a minute. When omitted, the plan's cap: 60 on Free and Basic, 120 on Professional, and 100 on Enterprise (which has no cap). */
+            /**
+             * Format: int32
+             * @description Requests a minute. When omitted, the plan's cap: 60 on Free and Basic, 120 on Professional, and 100 on Enterprise (which has no cap).
+             */
             rateLimit?: number;
         };
         UsageEntry: {
@@ -1789,7 +1847,10 @@ export interface components {
             planLimit: number;
         };
         CreateJobFromUpload: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The uploadId of the preview.
+             */
             uploadId: number;
             mapping: components["schemas"]["ColumnMapping"];
             /** Format: uri */
@@ -1799,8 +1860,13 @@ export interface components {
             /** @enum {string} */
             type: "batch";
             fileName?: string;
+            /**
+             * Format: int32
+             * @description The number of rows, as the caller counts them (informative; the rows themselves are counted).
+             */
             totalProperties?: number;
             inputData: {
+                /** @description The rows, at most the plan's batch size (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000; past it 400 `batch_too_large`). Each text is at most 1,000 characters. The facts of a home not on record may be numbers, which must lie in the lookup's ranges, or text, which is read as a spreadsheet cell is ("1,850 sq ft"): a text that is no number, or out of range, fails only its row. */
                 properties: {
                     address?: string;
                     street?: string;
@@ -1827,9 +1893,12 @@ export interface components {
             webhookUrl?: string | null;
         };
         BatchUploadForm: {
-            /** Format: binary */
+            /**
+             * Format: binary
+             * @description The spreadsheet (CSV, XLSX or XLS), at most 50 MB (52,428,800 bytes).
+             */
             file: string;
-            /** @description JSON text of a ColumnMapping; detected when left out. */
+            /** @description JSON text of a ColumnMapping (at most 64 KB); detected when left out. */
             mapping?: string;
             /** @description Gets a signed POST when the job finishes. */
             webhookUrl?: string;
@@ -2200,8 +2269,12 @@ export interface components {
         };
         TestCardRequest: {
             number: string;
+            /** Format: int32 */
             expMonth: number;
-            /** @description Four digits, or two (2034 or 34). */
+            /**
+             * Format: int32
+             * @description Four digits, or two (2034 or 34); this year to 50 years ahead.
+             */
             expYear: number;
             cvc: string;
             name?: string;
@@ -2234,7 +2307,9 @@ export interface components {
             name: string;
             street_line_1?: string;
             city: string;
+            /** @description The state as its two-letter code, in capitals. */
             state_code: string;
+            /** @description The ZIP code: 5 digits or ZIP+4 (optional). */
             postal_code?: string;
             /**
              * @description The permissible purpose of the lookup (required by the dashboard; the opt-out ignores it).
@@ -2332,7 +2407,9 @@ export interface components {
             name: string;
             street_line_1: string;
             city: string;
+            /** @description The state as its two-letter code, in capitals. */
             state_code: string;
+            /** @description The ZIP code: 5 digits or ZIP+4 (optional). */
             postal_code?: string;
             /**
              * Format: email
@@ -2356,9 +2433,44 @@ export interface components {
         };
     };
     responses: {
+        /** @description The server's own fault (code `internal`): the answer says only "Internal error", and the server logs the cause with the request id. Never a stack trace or SQL text. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Internal error",
+                 *       "code": "internal",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Any other error, in the same one shape: a dependency that cannot be reached (503 `unavailable`), or a path or method the API does not have (404 `not_found`; 405 `method_not_allowed`, with `Allow`). */
+        DefaultError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service unavailable",
+                 *       "code": "unavailable",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Bad input. `field` names the first bad field; `fields` lists every bad field with its message. */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2379,6 +2491,7 @@ export interface components {
         /** @description Missing, invalid or expired credentials. */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2395,6 +2508,7 @@ export interface components {
         /** @description The request conflicts with existing data, for example an email that is already registered. */
         Conflict: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2412,6 +2526,7 @@ export interface components {
         /** @description Not enough credits. The body says the balance and the plan's overage terms. */
         PaymentRequired: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2444,6 +2559,7 @@ export interface components {
         /** @description The card was refused; `error` is the payment provider's own message. */
         CardDeclined: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2460,6 +2576,7 @@ export interface components {
         /** @description Nothing to answer for this input. Not charged. */
         NotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2480,6 +2597,7 @@ export interface components {
          */
         PropertyNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2489,6 +2607,7 @@ export interface components {
         /** @description Bad input: the field is named. A JSON body on the GET is refused here too. */
         PublicBadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2501,6 +2620,7 @@ export interface components {
         /** @description The API key is missing, malformed, unknown or deleted. */
         PublicUnauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2513,6 +2633,7 @@ export interface components {
         /** @description Not enough credits; the body gives the balance, plan and overage terms. */
         PublicPaymentRequired: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2525,6 +2646,7 @@ export interface components {
         /** @description No market data for the address. Not charged. */
         PublicNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2541,6 +2663,7 @@ export interface components {
          */
         PublicPropertyNotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2569,6 +2692,7 @@ export interface components {
          */
         PublicTooUncertain: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2592,6 +2716,7 @@ export interface components {
          */
         TooUncertain: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2608,6 +2733,7 @@ export interface components {
         /** @description The key's rate limit is spent; wait `Retry-After` seconds. Not charged. */
         PublicTooManyRequests: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2621,6 +2747,7 @@ export interface components {
         /** @description The valuation engine is starting. Not charged. */
         PublicUnavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -2633,6 +2760,7 @@ export interface components {
         /** @description The job's results were deleted (24 hours after it finished); its summary remains. */
         Gone: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2646,9 +2774,90 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The job's results were deleted (24 hours after it finished); its summary remains. */
+        PublicGone: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This job's results were deleted 24 hours after it finished",
+                 *       "code": "results_deleted",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Idempotency-Key` was used before for a different file (`idempotency_key_reused`, naming the field `Idempotency-Key`); use a new key for a new upload. */
+        PublicConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This Idempotency-Key was used for a different file; use a new key for a new upload",
+                 *       "code": "idempotency_key_reused",
+                 *       "field": "Idempotency-Key",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The file is over 50 MB (`file_too_large`), or keeping it would take the account past its batch storage quota (`storage_quota_exceeded`, with `usedBytes`, `quotaBytes` and `neededBytes`), as for the dashboard's uploads. */
+        PublicUploadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not multipart/form-data (`unsupported_media_type`), or the uploaded file is not a spreadsheet (`invalid_file_type`, naming the field `file`), as for the dashboard's uploads. */
+        PublicUploadWrongType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The upload arrived too slowly (under 10 KB/s on average after the first 30 seconds) and was cut off; nothing was kept. */
+        PublicUploadTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is too large. */
         TooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2662,6 +2871,7 @@ export interface components {
          */
         UploadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2682,6 +2892,7 @@ export interface components {
         /** @description The account already has 2 uploads in progress, or the server is reading too many spreadsheets at once; upload again after `Retry-After` seconds. */
         UploadBusy: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2692,6 +2903,7 @@ export interface components {
         /** @description The body is neither multipart/form-data nor, where the operation takes it, JSON (`unsupported_media_type`); or the uploaded file is not a spreadsheet (`invalid_file_type`, naming the field `file`, with the title 'Invalid File Type'): a name other than .csv, .xlsx or .xls, or content that is none of them whatever the name says (a PDF, a program or other binary data, an image, a zip archive without a workbook, a web page). A spreadsheet that cannot be read (a damaged workbook, an unclosed quote, no data rows) is a 400 instead. */
         UploadWrongType: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2713,6 +2925,7 @@ export interface components {
         /** @description The upload arrived too slowly (under 10 KB/s on average after the first 30 seconds) and was cut off; nothing was kept. Upload again on a steadier connection. */
         UploadTimeout: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2722,6 +2935,7 @@ export interface components {
         /** @description The account already has 2 downloads in progress, or the server is sending its most at once; download again after `Retry-After` seconds. */
         DownloadBusy: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2732,6 +2946,7 @@ export interface components {
         /** @description The request body is not JSON. */
         UnsupportedMediaType: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2741,6 +2956,7 @@ export interface components {
         /** @description Too many attempts; wait `retryAfter` seconds. */
         TooManyRequests: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2759,6 +2975,7 @@ export interface components {
         /** @description A dependency is unreachable (the database, or the payment provider: "Payments are unavailable right now; you were not charged. Try again in a few minutes."). */
         Unavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2775,7 +2992,7 @@ export interface components {
         RateLimitRemaining: number;
         /** @description Seconds until the full budget is available again. */
         RateLimitReset: number;
-        /** @description The id of this request, also written in the server log. */
+        /** @description The server's own id of this request (a ULID: 26 characters of Crockford base32, in time order), the same as `requestId` in an error body and `meta.requestId` of a lookup, and written in the server's log line of the request. Every response carries it: answers, errors and the web app's files alike. An `X-Request-Id` the caller sends is never used in its place; a well-formed one (at most 64 letters, digits, `-`, `_` or `.`) is answered back as `X-Client-Request-Id` and kept beside the server's id as the caller's label. */
         "X-Request-Id": string;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
@@ -2796,6 +3013,7 @@ export interface operations {
             /** @description The process is up. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2807,6 +3025,8 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     readyz: {
@@ -2821,6 +3041,7 @@ export interface operations {
             /** @description Ready to serve. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2832,7 +3053,9 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     register: {
@@ -2858,6 +3081,7 @@ export interface operations {
             /** @description Account created and signed in. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,6 +3093,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     login: {
@@ -2893,6 +3119,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2904,6 +3131,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     demoAccount: {
@@ -2918,6 +3147,7 @@ export interface operations {
             /** @description The demo account's sign-in. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,10 +3163,13 @@ export interface operations {
             /** @description This server has no demo account (always so in production). */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     logout: {
@@ -2951,10 +3184,13 @@ export interface operations {
             /** @description The session is revoked. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     currentUser: {
@@ -2969,6 +3205,7 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2976,6 +3213,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     changePassword: {
@@ -2994,6 +3233,7 @@ export interface operations {
             /** @description Password changed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3005,6 +3245,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     requestPasswordReset: {
@@ -3023,6 +3265,7 @@ export interface operations {
             /** @description If the account exists, a link was sent. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3033,6 +3276,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     resetPassword: {
@@ -3051,6 +3296,7 @@ export interface operations {
             /** @description Password set. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3061,6 +3307,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     getProfile: {
@@ -3075,6 +3323,7 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3082,6 +3331,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     updateProfile: {
@@ -3100,6 +3351,7 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3112,6 +3364,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     updateNotifications: {
@@ -3130,6 +3384,7 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3140,6 +3395,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     closeAccount: {
@@ -3158,6 +3415,7 @@ export interface operations {
             /** @description The account is closed. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3167,6 +3425,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     sendContactMessage: {
@@ -3185,6 +3445,7 @@ export interface operations {
             /** @description Message received. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,6 +3456,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     getSite: {
@@ -3209,17 +3472,21 @@ export interface operations {
             /** @description The site's facts. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Site"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     unsubscribeLink: {
         parameters: {
             query?: {
+                /** @description The token of the email's unsubscribe link, passed on to the page. A token longer than 200 characters is no token this server made: it is dropped, and the page says the link is not valid. */
                 token?: string;
             };
             header?: never;
@@ -3231,11 +3498,15 @@ export interface operations {
             /** @description To the unsubscribe page. */
             303: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The web app's unsubscribe page, with the token. */
                     Location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     unsubscribe: {
@@ -3264,6 +3535,7 @@ export interface operations {
             /** @description The switch is off. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3274,6 +3546,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     lookupProperty: {
@@ -3300,6 +3574,7 @@ export interface operations {
             /** @description The valuation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,7 +3590,9 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["TooUncertain"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     downloadPropertyReport: {
@@ -3334,6 +3611,7 @@ export interface operations {
             /** @description The report. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3344,6 +3622,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     exampleValuation: {
@@ -3358,6 +3638,7 @@ export interface operations {
             /** @description The live example. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3367,6 +3648,7 @@ export interface operations {
             /** @description This server's market has no record of the example home (`example_unavailable`). */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,12 +3665,15 @@ export interface operations {
             /** @description Only GET is answered (HEAD too is refused); nothing is computed. */
             405: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     publicValuation: {
@@ -3422,6 +3707,7 @@ export interface operations {
             /** @description The valuation. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -3439,7 +3725,9 @@ export interface operations {
             404: components["responses"]["PublicPropertyNotFound"];
             422: components["responses"]["PublicTooUncertain"];
             429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["PublicUnavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     listApiKeys: {
@@ -3454,6 +3742,7 @@ export interface operations {
             /** @description The keys. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,6 +3750,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     createApiKey: {
@@ -3485,6 +3776,7 @@ export interface operations {
             /** @description The new key. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,6 +3788,7 @@ export interface operations {
             /** @description The account already has 20 API keys, the most it may have (code too_many_api_keys). */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3511,6 +3804,8 @@ export interface operations {
             };
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     deleteApiKey: {
@@ -3527,6 +3822,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3534,6 +3830,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     usageHistory: {
@@ -3556,6 +3854,7 @@ export interface operations {
             /** @description One page of history. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +3863,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     usageStats: {
@@ -3580,6 +3881,7 @@ export interface operations {
             /** @description Statistics of the last `days` days (UTC), every day listed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3588,6 +3890,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     previewBatchFile: {
@@ -3600,7 +3904,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** Format: binary */
+                    /**
+                     * Format: binary
+                     * @description The spreadsheet, at most 50 MB (52,428,800 bytes).
+                     */
                     file: string;
                 };
             };
@@ -3609,6 +3916,7 @@ export interface operations {
             /** @description What the file holds. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3621,6 +3929,8 @@ export interface operations {
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UploadWrongType"];
             429: components["responses"]["UploadBusy"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     listJobs: {
@@ -3635,6 +3945,7 @@ export interface operations {
             /** @description The jobs. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3642,6 +3953,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     createJob: {
@@ -3661,6 +3974,7 @@ export interface operations {
             /** @description The job, queued. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +3989,8 @@ export interface operations {
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UploadWrongType"];
             429: components["responses"]["UploadBusy"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     getJob: {
@@ -3691,6 +4007,7 @@ export interface operations {
             /** @description The job. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3700,6 +4017,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     getJobResults: {
@@ -3720,6 +4039,7 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +4050,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     downloadJob: {
@@ -3748,6 +4070,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3760,6 +4083,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             429: components["responses"]["DownloadBusy"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     cancelJob: {
@@ -3776,6 +4101,7 @@ export interface operations {
             /** @description The job, cancelled. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3786,6 +4112,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     retryJob: {
@@ -3802,6 +4130,7 @@ export interface operations {
             /** @description The job, queued again. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3813,6 +4142,8 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     batchExample: {
@@ -3827,12 +4158,15 @@ export interface operations {
             /** @description The CSV file. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/csv": string;
                 };
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     publicBatchUpload: {
@@ -3853,6 +4187,7 @@ export interface operations {
             /** @description The job created earlier with the same Idempotency-Key. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -3865,6 +4200,7 @@ export interface operations {
             /** @description The job, queued. */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -3877,13 +4213,14 @@ export interface operations {
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
             402: components["responses"]["PublicPaymentRequired"];
-            408: components["responses"]["UploadTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["UploadTooLarge"];
-            415: components["responses"]["UploadWrongType"];
+            408: components["responses"]["PublicUploadTimeout"];
+            409: components["responses"]["PublicConflict"];
+            413: components["responses"]["PublicUploadTooLarge"];
+            415: components["responses"]["PublicUploadWrongType"];
             /** @description The key's rate limit, the account's 2 uploads in progress, or the server's spreadsheet reads; wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -3894,6 +4231,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     publicBatchStatus: {
@@ -3901,10 +4240,12 @@ export interface operations {
             query?: {
                 /** @description Page of results. */
                 page?: number;
+                /** @description Results a page. */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description The job's id, as the upload answered it. */
                 jobId: number;
             };
             cookie?: never;
@@ -3914,6 +4255,7 @@ export interface operations {
             /** @description The status. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -3926,8 +4268,10 @@ export interface operations {
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
             404: components["responses"]["PublicNotFound"];
-            410: components["responses"]["Gone"];
+            410: components["responses"]["PublicGone"];
             429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     publicBatchDownload: {
@@ -3937,6 +4281,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The job's id, as the upload answered it. */
                 jobId: number;
             };
             cookie?: never;
@@ -3946,6 +4291,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -3959,17 +4305,23 @@ export interface operations {
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
             404: components["responses"]["PublicNotFound"];
-            410: components["responses"]["Gone"];
+            410: components["responses"]["PublicGone"];
             /** @description The key's rate limit, or the account's 2 downloads in progress; wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     billingConfig: {
@@ -3984,6 +4336,7 @@ export interface operations {
             /** @description The payment mode and plans. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3991,6 +4344,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     getSubscription: {
@@ -4005,6 +4360,7 @@ export interface operations {
             /** @description The subscription. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4012,6 +4368,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     meteredUsage: {
@@ -4026,6 +4384,7 @@ export interface operations {
             /** @description Metered usage of the current period. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4033,12 +4392,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     creditHistory: {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description An entry's id: the entries older than it. */
                 before?: number;
             };
             header?: never;
@@ -4050,6 +4412,7 @@ export interface operations {
             /** @description One page of the ledger. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4058,12 +4421,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     listPayments: {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description An entry's id: the entries older than it. */
                 before?: number;
             };
             header?: never;
@@ -4075,6 +4441,7 @@ export interface operations {
             /** @description One page of payments. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,6 +4450,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     paymentReceipt: {
@@ -4099,6 +4468,7 @@ export interface operations {
             /** @description The receipt. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +4478,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     cancelPayment: {
@@ -4124,6 +4496,7 @@ export interface operations {
             /** @description The payment, closed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4134,6 +4507,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     updatePaymentMethod: {
@@ -4152,6 +4527,7 @@ export interface operations {
             /** @description The subscription with its new card. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4162,7 +4538,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     prorationPreview: {
@@ -4179,6 +4559,7 @@ export interface operations {
             /** @description The change's terms. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4188,6 +4569,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     subscribe: {
@@ -4206,6 +4589,7 @@ export interface operations {
             /** @description The payment to confirm. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,7 +4600,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     changePlan: {
@@ -4235,6 +4623,7 @@ export interface operations {
             /** @description The change. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4245,7 +4634,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     cancelSubscription: {
@@ -4260,6 +4653,7 @@ export interface operations {
             /** @description The subscription, now cancelling at period end. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,13 +4662,16 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     stripeWebhook: {
         parameters: {
             query?: never;
             header: {
+                /** @description Stripe's signature of the body (`t=...,v1=...`). */
                 "Stripe-Signature": string;
             };
             path?: never;
@@ -4289,6 +4686,7 @@ export interface operations {
             /** @description Received (also for a repeated delivery). */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,6 +4697,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     createTestPaymentMethod: {
@@ -4317,6 +4718,7 @@ export interface operations {
             /** @description The payment method. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,6 +4728,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     confirmTestPayment: {
@@ -4344,6 +4750,7 @@ export interface operations {
             /** @description Paid, or the bank asks for authentication first. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4355,6 +4762,10 @@ export interface operations {
             402: components["responses"]["CardDeclined"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     getOverageLimit: {
@@ -4369,6 +4780,7 @@ export interface operations {
             /** @description The limit. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,6 +4788,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     setOverageLimit: {
@@ -4388,6 +4802,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Dollars, with at most two decimals; null for no limit. */
                     limit: number | null;
                 };
             };
@@ -4396,6 +4811,7 @@ export interface operations {
             /** @description The saved limit. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4404,6 +4820,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     findPerson: {
@@ -4422,6 +4842,7 @@ export interface operations {
             /** @description The person found. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4435,7 +4856,9 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     personDemoResident: {
@@ -4450,6 +4873,7 @@ export interface operations {
             /** @description A demo resident's name and address. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4458,6 +4882,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     publicPerson: {
@@ -4466,7 +4892,15 @@ export interface operations {
                 name: string;
                 street_line_1?: string;
                 city: string;
+                /**
+                 * @description The state as its two-letter code, in capitals.
+                 * @example WA
+                 */
                 state_code: string;
+                /**
+                 * @description The ZIP code: 5 digits or ZIP+4.
+                 * @example 98103
+                 */
                 postal_code?: string;
                 purpose?: "real_estate_transaction" | "identity_verification" | "fraud_prevention" | "contacting_owner" | "legal_process";
             };
@@ -4479,6 +4913,7 @@ export interface operations {
             /** @description The person found. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -4495,23 +4930,28 @@ export interface operations {
             /** @description HEAD is not served on a metered endpoint. */
             405: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
             429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["PublicUnavailable"];
+            default: components["responses"]["DefaultError"];
         };
     };
     personAudit: {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description An entry's id: the entries older than it. */
                 before?: number;
+                /** @description `json` (the default): a page; `csv`: every lookup that matches. */
                 format?: "json" | "csv";
                 /** @description The first day (UTC, YYYY-MM-DD) of lookups to include. */
                 from?: string;
-                /** @description The last day (UTC, YYYY-MM-DD) of lookups to include. */
+                /** @description The last day (UTC, YYYY-MM-DD) of lookups to include; not before `from`. */
                 to?: string;
                 purpose?: "real_estate_transaction" | "identity_verification" | "fraud_prevention" | "contacting_owner" | "legal_process";
             };
@@ -4524,6 +4964,7 @@ export interface operations {
             /** @description The log. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4536,6 +4977,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     personOptOut: {
@@ -4554,6 +4997,7 @@ export interface operations {
             /** @description Recorded; a link is on its way if a listing matches. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4564,6 +5008,8 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     personOptOutConfirm: {
@@ -4585,6 +5031,7 @@ export interface operations {
             /** @description The listing is removed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4595,14 +5042,18 @@ export interface operations {
             /** @description The link has expired (after 24 hours) or was used already. */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
     openapi: {
@@ -4617,12 +5068,15 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
         };
     };
 }

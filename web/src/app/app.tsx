@@ -4,6 +4,7 @@ import { BrowserRouter } from "react-router";
 import { getToken } from "@/lib/api";
 import { AuthProvider } from "@/lib/auth";
 import { queryClient } from "@/lib/query-client";
+import { SkipLink } from "@/components/skip-link";
 import { Notifications } from "./notifications";
 import { AppRoutes, prefetchOnIntent, prefetchRoute } from "./routes";
 
@@ -18,6 +19,8 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <AuthProvider>
+          {/* The first tab stop of every page, public and signed-in (skip-link.tsx). */}
+          <SkipLink />
           <AppRoutes />
           <Notifications />
         </AuthProvider>

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { render, waitFor } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
 import { AuthProvider } from "@/lib/auth";
@@ -76,5 +77,34 @@ describe("page titles", () => {
     document.title = "stale";
     renderAt("/history");
     await waitFor(() => expect(document.title).toBe("Request History · Valuator"));
+  });
+
+  it("moves focus to the new page's main heading on a navigation, not on the first load", async () => {
+    mockFetch({ "GET /api/example": { body: LIVE_EXAMPLE } });
+    const user = userEvent.setup();
+    renderAt("/");
+    const home = await screen.findByRole("heading", { level: 1, name: "Property Valuation Made Simple" });
+    expect(home).not.toHaveFocus();
+    expect(document.body).toHaveFocus();
+
+    await user.click(within(screen.getByRole("navigation", { name: "Footer" })).getByRole("link", { name: "Pricing" }));
+    const pricing = await screen.findByRole("heading", { level: 1, name: /pricing/i });
+    await waitFor(() => expect(pricing).toHaveFocus());
+    await waitFor(() => expect(document.title).toBe("Pricing · Valuator"));
+    // Focusable from script only, inside the page's main region.
+    expect(pricing).toHaveAttribute("tabindex", "-1");
+    expect(pricing.closest("main")).toHaveAttribute("id", "main-content");
+  });
+
+  it("moves focus to a signed-in screen's heading after a link of the sidebar", async () => {
+    localStorage.setItem("token", "vs_test");
+    mockFetch({ "GET /api/user/profile": { body: makeUser() }, "GET /api/example": { body: LIVE_EXAMPLE } });
+    const user = userEvent.setup();
+    renderAt("/settings");
+    await screen.findByRole("heading", { level: 1, name: "Settings" }, { timeout: 5000 });
+    const link = within(screen.getByRole("navigation", { name: "Main" })).getByRole("link", { name: "History" });
+    await user.click(link);
+    const history = await screen.findByRole("heading", { level: 1, name: "Request History" }, { timeout: 5000 });
+    await waitFor(() => expect(history).toHaveFocus());
   });
 });

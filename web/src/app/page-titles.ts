@@ -1,7 +1,9 @@
 // The browser tab's title of every route (issue 25): "<Page> · Valuator", set in one place from the route table's
 // paths, so a page never keeps the previous page's title and a new route cannot be added without one (the unit test
-// reads routes.tsx and fails on a path missing here).
-import { useEffect } from "react";
+// reads routes.tsx and fails on a path missing here). On a navigation, focus also moves to the new page's main
+// heading (issue 26), so a screen reader says which page it is on and the keyboard starts from its content.
+import { useEffect, useRef } from "react";
+import { focusElement, focusIsLost, mainContent, whenPresent } from "@/components/ui/focus";
 
 export const SITE_NAME = "Valuator";
 
@@ -46,9 +48,37 @@ export function pageTitle(pathname: string): string {
   return `${PAGE_NAMES[path] ?? NOT_FOUND_NAME} · ${SITE_NAME}`;
 }
 
-/** Keeps document.title in step with the route on show. */
+/**
+ * Keeps document.title in step with the route on show and, on a navigation (not on the first load), moves focus to
+ * the new page's main heading.
+ */
 export function usePageTitle(pathname: string): void {
   useEffect(() => {
     document.title = pageTitle(pathname);
+  }, [pathname]);
+  useFocusHeadingOnNavigation(pathname);
+}
+
+/**
+ * When the path changes, focus goes to the new page's h1 (inside <main>) once it is on screen: a page whose code or
+ * data is still loading shows its heading a moment later. Focus is left alone on the first load (the browser starts
+ * at the top, before the skip link), when the new page has already put it in its content itself (a field focused on
+ * arrival), and when the user moves it before the heading appears.
+ */
+export function useFocusHeadingOnNavigation(pathname: string): void {
+  const shown = useRef(pathname);
+  useEffect(() => {
+    // Compared with the last path, not with a "first run" flag: StrictMode runs effects twice on mount.
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    return whenPresent(
+      () => mainContent()?.querySelector<HTMLElement>("h1") ?? null,
+      (heading) => {
+        const main = heading.closest("main");
+        const active = document.activeElement;
+        const pageChoseFocus = !focusIsLost() && active !== main && !!main?.contains(active);
+        if (!pageChoseFocus) focusElement(heading);
+      },
+    );
   }, [pathname]);
 }

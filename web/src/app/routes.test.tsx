@@ -9,6 +9,7 @@ import { createQueryClient } from "@/lib/query-client";
 import { dismissToasts, makeUser, mockFetch } from "@/test/utils";
 import { ChunkErrorBoundary } from "./chunk-error-boundary";
 import { Notifications } from "./notifications";
+import { loadAuthPages, loadFirstPage, loadLandingPage, loadSignedInApp, reloadOnce } from "./route-chunks";
 import { AppRoutes, prefetchOnIntent } from "./routes";
 
 function renderRoutes(route: string) {
@@ -29,9 +30,16 @@ afterEach(() => {
 });
 
 describe("the route table", () => {
-  it("shows the landing page at once: it is in the entry chunk", () => {
+  it("shows a page whose code has loaded at once, with no spinner (as main.tsx renders a first visit)", async () => {
+    await loadLandingPage();
     renderRoutes("/");
     expect(screen.getByRole("heading", { level: 1, name: "Property Valuation Made Simple" })).toBeInTheDocument();
+    expect(screen.queryByRole("status", { name: "Loading" })).not.toBeInTheDocument();
+  });
+
+  it("shows the not-found screen at once for an unknown path: it is in the app's chunk", () => {
+    renderRoutes("/no-such-page");
+    expect(screen.getByRole("heading", { level: 1, name: "We can't find that page" })).toBeInTheDocument();
   });
 
   it.each([
@@ -95,11 +103,24 @@ describe("ChunkErrorBoundary", () => {
     );
   }
 
-  it("offers a reload when a page's code cannot be fetched", async () => {
+  const chunkError = () => new TypeError("Failed to fetch dynamically imported module: /assets/public-pages-abc.js");
+
+  it("reloads once when a page's code cannot be fetched (a release replaced it)", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    renderFailing(new TypeError("Failed to fetch dynamically imported module: /assets/public-pages-abc.js"));
+    sessionStorage.clear();
+    renderFailing(chunkError());
+    expect(await screen.findByRole("status", { name: "Loading the new version of Valuator" })).toBeInTheDocument();
+    expect(sessionStorage.getItem("valuator:reloaded-for-chunk")).not.toBeNull();
+    vi.restoreAllMocks();
+  });
+
+  it("offers a reload when a page's code cannot be fetched again right after a reload", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    sessionStorage.setItem("valuator:reloaded-for-chunk", String(Date.now()));
+    renderFailing(chunkError());
     expect(await screen.findByRole("heading", { name: "This page could not be loaded" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Reload" })).toBeInTheDocument();
+    sessionStorage.clear();
     vi.restoreAllMocks();
   });
 
@@ -131,5 +152,26 @@ describe("ChunkErrorBoundary", () => {
     expect(await screen.findByText("outer caught it")).toBeInTheDocument();
     expect(caught).toEqual([new Error("a bug")]);
     vi.restoreAllMocks();
+  });
+});
+
+describe("route-chunks", () => {
+  it("reloads at most once a minute", () => {
+    sessionStorage.clear();
+    const reload = vi.fn();
+    expect(reloadOnce(reload, 1_000_000)).toBe(true);
+    expect(reloadOnce(reload, 1_030_000)).toBe(false);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(reloadOnce(reload, 1_061_000)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(2);
+    sessionStorage.clear();
+  });
+
+  it("loads the first page's code: its own, or the sign-in page's for a signed-out visitor of a signed-in screen", async () => {
+    await loadFirstPage("/login/", false);
+    expect(loadAuthPages.module?.LoginPage).toBeTypeOf("function");
+    await loadFirstPage("/no-such-page", false);
+    await loadFirstPage("/history", true);
+    expect(loadSignedInApp.module?.HistoryPage).toBeTypeOf("function");
   });
 });

@@ -1,38 +1,48 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { createElement, lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from "react";
 import { Route, Routes, useLocation } from "react-router";
 import { FullPageSpinner } from "@/components/ui/spinner";
 import { ProtectedRoute } from "./shell/protected-route";
 import { ChunkErrorBoundary } from "./chunk-error-boundary";
-import { loadToaster } from "./notifications";
 import { NotFoundPage } from "./not-found-page";
-import { LandingPage } from "@/features/marketing/landing-page";
 import { usePageTitle } from "./page-titles";
+import {
+  loadAuthPages,
+  loadDocs,
+  loadLandingPage,
+  loadPublicFormPages,
+  loadPublicPages,
+  loadReporting,
+  loadSignedInApp,
+  type Chunk,
+} from "./route-chunks";
 
-// The bundle is split by route (issue 13; docs/architecture.md, "Web app"): the landing page and the not-found
-// screen are in the entry chunk, everything else loads when first shown. The landing page's JS is held to a budget
-// by e2e/tests/bundle-budget.spec.ts.
-// Pages that show toasts fetch the toaster's code alongside theirs, so their first toast does not wait for it.
-const withToaster = <M,>(load: () => Promise<M>) => () => {
-  loadToaster().catch(() => undefined);
-  return load();
-};
-const loadPublicPages = () => import("./public-pages");
-const loadPublicFormPages = withToaster(() => import("./public-form-pages"));
-const loadAuthPages = withToaster(() => import("./auth-pages"));
-const loadSignedInApp = withToaster(() => import("./signed-in-app"));
-// The API viewer is large (swagger-ui), so it loads only when /docs is visited.
-const loadDocs = () => import("@/features/docs/docs-page");
-// The charts library is most of the Reporting screen's weight; the other screens do not need it.
-const loadReporting = () => import("@/features/reporting/reporting-page");
+export { prefetchOnIntent, prefetchRoute } from "./route-chunks";
 
-/** A component exported as `name` by a lazily loaded module. */
+// The bundle is split by route (issues 13 and 26; docs/architecture.md, "Web app"): every page loads its code when
+// first shown (route-chunks.ts), the not-found screen excepted. The entry script (main.tsx) fetches the first page's
+// code alongside the app's and renders once both are in, so a first visit shows the page with no spinner; a later
+// navigation keeps the current page on screen while the next one's code loads. e2e/tests/bundle-budget.spec.ts
+// holds the entry and the public pages to their budget.
+
+/**
+ * A component exported as `name` by a lazily loaded chunk. Once the chunk has loaded it renders at once, without
+ * suspending; before, it suspends until the chunk is in. Each mounted page keeps the form it started with, so it is
+ * never swapped (and its state lost) when the chunk arrives.
+ */
 function lazyNamed<M extends Record<K, ComponentType>, K extends keyof M & string>(
-  load: () => Promise<M>,
+  load: Chunk<M>,
   name: K,
-): LazyExoticComponent<M[K]> {
-  return lazy(() => load().then((m) => ({ default: m[name] })));
+): ComponentType {
+  const Lazy: LazyExoticComponent<ComponentType> = lazy(() => load().then((m) => ({ default: m[name] })));
+  function Page() {
+    const [Component] = useState<ComponentType>(() => load.module?.[name] ?? Lazy);
+    return createElement(Component);
+  }
+  Page.displayName = `Lazy(${name})`;
+  return Page;
 }
 
+const LandingPage = lazyNamed(loadLandingPage, "LandingPage");
 const PricingPage = lazyNamed(loadPublicPages, "PricingPage");
 const AboutPage = lazyNamed(loadPublicPages, "AboutPage");
 const PrivacyPage = lazyNamed(loadPublicPages, "PrivacyPage");
@@ -54,66 +64,8 @@ const ApiKeysPage = lazyNamed(loadSignedInApp, "ApiKeysPage");
 const HistoryPage = lazyNamed(loadSignedInApp, "HistoryPage");
 const BillingPage = lazyNamed(loadSignedInApp, "BillingPage");
 const SettingsPage = lazyNamed(loadSignedInApp, "SettingsPage");
-const DocsPage = lazy(loadDocs);
+const DocsPage = lazyNamed(loadDocs, "default");
 const ReportingPage = lazyNamed(loadReporting, "ReportingPage");
-
-/** The chunk each route needs, by path, so it can be fetched before the visitor gets there. */
-const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
-  "/pricing": loadPublicPages,
-  "/about": loadPublicPages,
-  "/privacy": loadPublicPages,
-  "/terms": loadPublicPages,
-  "/help-center": loadPublicPages,
-  "/contact-us": loadPublicFormPages,
-  "/opt-out": loadPublicFormPages,
-  "/opt-out/confirm": loadPublicFormPages,
-  "/unsubscribe": loadPublicFormPages,
-  "/login": loadAuthPages,
-  "/sign-in": loadAuthPages,
-  "/register": loadAuthPages,
-  "/forgot-password": loadAuthPages,
-  "/reset-password": loadAuthPages,
-  "/docs": loadDocs,
-  "/dashboard": loadSignedInApp,
-  "/property-lookup": loadSignedInApp,
-  "/person-lookup": loadSignedInApp,
-  "/batch-upload": loadSignedInApp,
-  "/api-keys": loadSignedInApp,
-  "/history": loadSignedInApp,
-  "/billing": loadSignedInApp,
-  "/settings": loadSignedInApp,
-};
-
-/** Starts loading the code of the route at `pathname` (a no-op when it is in the entry chunk or already loaded). */
-export function prefetchRoute(pathname: string): void {
-  // A failed prefetch is retried by the route itself when it is visited, which then reports the failure.
-  CHUNK_OF_PATH[pathname]?.().catch(() => undefined);
-}
-
-/** The forms whose success leads into the signed-in app. */
-const SIGN_IN_PATHS = new Set(["/login", "/sign-in", "/register"]);
-
-/**
- * Fetches a route's code as soon as the visitor shows the intent to go there: pointing at, touching or focusing a
- * link to it, and submitting the sign-in or sign-up form (the signed-in app loads while the server checks the
- * password). Navigations then rarely wait. Returns the function that stops it.
- */
-export function prefetchOnIntent(doc: Document = document): () => void {
-  const onLinkIntent = (e: Event) => {
-    const link = e.target instanceof Element ? e.target.closest("a[href]") : null;
-    if (link instanceof HTMLAnchorElement && link.origin === window.location.origin) prefetchRoute(link.pathname);
-  };
-  const onSubmit = () => {
-    if (SIGN_IN_PATHS.has(window.location.pathname)) prefetchRoute("/dashboard");
-  };
-  const intents = ["pointerover", "touchstart", "focusin"] as const;
-  for (const type of intents) doc.addEventListener(type, onLinkIntent, { passive: true });
-  doc.addEventListener("submit", onSubmit, true);
-  return () => {
-    for (const type of intents) doc.removeEventListener(type, onLinkIntent);
-    doc.removeEventListener("submit", onSubmit, true);
-  };
-}
 
 /** The route table of the spec (product-and-account section 2). */
 export function AppRoutes() {

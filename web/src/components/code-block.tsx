@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { Check, Copy } from "lucide-react";
 import { cn } from "@/lib/utils";
 
@@ -9,13 +9,44 @@ interface CodeBlockProps {
   className?: string;
 }
 
+/** Whether a box's content overflows it (a pixel of rounding is not an overflow), either way. */
+export function overflows(el: Pick<HTMLElement, "scrollWidth" | "clientWidth" | "scrollHeight" | "clientHeight">): boolean {
+  return el.scrollWidth - el.clientWidth > 1 || el.scrollHeight - el.clientHeight > 1;
+}
+
+/** Follows whether a box scrolls as it is resized or its content changes size. */
+function useScrolls(ref: RefObject<HTMLElement | null>): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const update = () => setScrolls(overflows(el));
+    update();
+    const resize = typeof ResizeObserver === "function" ? new ResizeObserver(update) : null;
+    resize?.observe(el);
+    if (el.firstElementChild) resize?.observe(el.firstElementChild);
+    window.addEventListener("resize", update);
+    return () => {
+      resize?.disconnect();
+      window.removeEventListener("resize", update);
+    };
+  }, [ref]);
+  return scrolls;
+}
+
 /**
  * A dark code sample with a copy button. Long lines wrap inside the box (a URL breaks anywhere), so nothing is
  * hidden behind a scrollbar that phones and overlay-scrollbar desktops do not show, and the block never widens its
  * page: it is min-w-0 and max-w-full, so it fits a flex or grid cell. Copy takes the code as written, unwrapped.
+ *
+ * A page may cap the block's height (`[&_pre]:max-h-96`); the code then scrolls inside it, and the box becomes a
+ * region named after the block that takes a Tab stop, so a keyboard can scroll it with the arrow keys (Safari and
+ * Firefox do not reach a scroll box that holds nothing focusable; issue 26). Nothing of this when it all shows.
  */
 export function CodeBlock({ title, code, className }: CodeBlockProps) {
   const [copied, setCopied] = useState(false);
+  const pre = useRef<HTMLPreElement>(null);
+  const scrolls = useScrolls(pre);
 
   useEffect(() => {
     if (!copied) return;
@@ -46,7 +77,13 @@ export function CodeBlock({ title, code, className }: CodeBlockProps) {
           {copied ? "Copied" : "Copy"}
         </button>
       </figcaption>
-      <pre className="overflow-x-auto whitespace-pre-wrap p-4 text-sm leading-relaxed [overflow-wrap:anywhere]">
+      <pre
+        ref={pre}
+        role={scrolls ? "region" : undefined}
+        aria-label={scrolls ? `${title}, scrolls` : undefined}
+        tabIndex={scrolls ? 0 : undefined}
+        className="overflow-auto whitespace-pre-wrap p-4 text-sm leading-relaxed [overflow-wrap:anywhere] focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
+      >
         <code className="font-mono">{code}</code>
       </pre>
     </figure>

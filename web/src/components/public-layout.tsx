@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { ArrowLeft } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Logo } from "@/components/ui/logo";
+import { MAIN_CONTENT_ID } from "@/components/ui/focus";
 import { useOptionalUser } from "@/lib/auth";
 import { cn } from "@/lib/utils";
 
@@ -87,12 +88,15 @@ export function PublicFooter() {
   );
 }
 
-/** Header, page content, footer. */
+/**
+ * Header, page content, footer. Landmarks, once each: the header (banner), <main id="main-content"> (the skip
+ * link's target) and the footer (contentinfo); the navigations are named (Account in the header, Footer).
+ */
 export function PublicLayout({ children }: { children: React.ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col bg-background">
       <PublicHeader />
-      <main id="main" className="flex-1">
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 focus:outline-none">
         {children}
       </main>
       <PublicFooter />

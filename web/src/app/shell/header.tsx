@@ -10,7 +10,7 @@ import { ApiStatus } from "./api-status";
  * The top bar of the signed-in shell: on small screens the menu button and the brand (the sidebar, which carries it on
  * wide screens, is hidden there), then the API status and the balance.
  */
-export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
+export function Header({ onOpenMenu, menuOpen = false }: { onOpenMenu: () => void; menuOpen?: boolean }) {
   const { user } = useAuth();
   return (
     <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
@@ -20,6 +20,8 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
         size="icon"
         className="md:hidden"
         aria-label="Open menu"
+        aria-haspopup="dialog"
+        aria-expanded={menuOpen}
         onClick={onOpenMenu}
       >
         <Menu aria-hidden="true" />

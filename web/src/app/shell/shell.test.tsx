@@ -197,6 +197,56 @@ describe("Sidebar", () => {
     await userEvent.click(within(menu).getByRole("link", { name: "Settings" }));
     expect(await screen.findByRole("heading", { name: "Page /settings" })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "Menu" })).not.toBeInTheDocument());
+    // Focus goes to the new page's heading, not back to the menu button.
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Page /settings" })).toHaveFocus());
+  });
+
+  it.each(["Escape", "the X"])("gives focus back to 'Open menu' when the menu is closed with %s", async (way) => {
+    signedIn();
+    renderShell("/billing");
+    await screen.findByRole("heading", { name: "Page /billing" });
+    const button = screen.getByRole("button", { name: "Open menu" });
+    expect(button).toHaveAttribute("aria-expanded", "false");
+    await userEvent.click(button);
+    const menu = await screen.findByRole("dialog", { name: "Menu" });
+    expect(button).toHaveAttribute("aria-expanded", "true");
+    // Its navigation is named apart from the desktop rail's, and focus stays inside the menu.
+    expect(within(menu).getByRole("navigation", { name: "Main menu" })).toBeInTheDocument();
+    for (let i = 0; i < 15; i++) {
+      await userEvent.tab();
+      expect(menu).toContainElement(document.activeElement as HTMLElement);
+    }
+    if (way === "Escape") await userEvent.keyboard("{Escape}");
+    else await userEvent.click(within(menu).getByRole("button", { name: "Close menu" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Menu" })).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
+  });
+
+  it("gives focus back to 'Open menu' after a link to the page already shown", async () => {
+    signedIn();
+    renderShell("/billing");
+    await screen.findByRole("heading", { name: "Page /billing" });
+    await userEvent.click(screen.getByRole("button", { name: "Open menu" }));
+    const menu = await screen.findByRole("dialog", { name: "Menu" });
+    await userEvent.click(within(menu).getByRole("link", { name: "Billing" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Menu" })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole("button", { name: "Open menu" })).toHaveFocus());
+  });
+});
+
+describe("landmarks", () => {
+  it("has one banner, one main (the skip link's target) and one navigation, named Main", async () => {
+    signedIn();
+    renderShell("/settings");
+    await screen.findByRole("heading", { name: "Page /settings" });
+    expect(screen.getAllByRole("banner")).toHaveLength(1);
+    const main = screen.getByRole("main");
+    expect(main).toHaveAttribute("id", "main-content");
+    expect(main).toHaveAttribute("tabindex", "-1");
+    expect(within(main).getByRole("heading", { level: 1 })).toBeInTheDocument();
+    expect(screen.getAllByRole("navigation").map((n) => n.getAttribute("aria-label"))).toEqual(["Main"]);
+    // The sidebar is navigation, not a complementary region.
+    expect(screen.queryByRole("complementary")).not.toBeInTheDocument();
   });
 });
 

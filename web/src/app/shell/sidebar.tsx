@@ -19,12 +19,14 @@ import {
 } from "./nav-items";
 
 interface SidebarProps {
-  /** Called after a link is followed (the mobile menu closes itself). */
-  onNavigate?: () => void;
+  /** The navigation landmark's name: "Main" in the desktop rail, "Main menu" in the phone's menu. */
+  navLabel: string;
+  /** Called with the link's path when a link is followed (the mobile menu closes itself). */
+  onNavigate?: (to: string) => void;
 }
 
 /** The navigation, the signed-in user and the logout button; used as the desktop rail and inside the mobile menu. */
-export function Sidebar({ onNavigate }: SidebarProps) {
+export function Sidebar({ navLabel, onNavigate }: SidebarProps) {
   const { pathname } = useLocation();
   const { user, logout } = useAuth();
   const [groups, setGroups] = useState<GroupState>(readGroupState);
@@ -42,7 +44,7 @@ export function Sidebar({ onNavigate }: SidebarProps) {
       <div className="flex h-16 items-center border-b px-4">
         <Link
           to="/dashboard"
-          onClick={onNavigate}
+          onClick={() => onNavigate?.("/dashboard")}
           aria-label="Valuator dashboard"
           className="rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
@@ -50,7 +52,7 @@ export function Sidebar({ onNavigate }: SidebarProps) {
         </Link>
       </div>
 
-      <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
+      <nav aria-label={navLabel} className="flex-1 overflow-y-auto px-3 py-4">
         <ul className="space-y-1">
           {NAV.map((entry) =>
             entry.kind === "group" ? (
@@ -104,13 +106,13 @@ function SidebarLink({
   item: NavLinkItem;
   active: boolean;
   nested?: boolean;
-  onNavigate?: () => void;
+  onNavigate?: (to: string) => void;
 }) {
   const Icon = item.icon;
   return (
     <Link
       to={item.to}
-      onClick={onNavigate}
+      onClick={() => onNavigate?.(item.to)}
       aria-current={active ? "page" : undefined}
       className={cn(
         itemClass,
@@ -135,7 +137,7 @@ function SidebarGroup({
   pathname: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  onNavigate?: () => void;
+  onNavigate?: (to: string) => void;
 }) {
   const active = isGroupActive(group, pathname);
   const Icon = group.icon;

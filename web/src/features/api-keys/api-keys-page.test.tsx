@@ -272,7 +272,10 @@ describe("Generate New Key", () => {
     const readsBefore = listReads(requests);
 
     const dialog = await fillAndSubmit("  Mobile backend  ", "250");
-    expect(await within(dialog).findByRole("button", { name: "Generating..." })).toBeDisabled();
+    // Unavailable while the key is made, but not disabled: focus stays on it instead of falling to the body.
+    const generating = await within(dialog).findByRole("button", { name: "Generating..." });
+    expect(generating).toHaveAttribute("aria-disabled", "true");
+    expect(generating).toHaveFocus();
 
     const post = requests.find((r) => r.method === "POST" && r.url === "/api/api-keys");
     expect(post?.body).toEqual({ name: "Mobile backend", rateLimit: 250 });
@@ -284,6 +287,9 @@ describe("Generate New Key", () => {
     answer({ status: 201, body: created });
 
     expect(await within(dialog).findByTestId("new-key-value")).toHaveTextContent(created.keyValue);
+    // The form made way for the key: its title takes focus, and names the dialog.
+    await waitFor(() => expect(within(dialog).getByRole("heading", { name: "Your new API key" })).toHaveFocus());
+    expect(screen.getByRole("dialog", { name: "Your new API key" })).toBe(dialog);
     expect(dialog).toHaveTextContent("Store this key safely");
     expect(dialog).toHaveTextContent("copy it again later from the keys table");
     expect(await screen.findByText("API Key Created")).toBeInTheDocument();
@@ -296,6 +302,8 @@ describe("Generate New Key", () => {
     await waitFor(() => expect(listReads(requests)).toBe(readsBefore + 1));
     await userEvent.click(within(dialog).getByRole("button", { name: "Done" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    // Done gives focus back to the button that opened the dialog.
+    await waitFor(() => expect(screen.getByRole("button", { name: "Generate New Key" })).toHaveFocus());
     expect(rows()).toHaveLength(3);
     expect(within(rows()[0]!).getByText("Mobile backend")).toBeInTheDocument();
 
@@ -304,6 +312,27 @@ describe("Generate New Key", () => {
     expect(within(again).queryByTestId("new-key-value")).not.toBeInTheDocument();
     expect(within(again).getByLabelText("Key Name")).toHaveValue("");
     expect(within(again).getByLabelText("Rate Limit (requests per minute)")).toHaveValue(60);
+  });
+
+  it.each([
+    ["Escape", async () => userEvent.keyboard("{Escape}")],
+    ["Cancel", async (dialog: HTMLElement) => userEvent.click(within(dialog).getByRole("button", { name: "Cancel" }))],
+    ["the X", async (dialog: HTMLElement) => userEvent.click(within(dialog).getByRole("button", { name: "Close" }))],
+  ])("is named and described, keeps focus inside, and gives focus back to its button on %s", async (_, close) => {
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    const opener = screen.getByRole("button", { name: "Generate New Key" });
+    const dialog = await openGenerate();
+    expect(dialog).toHaveAccessibleDescription(/Name the key after the app or environment/);
+    // Focus went into the dialog, and Tab does not leave it.
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    for (let i = 0; i < 8; i++) {
+      await userEvent.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+    await close(dialog);
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(opener).toHaveFocus());
   });
 
   it("sends the plan's cap when the rate limit is left alone", async () => {
@@ -360,6 +389,25 @@ describe("deleting a key", () => {
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
     expect(requests.some((r) => r.method === "DELETE")).toBe(false);
     expect(rows()).toHaveLength(2);
+    // Focus is back on the row's Delete button.
+    await waitFor(() => expect(screen.getByRole("button", { name: "Delete key Production server" })).toHaveFocus());
+  });
+
+  it("is an alert dialog named and described by its text, and Escape gives focus back to the row's button", async () => {
+    await renderPage();
+    await screen.findByTestId("api-keys-table");
+    const opener = screen.getByRole("button", { name: "Delete key Staging" });
+    await userEvent.click(opener);
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete API key?" });
+    expect(confirm).toHaveAccessibleDescription(/"Staging" will be deleted/);
+    expect(within(confirm).getByRole("button", { name: "Cancel" })).toHaveFocus();
+    await userEvent.tab();
+    expect(within(confirm).getByRole("button", { name: "Delete Key" })).toHaveFocus();
+    await userEvent.tab();
+    expect(within(confirm).getByRole("button", { name: "Cancel" })).toHaveFocus();
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(opener).toHaveFocus());
   });
 
   it("sends DELETE /api/api-keys/{id}, toasts and reads the list again", async () => {
@@ -384,6 +432,22 @@ describe("deleting a key", () => {
     await waitFor(() => expect(listReads(requests)).toBe(readsBefore + 1));
     expect(rows()).toHaveLength(1);
     expect(screen.queryByText("Production server")).not.toBeInTheDocument();
+    // The row whose button opened the dialog is gone: focus goes to the page's heading, not to the body.
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1, name: "API Keys" })).toHaveFocus());
+  });
+
+  it("keeps focus on Delete Key while the key is deleted", async () => {
+    let answer!: (r: FakeReply) => void;
+    await renderPage({ "DELETE /api/api-keys/7": () => new Promise<FakeReply>((resolve) => (answer = resolve)) });
+    await screen.findByTestId("api-keys-table");
+    await userEvent.click(screen.getByRole("button", { name: "Delete key Production server" }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete API key?" });
+    await userEvent.click(within(confirm).getByRole("button", { name: "Delete Key" }));
+    const deleting = await within(confirm).findByRole("button", { name: "Deleting..." });
+    expect(deleting).toHaveAttribute("aria-disabled", "true");
+    expect(deleting).toHaveFocus();
+    answer({ status: 204 });
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
   });
 
   it("toasts 'Failed to delete API key' with the server's reason and keeps the key", async () => {

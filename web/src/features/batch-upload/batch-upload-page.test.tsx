@@ -171,7 +171,8 @@ describe("BatchUploadPage: upload", () => {
     const file = csvFile();
     dropFile(file);
     expect(await screen.findByText("Reading file…")).toBeInTheDocument();
-    expect(screen.getByTestId("drop-zone")).toBeDisabled();
+    // Unavailable while the file is read, but not disabled: focus stays on it instead of falling to the body.
+    expect(screen.getByTestId("drop-zone")).toHaveAttribute("aria-disabled", "true");
 
     const call = fetchMock.mock.calls.find(([url]) => url === "/api/jobs/preview");
     const init = call?.[1];
@@ -777,6 +778,19 @@ describe("BatchUploadPage: details", () => {
 
     await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
+  it("names the job details dialog and gives focus back to the row's button on Escape", async () => {
+    const old = makeJob({ id: 9, fileName: "old.csv", resultsAvailable: false });
+    const { user } = renderBatch({ routes: { [JOBS]: { body: [old] } } });
+    await screen.findByTestId("job-row");
+    const opener = screen.getByRole("button", { name: "View details" });
+    await user.click(opener);
+    const dialog = await screen.findByRole("dialog", { name: "Job details" });
+    expect(dialog).toHaveAccessibleDescription("old.csv");
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(opener).toHaveFocus());
   });
 
   it("says the results were deleted instead of reading them", async () => {

@@ -736,10 +736,14 @@ describe("subscribing in test mode", () => {
   });
 
   it("opens the payment form of the plan in /billing?plan=basic", async () => {
-    await renderBilling({ ...freeSetup({}), route: "/billing?plan=basic" });
+    const { user } = await renderBilling({ ...freeSetup({}), route: "/billing?plan=basic" });
     const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
     expect(within(dialog).getByLabelText("Card number")).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent(/^\/billing$/));
+    // No button opened it: on close, focus goes to the plans' heading, not to the page's body.
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Plans" })).toHaveFocus());
   });
 
   it("ignores an unknown plan in the link", async () => {
@@ -803,7 +807,8 @@ describe("changing plan", () => {
     });
     const dialog = await upgradeTo(user);
     await user.dblClick(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
-    expect(within(dialog).getByRole("button", { name: "Processing..." })).toBeDisabled();
+    // Unavailable while the change is sent (the second click is ignored), but it keeps focus.
+    expect(within(dialog).getByRole("button", { name: "Processing..." })).toHaveAttribute("aria-disabled", "true");
     answer({ body: paidChange });
     expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
     expect(calls(requests, "POST", "/api/billing/change-plan")).toHaveLength(1);

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "@/app/shell/page-header";
 import { Card, CardContent } from "@/components/ui/card";
-import { useReturnFocus } from "@/components/ui/use-return-focus";
 import { errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import type { PlanInfo } from "@/lib/types";
@@ -48,10 +47,9 @@ export function BillingPage() {
   const refreshAfterChange = useRefreshAfterPlanChange();
   const [checkout, setCheckout] = useState<CheckoutTarget | null>(null);
   const [limitOpen, setLimitOpen] = useState(false);
+  // The dialogs give focus back to the button that opened them (DialogContent); the payment dialog opened by a deep
+  // link, which no button opened, gives it to the plans' heading.
   const plansHeading = useRef<HTMLHeadingElement>(null);
-  // Focus goes back to the plan's button (or, from a deep link, to the plans) and to 'Set Usage Limit'.
-  const checkoutFocus = useReturnFocus(plansHeading);
-  const limitFocus = useReturnFocus();
   const [params, setParams] = useSearchParams();
 
   const plans = config.data?.plans ?? [];
@@ -78,9 +76,8 @@ export function BillingPage() {
     plansHeading.current?.focus({ preventScroll: true });
   };
 
-  const select = (plan: PlanInfo, action: PlanAction, button: HTMLButtonElement) => {
+  const select = (plan: PlanInfo, action: PlanAction) => {
     if (action.kind === "current") return;
-    checkoutFocus.opened(button);
     setCheckout({ plan, kind: action.kind });
   };
 
@@ -95,15 +92,12 @@ export function BillingPage() {
       const needsCard = action.kind === "subscribe" || action.kind === "upgrade";
       const blocked = action.kind === "current" || sub.pendingPlanType === plan.id || (config.data.mode === "disabled" && needsCard);
       if (blocked) choosePlan();
-      else {
-        checkoutFocus.opened(null);
-        setCheckout({ plan, kind: action.kind as CheckoutTarget["kind"] });
-      }
+      else setCheckout({ plan, kind: action.kind as CheckoutTarget["kind"] });
     }
     const next = new URLSearchParams(params);
     next.delete("plan");
     setParams(next, { replace: true });
-  }, [wanted, config.data, sub, paidCurrent, paid, params, setParams, checkoutFocus]);
+  }, [wanted, config.data, sub, paidCurrent, paid, params, setParams]);
 
   const coreError = config.isError ? config.error : subscription.isError ? subscription.error : null;
   const retryCore = () => {
@@ -162,10 +156,7 @@ export function BillingPage() {
             plans={plans}
             overageLimit={limit.data?.overageLimit}
             limitFailed={limit.isError}
-            onEditLimit={(button) => {
-              limitFocus.opened(button);
-              setLimitOpen(true);
-            }}
+            onEditLimit={() => setLimitOpen(true)}
           />
         )}
       </div>
@@ -192,7 +183,7 @@ export function BillingPage() {
           currentPlan={paidCurrent}
           onClose={() => setCheckout(null)}
           onChanged={refreshAfterChange}
-          onCloseAutoFocus={checkoutFocus.onCloseAutoFocus}
+          returnFocusTo={plansHeading}
         />
       ) : null}
       <OverageLimitDialog
@@ -200,7 +191,6 @@ export function BillingPage() {
         onOpenChange={setLimitOpen}
         current={limit.data?.overageLimit ?? null}
         planPrice={paidCurrent ? paidCurrent.priceCents / 100 : null}
-        onCloseAutoFocus={limitFocus.onCloseAutoFocus}
       />
     </div>
   );

@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import SwaggerUI from "swagger-ui-react";
 import "swagger-ui-react/swagger-ui.css";
@@ -6,17 +6,23 @@ import "./docs-page.css";
 import { BackToHomeLink, BrandLink } from "@/components/public-layout";
 import { useExampleValuation } from "@/lib/example-valuation";
 import { withLiveExample } from "./live-example";
+import { accessibleSwaggerPlugin, useAccessibleSwagger } from "./swagger-a11y";
 
 // API documentation (/docs): the interactive viewer, fed from the server's own contract at GET /api/openapi.json,
 // with the example valuation made this server's own answer (live-example.ts), as every other screen shows it.
 // swagger-ui is bundled into this lazily loaded chunk (never fetched from a CDN) so the page works offline and
-// under the server's strict Content-Security-Policy.
+// under the server's strict Content-Security-Policy. swagger-ui's own accessibility gaps are closed by
+// swagger-a11y.tsx (a plugin, and names it leaves out) and docs-page.css (its colours, to WCAG AA contrast).
+
+const PLUGINS = [accessibleSwaggerPlugin];
 
 const OPENAPI_URL = "/api/openapi.json";
 
 export default function DocsPage() {
   const contract = useQuery<Record<string, unknown> | null>({ queryKey: [OPENAPI_URL] });
   const view = useExampleValuation();
+  const viewer = useRef<HTMLDivElement>(null);
+  useAccessibleSwagger(viewer);
   const ready = view.state === "loading" ? null : view;
   // The spec handed to swagger-ui changes only when the contract or the example does (swagger-ui parses it anew);
   // `ready` is a new object every render, so the memo keys on its parts.
@@ -37,16 +43,22 @@ export default function DocsPage() {
           <BackToHomeLink />
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-[1460px] pb-16">
+      <main id="main-content" tabIndex={-1} className="mx-auto max-w-[1460px] pb-16 focus:outline-none">
         <h1 className="sr-only">Valuator API documentation</h1>
         <p className="mx-4 mt-6 rounded-lg border bg-muted/40 px-4 py-3 text-sm text-muted-foreground sm:mx-6">
           Click <strong className="text-foreground">Authorize</strong> to enter your API key or session token once;
           it is remembered in this browser. Calls you try here are real and may use credits.
         </p>
-        <div className="valuator-swagger">
+        <div className="valuator-swagger" ref={viewer}>
           {contract.isError ? (
             // The contract could not be read here: swagger-ui fetches it itself and says what went wrong.
-            <SwaggerUI url={OPENAPI_URL} filter={true} tryItOutEnabled={true} persistAuthorization={true} />
+            <SwaggerUI
+              url={OPENAPI_URL}
+              filter={true}
+              tryItOutEnabled={true}
+              persistAuthorization={true}
+              plugins={PLUGINS}
+            />
           ) : spec ? (
             <SwaggerUI
               spec={spec}
@@ -57,6 +69,7 @@ export default function DocsPage() {
               displayRequestDuration={true}
               docExpansion="list"
               defaultModelsExpandDepth={0}
+              plugins={PLUGINS}
             />
           ) : (
             <div

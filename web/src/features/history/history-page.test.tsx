@@ -256,6 +256,20 @@ describe("HistoryPage", () => {
     await waitFor(() => expect(screen.queryByTestId("history-details")).not.toBeInTheDocument());
   });
 
+  it.each(["Escape", "the X"])("names the details dialog and gives focus back to the row's button on %s", async (way) => {
+    const { user } = renderHistory();
+    const rows = await screen.findAllByTestId("history-row");
+    const opener = within(rows[1]!).getByRole("button", { name: "View details" });
+    await user.click(opener);
+    const dialog = await screen.findByRole("dialog", { name: "Request details" });
+    expect(dialog).toHaveAccessibleDescription("1 Main St, Austin, TX 78701");
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    if (way === "Escape") await user.keyboard("{Escape}");
+    else await user.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(opener).toHaveFocus());
+  });
+
   it("exports the rows shown as CSV, protected against formulas", async () => {
     const blobs: Blob[] = [];
     const createObjectURL = vi.fn((b: Blob) => {

@@ -16,7 +16,7 @@ import { cn } from "@/lib/utils";
 // answers about getting started, keys, credits, batches, confidence and errors.
 
 const OVERAGE = `$${OVERAGE_PER_CREDIT_USD.toFixed(2)}`;
-const a = "font-medium text-primary underline-offset-4 hover:underline";
+const a = "font-medium text-primary underline underline-offset-4 hover:decoration-2";
 
 interface Topic {
   id: string;

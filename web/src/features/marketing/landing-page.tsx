@@ -205,7 +205,7 @@ export function LandingPage() {
           <h2 id="cta-heading" className="text-3xl font-bold tracking-tight">
             Ready to value your first property?
           </h2>
-          <p className="mx-auto mt-4 max-w-xl text-primary-foreground/85">
+          <p className="mx-auto mt-4 max-w-xl text-primary-foreground">
             Create an account and get 100 free credits. No credit card required, no sales call.
           </p>
           <Button asChild size="lg" variant="secondary" className="mt-8">

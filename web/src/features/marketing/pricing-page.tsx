@@ -140,7 +140,7 @@ function ComparisonTable() {
               <th
                 key={p.id}
                 scope="col"
-                className={cn("p-4 text-center font-semibold", p.popular && "bg-primary/10 text-primary")}
+                className={cn("p-4 text-center font-semibold", p.popular && "bg-primary/10 text-primary-strong")}
               >
                 {p.name}
               </th>
@@ -255,7 +255,7 @@ const FAQ: ReadonlyArray<{ q: string; a: React.ReactNode }> = [
     a: (
       <>
         Yes. If you need more than {formatNumber(CUSTOM_PRICING_ABOVE_CREDITS)} credits a month,{" "}
-        <Link to="/contact-us" className="font-medium text-primary underline-offset-4 hover:underline">
+        <Link to="/contact-us" className="font-medium text-primary underline underline-offset-4 hover:decoration-2">
           contact our sales team
         </Link>{" "}
         for custom pricing, including custom overage rates.
@@ -353,7 +353,7 @@ export function PricingPage() {
           <h2 id="pricing-cta-heading" className="text-2xl font-bold tracking-tight">
             Try it before you pay
           </h2>
-          <p className="mx-auto mt-3 max-w-xl text-primary-foreground/85">
+          <p className="mx-auto mt-3 max-w-xl text-primary-foreground">
             Sign up for {FREE_CREDITS} free credits, or read the API documentation first.
           </p>
           <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
@@ -364,7 +364,7 @@ export function PricingPage() {
               asChild
               size="lg"
               variant="outline"
-              className="border-primary-foreground/40 bg-transparent text-primary-foreground hover:bg-primary-foreground/10 hover:text-primary-foreground"
+              className="border-primary-foreground/60 bg-transparent text-primary-foreground hover:bg-primary-strong hover:text-primary-foreground"
             >
               <Link to="/docs">Read the API docs</Link>
             </Button>

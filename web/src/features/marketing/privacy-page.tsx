@@ -86,7 +86,7 @@ const SECTIONS: readonly LegalSection[] = [
         public and commercially available records. If you believe a record about you is wrong, or you want to ask
         what we hold about you, write to {mail} and we will look into it. To have your record removed from the
         person-lookup directory and kept out of future imports,{" "}
-        <Link to="/opt-out" className="text-primary underline-offset-4 hover:underline">
+        <Link to="/opt-out" className="text-primary underline underline-offset-4 hover:decoration-2">
           opt out of person lookup
         </Link>
         .
@@ -237,7 +237,7 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <p>
         Questions about privacy? Email {mail}, use our{" "}
-        <Link to="/contact-us" className="text-primary underline-offset-4 hover:underline">
+        <Link to="/contact-us" className="text-primary underline underline-offset-4 hover:decoration-2">
           contact form
         </Link>
         , or write to {HQ_POSTAL_ADDRESS}.
@@ -255,7 +255,7 @@ export function PrivacyPage() {
           This policy explains what information Valuator ("we", "us") collects when you use our website, dashboard
           and API (together, the "service"), how we use it, how we protect it and the choices you have. It is part
           of our{" "}
-          <Link to="/terms" className="text-primary underline-offset-4 hover:underline">
+          <Link to="/terms" className="text-primary underline underline-offset-4 hover:decoration-2">
             Terms of Service
           </Link>
           .

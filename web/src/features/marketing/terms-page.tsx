@@ -10,7 +10,7 @@ import { FREE_CREDITS, OVERAGE_PER_CREDIT_USD, PAID_PLANS, formatNumber } from "
 
 const OVERAGE = `$${OVERAGE_PER_CREDIT_USD.toFixed(2)}`;
 
-const link = "text-primary underline-offset-4 hover:underline";
+const link = "text-primary underline underline-offset-4 hover:decoration-2";
 
 // The installation's support address (GET /api/site).
 const mail = <SupportEmailLink className={link} />;

@@ -269,11 +269,18 @@ describe("a search", () => {
   it("reads 'Searching...' while the request is open", async () => {
     let release: (r: { body: FindPersonResponse }) => void = () => {};
     const held = new Promise<{ body: FindPersonResponse }>((resolve) => (release = resolve));
-    await search({ [FIND]: () => held });
-    expect(await screen.findByRole("button", { name: "Searching..." })).toBeDisabled();
+    const { requests, user } = await search({ [FIND]: () => held });
+    // Unavailable while the search runs, but not disabled: focus stays on it, and pressing it again sends nothing.
+    const searching = await screen.findByRole("button", { name: "Searching..." });
+    expect(searching).toHaveAttribute("aria-disabled", "true");
+    expect(searching).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(requests.filter((r) => r.url === "/api/find-person")).toHaveLength(1);
     expect(screen.getByTestId("person-pending")).toHaveTextContent("Searching for Jane Q Public, Seattle, WA");
     release({ body: { data: makePerson(), meta: { requestId: "r", creditsUsed: 5, creditsRemaining: 95 } } });
     expect(await screen.findByRole("button", { name: "Search Person (5 Credits)" })).toBeEnabled();
+    // The result is announced: its heading takes focus.
+    await waitFor(() => expect(screen.getByRole("heading", { level: 2, name: "Person found" })).toHaveFocus());
   });
 
   it("renders every card of a full result, toasts 'Person Found' and refreshes the balance", async () => {
@@ -401,6 +408,8 @@ describe("failures", () => {
     });
     const empty = await screen.findByTestId("person-not-found");
     expect(within(empty).getByRole("heading", { name: "No person found" })).toBeInTheDocument();
+    // Announced: the outcome's heading takes focus.
+    await waitFor(() => expect(within(empty).getByRole("heading", { name: "No person found" })).toHaveFocus());
     expect(empty).toHaveTextContent("No person found for this name and address");
     expect(empty).toHaveTextContent("Jane Q Public, Seattle, WA");
     expect(empty).toHaveTextContent("No credits were used.");

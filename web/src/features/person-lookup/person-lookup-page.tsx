@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { UseFormSetError } from "react-hook-form";
 import { useQueryClient } from "@tanstack/react-query";
@@ -8,6 +8,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/use-toast";
+import { useFocusResult } from "@/components/ui/use-focus-result";
 import { ApiError, errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { auditQueryKey } from "./api/person-audit-api";
@@ -80,6 +81,12 @@ export function PersonLookupPage() {
   const lookup = useFindPerson();
   const [view, setView] = useState<View>({ kind: "empty" });
   const [pendingQuery, setPendingQuery] = useState("");
+  // Each outcome shown in the result area (a person, no match, slowed down) takes focus to its heading, so a screen
+  // reader announces it; the submit button keeps focus while the search runs.
+  const resultArea = useRef<HTMLElement>(null);
+  const [arrival, setArrival] = useState(0);
+  const announce = () => setArrival((n) => n + 1);
+  useFocusResult(resultArea, arrival, !lookup.isPending);
   const [params, setParams] = useSearchParams();
   const tab: Tab = params.get("tab") === "audit" ? "audit" : "lookup";
 
@@ -102,6 +109,7 @@ export function PersonLookupPage() {
       onSettled: () => void queryClient.invalidateQueries({ queryKey: auditQueryKey }),
       onSuccess: (response) => {
         setView({ kind: "result", response });
+        announce();
         toast({ title: "Person Found", description: response.data.name });
         // A hit used 5 credits: the header's balance must show it.
         void refreshUser();
@@ -129,10 +137,12 @@ export function PersonLookupPage() {
         }
         if (isRateLimited(err)) {
           setView({ kind: "rate-limited", message: rateLimitMessage(err) });
+          announce();
           return;
         }
         if (isNotFound(err)) {
           setView({ kind: "not-found", query: describeQuery(values), message: errorMessage(err, NOT_FOUND_FALLBACK) });
+          announce();
           toast({ title: "No Match", description: `${errorMessage(err, NOT_FOUND_FALLBACK)}. No credits were used.` });
           return;
         }
@@ -163,7 +173,7 @@ export function PersonLookupPage() {
         <TabsContent value="lookup" forceMount className="space-y-6 data-[state=inactive]:hidden">
           <PersonForm pending={lookup.isPending} onSubmit={onSubmit} />
 
-          <section aria-label="Person result" aria-busy={lookup.isPending}>
+          <section ref={resultArea} aria-label="Person result" aria-busy={lookup.isPending}>
             {lookup.isPending ? (
               <Card data-testid="person-pending">
                 <CardContent className="flex flex-col items-center gap-3 py-16 text-center">

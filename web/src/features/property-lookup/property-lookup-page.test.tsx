@@ -274,8 +274,12 @@ describe("a lookup", () => {
     await fillForm(user);
     await user.click(submit());
 
+    // Unavailable while the lookup runs, but not disabled: focus stays on it, and pressing it again sends nothing.
     const button = await screen.findByRole("button", { name: "Searching..." });
-    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute("aria-disabled", "true");
+    expect(button).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(requests.filter((r) => r.url === "/api/property/lookup")).toHaveLength(1);
     const call = requests.find((r) => r.method === "POST" && r.url === "/api/property/lookup");
     expect(call?.body).toEqual({ address: "2114 Bigelow Ave N Unit 3", city: "Seattle", state: "WA", zip: "98109" });
     expect(call?.headers.Authorization).toBe("Bearer tok-1");
@@ -286,6 +290,10 @@ describe("a lookup", () => {
     expect(screen.queryByTestId("sample-result")).not.toBeInTheDocument();
     expect(within(card).queryByText("Sample result")).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Get Property Valuation" })).toBeEnabled();
+    // The result is announced: its heading (the address) takes focus.
+    await waitFor(() =>
+      expect(within(card).getByRole("heading", { level: 2, name: "2114 Bigelow Ave N Unit 3, Seattle, WA 98109" })).toHaveFocus(),
+    );
     // The credit was used: the header's balance is re-read.
     await waitFor(() => expect(profileReads(requests)).toBe(readsBefore + 1));
   });
@@ -532,6 +540,8 @@ describe("a failed lookup", () => {
     });
     const empty = await screen.findByTestId("not-found-result");
     expect(within(empty).getByRole("heading", { name: "Property not found" })).toBeInTheDocument();
+    // Announced: the outcome's heading takes focus.
+    await waitFor(() => expect(within(empty).getByRole("heading", { name: "Property not found" })).toHaveFocus());
     expect(empty).toHaveTextContent("We have no market data for this address");
     expect(empty).toHaveTextContent("2114 Bigelow Ave N Unit 3, Seattle, WA 98109");
     const toast = await findToast("Lookup Failed");
@@ -809,6 +819,7 @@ describe("valuations that say how sure they are (issue 25)", () => {
     });
     const state = await screen.findByTestId("too-uncertain-result");
     expect(within(state).getByRole("heading", { name: "Too uncertain to value" })).toBeInTheDocument();
+    await waitFor(() => expect(within(state).getByRole("heading", { name: "Too uncertain to value" })).toHaveFocus());
     expect(within(state).getByTestId("too-uncertain-message")).toHaveTextContent(message);
     expect(state).toHaveTextContent("No credit was used.");
     expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "react-router";
 import type { UseFormSetError } from "react-hook-form";
 import { PageHeader } from "@/app/shell/page-header";
@@ -6,6 +6,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { ExampleNote } from "@/components/example-response";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
+import { useFocusResult } from "@/components/ui/use-focus-result";
 import { ApiError, errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import type { PropertyLookupRequest, PropertyValuation } from "@/lib/types";
@@ -76,6 +77,12 @@ export function PropertyLookupPage() {
   const [view, setView] = useState<View>({ kind: "sample" });
   const [pendingAddress, setPendingAddress] = useState("");
   const sample = useSampleValuation();
+  // Each outcome shown in the result area (a valuation, not found, too uncertain) takes focus to its heading, so a
+  // screen reader announces it; the submit button keeps focus while the lookup runs.
+  const resultArea = useRef<HTMLElement>(null);
+  const [arrival, setArrival] = useState(0);
+  const announce = () => setArrival((n) => n + 1);
+  useFocusResult(resultArea, arrival, !lookup.isPending);
 
   const onSubmit = (values: LookupValues, setError: UseFormSetError<LookupInput>) => {
     const body: PropertyLookupRequest = {
@@ -91,6 +98,7 @@ export function PropertyLookupPage() {
     lookup.mutate(body, {
       onSuccess: (result) => {
         setView({ kind: "result", result });
+        announce();
         // The lookup used a credit: the header's balance must show it.
         void refreshUser();
       },
@@ -116,12 +124,15 @@ export function PropertyLookupPage() {
           return;
         }
         const message = readableFacts(errorMessage(err, LOOKUP_FALLBACK));
+        const shown = isNotFound(err) || isTooUncertain(err);
         if (isNotFound(err)) {
           setView({ kind: "not-found", address: oneLine(values), message, needsDetails: needsDetails(err) });
         } else if (isTooUncertain(err)) {
           setView({ kind: "too-uncertain", address: oneLine(values), message });
         }
-        applyFieldErrors(err, setError);
+        // A field the answer faults takes focus (its message is read with it); else the outcome shown takes it.
+        // Any other failure is the toast's to say (a live region), and focus stays on the submit button.
+        if (!applyFieldErrors(err, setError) && shown) announce();
         toast({ variant: "destructive", title: "Lookup Failed", description: message });
       },
     });
@@ -158,7 +169,7 @@ export function PropertyLookupPage() {
       <div className="space-y-6">
         <LookupForm pending={lookup.isPending} onSubmit={onSubmit} />
 
-        <section aria-label="Valuation result" aria-busy={lookup.isPending}>
+        <section ref={resultArea} aria-label="Valuation result" aria-busy={lookup.isPending}>
           {lookup.isPending ? (
             <Card data-testid="lookup-pending">
               <CardContent className="flex flex-col items-center gap-3 py-16 text-center">

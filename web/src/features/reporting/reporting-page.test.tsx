@@ -262,6 +262,23 @@ describe("ReportingPage", () => {
     expect(sectors).toEqual(["#16a34a", "#f59e0b", "#dc2626"]);
   });
 
+  it("keeps the drawings out of the Tab order: they are hidden from screen readers, whose figures are the table and list", async () => {
+    renderReporting({ [STATS30]: { body: makeStats({ responseTimes: { fast: 120, normal: 30, slow: 6 } }) } });
+    const usage = await screen.findByTestId("usage-chart-drawing");
+    const times = await screen.findByTestId("response-times-drawing");
+    await waitFor(() => expect(times.querySelector(".recharts-pie-sector")).not.toBeNull());
+    expect(usage.querySelector(".recharts-line-curve")).not.toBeNull();
+    for (const drawing of [usage, times]) {
+      expect(drawing).toHaveAttribute("aria-hidden", "true");
+      // Nothing inside may take a Tab stop (an aria-hidden stop is announced as nothing).
+      const tabbable = [...drawing.querySelectorAll("[tabindex]")].filter((el) => Number(el.getAttribute("tabindex")) >= 0);
+      expect(tabbable).toEqual([]);
+    }
+    // The figures are there for everyone: the table of calls by day and the legend list of response times.
+    expect(screen.getByTestId("usage-chart-data")).toBeInTheDocument();
+    expect(screen.getByTestId("response-times-legend")).toHaveTextContent("Fast (<300ms)120(77%)");
+  });
+
   it("shows an empty doughnut state when there were no requests", async () => {
     renderReporting({ [STATS30]: { body: makeStats(NO_REQUESTS) } });
     const chart = await screen.findByTestId("response-times-chart");

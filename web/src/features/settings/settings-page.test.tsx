@@ -295,6 +295,18 @@ describe("Notifications", () => {
 });
 
 describe("Danger Zone", () => {
+  it.each(["Cancel", "Escape"])("gives focus back to Delete Account on %s", async (way) => {
+    await renderSettings();
+    const opener = screen.getByRole("button", { name: "Delete Account" });
+    await userEvent.click(opener);
+    const dialog = await screen.findByRole("alertdialog", { name: "Delete your account?" });
+    expect(dialog).toHaveAccessibleDescription(/account will be closed/i);
+    if (way === "Escape") await userEvent.keyboard("{Escape}");
+    else await userEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(opener).toHaveFocus());
+  });
+
   it("explains the consequences and asks for the password", async () => {
     const { requests } = await renderSettings();
     await userEvent.click(screen.getByRole("button", { name: "Delete Account" }));

@@ -7,7 +7,7 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
+import { PendingButton } from "@/components/ui/pending-button";
 import { toast } from "@/components/ui/use-toast";
 import type { ApiKey } from "@/lib/types";
 import { useDeleteApiKey } from "../api/api-keys-api";
@@ -19,7 +19,10 @@ interface DeleteKeyDialogProps {
   onClose: () => void;
 }
 
-/** Asks before deleting a key: a deleted key fails every call at once and cannot be brought back. */
+/**
+ * Asks before deleting a key: a deleted key fails every call at once and cannot be brought back. Focus goes back to
+ * the row's Delete button on Cancel; once the key is deleted its row is gone, and focus goes to the page's heading.
+ */
 export function DeleteKeyDialog({ apiKey, onClose }: DeleteKeyDialogProps) {
   const remove = useDeleteApiKey();
 
@@ -53,9 +56,9 @@ export function DeleteKeyDialog({ apiKey, onClose }: DeleteKeyDialogProps) {
           <AlertDialogCancel type="button" disabled={remove.isPending}>
             Cancel
           </AlertDialogCancel>
-          <Button type="button" variant="destructive" disabled={remove.isPending} onClick={onConfirm}>
+          <PendingButton type="button" variant="destructive" pending={remove.isPending} onClick={onConfirm}>
             {remove.isPending ? "Deleting..." : "Delete Key"}
-          </Button>
+          </PendingButton>
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>

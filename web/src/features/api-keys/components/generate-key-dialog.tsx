@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Copy, ShieldAlert } from "lucide-react";
@@ -13,6 +13,7 @@ import {
 } from "@/components/ui/dialog";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { PendingButton } from "@/components/ui/pending-button";
 import { toast } from "@/components/ui/use-toast";
 import type { ApiKey } from "@/lib/types";
 import { applyServerFieldErrors } from "@/lib/form-errors";
@@ -131,9 +132,10 @@ export function GenerateKeyDialog({ open, onOpenChange, plan }: GenerateKeyDialo
               <Button type="button" variant="outline" disabled={isSubmitting} onClick={() => changeOpen(false)}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={isSubmitting}>
+              {/* Not disabled while the key is made: focus stays on it, then moves to the new key's heading. */}
+              <PendingButton type="submit" pending={isSubmitting}>
                 {isSubmitting ? "Generating..." : "Generate Key"}
-              </Button>
+              </PendingButton>
             </DialogFooter>
           </form>
         )}
@@ -143,10 +145,16 @@ export function GenerateKeyDialog({ open, onOpenChange, plan }: GenerateKeyDialo
 }
 
 function CreatedKey({ apiKey, onDone }: { apiKey: ApiKey; onDone: () => void }) {
+  // The form made way for the key: focus goes to its title, which a screen reader reads out with the key's
+  // description, instead of falling to the dialog as a whole.
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => title.current?.focus(), []);
   return (
     <div className="space-y-4">
       <DialogHeader>
-        <DialogTitle>Your new API key</DialogTitle>
+        <DialogTitle ref={title} tabIndex={-1} className="rounded-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+          Your new API key
+        </DialogTitle>
         <DialogDescription>
           {`"${apiKey.name}" is ready, limited to ${formatRateLimit(apiKey)}. Send it in the x-api-key header.`}
         </DialogDescription>

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { AlertTriangle, ArrowLeft, FileSpreadsheet, Info, Play } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { PendingButton } from "@/components/ui/pending-button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "@/components/ui/card";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { balanceText, type Balance } from "@/lib/balance";
@@ -62,7 +63,11 @@ export function MappingScreen({ preview, mapping, balance, confirming, onChange,
   return (
     <Card data-testid="mapping-screen">
       <CardHeader>
-        <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold leading-none tracking-tight outline-none">
+        <h2
+          ref={headingRef}
+          tabIndex={-1}
+          className="rounded-sm text-lg font-semibold leading-none tracking-tight outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
+        >
           Address Field Mapping
         </h2>
         <CardDescription className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -213,10 +218,11 @@ export function MappingScreen({ preview, mapping, balance, confirming, onChange,
           >
             {hint ?? "The address columns are mapped."}
           </p>
-          <Button type="button" onClick={onConfirm} disabled={blocked || confirming} aria-describedby={hintId}>
+          {/* Not disabled while the job is created, so focus stays here (then the upload zone takes it back). */}
+          <PendingButton type="button" onClick={onConfirm} pending={confirming} disabled={blocked} aria-describedby={hintId}>
             <Play aria-hidden="true" />
             {confirming ? "Creating job…" : "Confirm Mapping & Process"}
-          </Button>
+          </PendingButton>
         </div>
       </CardFooter>
     </Card>

@@ -99,8 +99,12 @@ export function UploadCard({
           data-testid="drop-zone"
           aria-describedby={limitId}
           aria-busy={reading || undefined}
-          disabled={reading}
-          onClick={() => inputRef.current?.click()}
+          // Not disabled while the file is read: a disabled button drops focus to the page's body. The reading is
+          // said by the status line below; then the mapping's heading takes focus, or a toast says what failed.
+          aria-disabled={reading || undefined}
+          onClick={() => {
+            if (!reading) inputRef.current?.click();
+          }}
           onDragEnter={onDragOver}
           onDragOver={onDragOver}
           onDragLeave={onDragLeave}
@@ -108,7 +112,7 @@ export function UploadCard({
           className={cn(
             "flex w-full cursor-pointer flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed px-6 py-12 text-center transition-colors",
             "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2",
-            "hover:border-primary/60 hover:bg-muted/40 disabled:cursor-wait",
+            "hover:border-primary/60 hover:bg-muted/40 aria-disabled:cursor-wait",
             dragging ? "border-primary bg-primary/5" : "border-input",
           )}
         >

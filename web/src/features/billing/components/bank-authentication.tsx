@@ -1,6 +1,7 @@
 import { ShieldCheck } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { PendingButton } from "@/components/ui/pending-button";
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { formatMoney } from "@/lib/money";
 
@@ -37,9 +38,9 @@ export function BankAuthentication({ amountCents, message, busy, onAnswer }: Ban
           Fail authentication
         </Button>
         {/* The step replaces the button that led here: focus its main action so the keyboard carries on. */}
-        <Button type="button" autoFocus disabled={busy} onClick={() => onAnswer("complete")}>
+        <PendingButton type="button" autoFocus pending={busy} onClick={() => onAnswer("complete")}>
           Complete authentication
-        </Button>
+        </PendingButton>
       </DialogFooter>
     </>
   );

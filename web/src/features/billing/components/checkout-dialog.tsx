@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import type { FocusTarget } from "@/components/ui/focus";
 import { formatCredits } from "@/lib/balance";
 import { formatMoney } from "@/lib/money";
 import type { BillingConfig, PlanInfo } from "@/lib/types";
@@ -22,8 +23,8 @@ interface CheckoutDialogProps {
   onClose: () => void;
   /** Called when the server has been asked to change anything, so the screen reads it all again. */
   onChanged: () => void;
-  /** Puts focus back on what opened the dialog (see useReturnFocus). */
-  onCloseAutoFocus: (event: Event) => void;
+  /** Where focus goes on close when no button opened the dialog (a deep link) or it is gone (see DialogContent). */
+  returnFocusTo?: FocusTarget;
 }
 
 /**
@@ -31,7 +32,7 @@ interface CheckoutDialogProps {
  * is then paid by the card on file in one step, and only if the provider asks does the dialog go on to the bank's
  * authentication or a form for another card. A downgrade says when it takes effect and needs no card.
  */
-export function CheckoutDialog({ target, config, currentPlan, onClose, onChanged, onCloseAutoFocus }: CheckoutDialogProps) {
+export function CheckoutDialog({ target, config, currentPlan, onClose, onChanged, returnFocusTo }: CheckoutDialogProps) {
   const [busy, setBusy] = useState(false);
 
   const onOpenChange = (open: boolean) => {
@@ -40,7 +41,7 @@ export function CheckoutDialog({ target, config, currentPlan, onClose, onChanged
 
   return (
     <Dialog open={target !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md" onCloseAutoFocus={onCloseAutoFocus}>
+      <DialogContent className="max-w-md" returnFocusTo={returnFocusTo}>
         {target ? (
           // A fresh flow for every plan chosen: no step or answer of another plan is kept.
           <CheckoutFlow
@@ -58,7 +59,7 @@ export function CheckoutDialog({ target, config, currentPlan, onClose, onChanged
   );
 }
 
-interface CheckoutFlowProps extends Omit<CheckoutDialogProps, "target" | "onCloseAutoFocus"> {
+interface CheckoutFlowProps extends Omit<CheckoutDialogProps, "target" | "returnFocusTo"> {
   target: CheckoutTarget;
   onBusyChange: (busy: boolean) => void;
 }

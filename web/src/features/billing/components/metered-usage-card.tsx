@@ -18,7 +18,7 @@ interface MeteredUsageCardProps {
   /** The overage limit could not be read. */
   limitFailed?: boolean;
   /** Opens the limit dialog; gets the button, so focus can return to it. */
-  onEditLimit: (button: HTMLButtonElement) => void;
+  onEditLimit: () => void;
 }
 
 function Row({ label, children, strong, testId }: { label: string; children: ReactNode; strong?: boolean; testId?: string }) {
@@ -112,7 +112,7 @@ export function MeteredUsageCard({ usage, plans, overageLimit, limitFailed, onEd
               {overageLimit !== undefined && overageLimit !== null ? " per billing period" : null}
             </p>
           </div>
-          <Button type="button" variant="outline" size="sm" className="shrink-0" onClick={(e) => onEditLimit(e.currentTarget)} disabled={overageLimit === undefined}>
+          <Button type="button" variant="outline" size="sm" className="shrink-0" onClick={onEditLimit} disabled={overageLimit === undefined}>
             <SlidersHorizontal aria-hidden="true" />
             Set Usage Limit
           </Button>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { PendingButton } from "@/components/ui/pending-button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
@@ -21,8 +22,6 @@ interface OverageLimitDialogProps {
   current: number | null;
   /** The current plan's monthly price in dollars (0 or null with no paid plan): the stated maximum is ten times it. */
   planPrice: number | null;
-  /** Puts focus back on the button that opened the dialog (see useReturnFocus). */
-  onCloseAutoFocus: (event: Event) => void;
 }
 
 /**
@@ -30,10 +29,10 @@ interface OverageLimitDialogProps {
  * to plan limit' (no limit), or Cancel; Enter saves. Empty means no limit; anything else must be a number, not
  * negative. The stated maximum of ten times the plan price is advice, not enforced.
  */
-export function OverageLimitDialog({ open, onOpenChange, current, planPrice, onCloseAutoFocus }: OverageLimitDialogProps) {
+export function OverageLimitDialog({ open, onOpenChange, current, planPrice }: OverageLimitDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md" onCloseAutoFocus={onCloseAutoFocus}>
+      <DialogContent className="max-w-md">
         {open ? <LimitForm current={current} planPrice={planPrice} onDone={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
@@ -128,9 +127,9 @@ function LimitForm({ current, planPrice, onDone }: { current: number | null; pla
           <Button type="button" variant="outline" disabled={save.isPending} onClick={onDone}>
             Cancel
           </Button>
-          <Button type="submit" disabled={save.isPending}>
+          <PendingButton type="submit" pending={save.isPending}>
             {save.isPending ? "Saving..." : "Save"}
-          </Button>
+          </PendingButton>
         </div>
       </DialogFooter>
     </form>

@@ -1,5 +1,6 @@
 import { RefreshCw } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { PendingButton } from "@/components/ui/pending-button";
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Spinner } from "@/components/ui/spinner";
 import { formatCredits } from "@/lib/balance";
@@ -89,9 +90,9 @@ export function PlanChangeTerms({ plan, upgrade, currentPlan, busy, onConfirm, o
         <Button type="button" variant="outline" disabled={busy} onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="button" disabled={busy || (upgrade && !terms)} onClick={onConfirm}>
+        <PendingButton type="button" pending={busy} disabled={upgrade && !terms} onClick={onConfirm}>
           {busy ? "Processing..." : upgrade ? "Confirm Upgrade" : "Confirm Switch"}
-        </Button>
+        </PendingButton>
       </DialogFooter>
     </>
   );

@@ -19,8 +19,7 @@ interface PlanSelectionProps {
   mode: BillingConfig["mode"];
   /** A scheduled downgrade's plan and when it takes effect. */
   pending: { planType: string; at: string } | null;
-  /** Gets the card's button too, so focus can return to it when the dialog it opens closes. */
-  onSelect: (plan: PlanInfo, action: PlanAction, button: HTMLButtonElement) => void;
+  onSelect: (plan: PlanInfo, action: PlanAction) => void;
 }
 
 /**
@@ -89,7 +88,7 @@ export const PlanSelection = forwardRef<HTMLHeadingElement, PlanSelectionProps>(
                       className="w-full"
                       variant={action.kind === "current" || action.kind === "downgrade" ? "outline" : "default"}
                       disabled={disabled}
-                      onClick={(e) => onSelect(plan, action, e.currentTarget)}
+                      onClick={() => onSelect(plan, action)}
                     >
                       {action.label}
                     </Button>

@@ -3,6 +3,7 @@ import { CardElement, Elements, useElements, useStripe } from "@stripe/react-str
 import type { Stripe, StripeCardElement } from "@stripe/stripe-js";
 import { ShieldCheck } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { PendingButton } from "@/components/ui/pending-button";
 import { Label } from "@/components/ui/label";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
@@ -109,9 +110,9 @@ function StripeCardFields({ submitLabel, onPay, onCancel, onBusyChange }: CardFo
         <Button type="button" variant="outline" disabled={busy} onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy || !stripe}>
+        <PendingButton type="submit" pending={busy} disabled={!stripe}>
           {busy ? "Processing..." : submitLabel}
-        </Button>
+        </PendingButton>
       </div>
     </form>
   );

@@ -12,7 +12,6 @@ import {
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { useReturnFocus } from "@/components/ui/use-return-focus";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import { formatCredits } from "@/lib/balance";
@@ -54,10 +53,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export function SubscriptionCard({ subscription: sub, plans, config, onChoosePlan }: SubscriptionCardProps) {
   const [confirming, setConfirming] = useState(false);
   const [updatingCard, setUpdatingCard] = useState(false);
-  // After a cancellation its button is gone: focus lands on the card's heading instead of the page's body.
+  // After a cancellation its button is gone: the dialog gives focus to the card's heading instead.
   const heading = useRef<HTMLHeadingElement>(null);
-  const cancelFocus = useReturnFocus(heading);
-  const cardFocus = useReturnFocus(heading);
   const cancel = useCancelSubscription();
   const paid = hasPaidPlan(sub);
   const free = sub.status === "none" || sub.planType === "free";
@@ -138,10 +135,7 @@ export function SubscriptionCard({ subscription: sub, plans, config, onChoosePla
                       type="button"
                       variant="outline"
                       size="sm"
-                      onClick={(e) => {
-                        cardFocus.opened(e.currentTarget);
-                        setUpdatingCard(true);
-                      }}
+                      onClick={() => setUpdatingCard(true)}
                     >
                       Update card
                     </Button>
@@ -161,10 +155,7 @@ export function SubscriptionCard({ subscription: sub, plans, config, onChoosePla
                   type="button"
                   variant="outline"
                   className="text-destructive"
-                  onClick={(e) => {
-                    cancelFocus.opened(e.currentTarget);
-                    setConfirming(true);
-                  }}
+                  onClick={() => setConfirming(true)}
                 >
                   Cancel subscription
                 </Button>
@@ -175,7 +166,7 @@ export function SubscriptionCard({ subscription: sub, plans, config, onChoosePla
       </CardContent>
 
       <AlertDialog open={confirming} onOpenChange={(open) => !cancel.isPending && setConfirming(open)}>
-        <AlertDialogContent onCloseAutoFocus={cancelFocus.onCloseAutoFocus}>
+        <AlertDialogContent returnFocusTo={heading}>
           <AlertDialogHeader>
             <AlertDialogTitle>Cancel your subscription?</AlertDialogTitle>
             <AlertDialogDescription>
@@ -193,7 +184,7 @@ export function SubscriptionCard({ subscription: sub, plans, config, onChoosePla
         </AlertDialogContent>
       </AlertDialog>
       {config ? (
-        <UpdateCardDialog open={updatingCard} onOpenChange={setUpdatingCard} config={config} onCloseAutoFocus={cardFocus.onCloseAutoFocus} />
+        <UpdateCardDialog open={updatingCard} onOpenChange={setUpdatingCard} config={config} returnFocusTo={heading} />
       ) : null}
     </Card>
   );

@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { FlaskConical } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { PendingButton } from "@/components/ui/pending-button";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import {
@@ -122,9 +123,9 @@ export function TestCardForm({ submitLabel, onPay, onCancel, onBusyChange }: Car
         <Button type="button" variant="outline" disabled={isSubmitting} onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={isSubmitting}>
+        <PendingButton type="submit" pending={isSubmitting}>
           {isSubmitting ? "Processing..." : submitLabel}
-        </Button>
+        </PendingButton>
       </div>
     </form>
   );

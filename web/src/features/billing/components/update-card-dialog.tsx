@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import type { FocusTarget } from "@/components/ui/focus";
 import { toast } from "@/components/ui/use-toast";
 import type { BillingConfig } from "@/lib/types";
 import { CardFieldError, failureText, formatCard } from "../billing-helpers";
@@ -13,8 +14,8 @@ interface UpdateCardDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   config: Pick<BillingConfig, "mode" | "publishableKey">;
-  /** Puts focus back on the button that opened the dialog (see useReturnFocus). */
-  onCloseAutoFocus: (event: Event) => void;
+  /** Where focus goes on close if the button that opened the dialog is gone (see DialogContent). */
+  returnFocusTo?: FocusTarget;
 }
 
 /**
@@ -22,11 +23,11 @@ interface UpdateCardDialogProps {
  * mode's, or Stripe's createPaymentMethod), then POST /api/billing/payment-method makes it the subscription's.
  * Nothing is charged. A card the provider refuses (402) is said in the form, which keeps the card typed.
  */
-export function UpdateCardDialog({ open, onOpenChange, config, onCloseAutoFocus }: UpdateCardDialogProps) {
+export function UpdateCardDialog({ open, onOpenChange, config, returnFocusTo }: UpdateCardDialogProps) {
   const [busy, setBusy] = useState(false);
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <DialogContent className="max-w-md" onCloseAutoFocus={onCloseAutoFocus}>
+      <DialogContent className="max-w-md" returnFocusTo={returnFocusTo}>
         {open ? <UpdateCardForm config={config} onDone={() => onOpenChange(false)} onBusyChange={setBusy} /> : null}
       </DialogContent>
     </Dialog>

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { PendingButton } from "@/components/ui/pending-button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import type { PersonQuery } from "@/lib/types";
@@ -195,10 +196,11 @@ export function PersonForm({ pending, onSubmit }: PersonFormProps) {
               )}
             />
           </Field>
-          <Button type="submit" disabled={pending} className="w-full sm:w-auto">
+          {/* Not disabled while the search runs, so focus stays here until the outcome's heading takes it. */}
+          <PendingButton type="submit" pending={pending} className="w-full sm:w-auto">
             <UserSearch aria-hidden="true" />
             {pending ? "Searching..." : "Search Person (5 Credits)"}
-          </Button>
+          </PendingButton>
           <p data-testid="compliance-note" className="flex items-start gap-2 text-xs text-muted-foreground">
             <ShieldCheck className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
             <span>

@@ -84,6 +84,8 @@ export function PersonResult({ result, meta }: { result: Result; meta?: FindPers
 
   return (
     <div data-testid="person-result" className="space-y-4">
+      {/* The result's heading: it takes focus when the result arrives, so a screen reader announces it. */}
+      <h2 className="text-lg font-semibold">Person found</h2>
       <div className="grid gap-4 md:grid-cols-2">
         <ResultCard title="Person Information" icon={<User className={icon} aria-hidden="true" />} testId="person-info">
           <div className="mb-2 flex flex-wrap items-center gap-2">

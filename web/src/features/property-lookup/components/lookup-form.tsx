@@ -2,10 +2,10 @@ import { Controller, useForm, type UseFormSetError } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import { Search } from "lucide-react";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { PendingButton } from "@/components/ui/pending-button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import { US_STATES } from "../us-states";
@@ -196,10 +196,11 @@ export function LookupForm({ pending, onSubmit }: LookupFormProps) {
               </Field>
             </div>
           </fieldset>
-          <Button type="submit" disabled={pending} className="w-full sm:w-auto">
+          {/* Not disabled while the lookup runs, so focus stays here until the result's heading takes it. */}
+          <PendingButton type="submit" pending={pending} className="w-full sm:w-auto">
             <Search aria-hidden="true" />
             {pending ? "Searching..." : "Get Property Valuation"}
-          </Button>
+          </PendingButton>
         </form>
       </CardContent>
     </Card>

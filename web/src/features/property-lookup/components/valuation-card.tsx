@@ -48,18 +48,26 @@ interface StatProps {
   hint?: ReactNode;
 }
 
+/**
+ * One term and its value in the details list: a <div> of the <dl> holding only its <dt> and <dd>s, as HTML allows (a
+ * wrapper between them hid every pair from screen readers' list semantics). The icon sits inside the term, out of
+ * the flow at the box's left, so the box lays out as before. Two to a row on a phone: the icon gives its room to the
+ * value there.
+ */
 function Stat({ icon, label, children, hint }: StatProps) {
   return (
-    // Two to a row on a phone: the icon gives its room to the value there.
-    <div className="flex gap-3 rounded-md border bg-background p-3">
-      <span className="mt-0.5 text-muted-foreground max-sm:hidden [&_svg]:h-4 [&_svg]:w-4" aria-hidden="true">
-        {icon}
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs text-muted-foreground">{label}</dt>
-        <dd className="text-sm font-semibold sm:text-base">{children}</dd>
-        {hint ? <dd className="text-xs text-muted-foreground">{hint}</dd> : null}
-      </div>
+    <div className="relative min-w-0 rounded-md border bg-background p-3 sm:pl-10">
+      <dt className="text-xs text-muted-foreground">
+        <span
+          className="absolute left-3 top-3.5 text-muted-foreground max-sm:hidden [&_svg]:h-4 [&_svg]:w-4"
+          aria-hidden="true"
+        >
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="text-sm font-semibold sm:text-base">{children}</dd>
+      {hint ? <dd className="text-xs text-muted-foreground">{hint}</dd> : null}
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { PendingButton } from "@/components/ui/pending-button";
 import { toast } from "@/components/ui/use-toast";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/api";
@@ -105,9 +106,9 @@ export function DangerZoneCard() {
                 <AlertDialogCancel type="button" disabled={isSubmitting}>
                   Cancel
                 </AlertDialogCancel>
-                <Button type="submit" variant="destructive" disabled={isSubmitting}>
+                <PendingButton type="submit" variant="destructive" pending={isSubmitting}>
                   {isSubmitting ? "Deleting..." : "Delete my account"}
-                </Button>
+                </PendingButton>
               </AlertDialogFooter>
             </form>
           </AlertDialogContent>
