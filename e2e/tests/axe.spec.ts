@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { openSignedIn, registerByApi } from "./public-api";
+import { declaredRoutes, PROTECTED, PUBLIC, signInAsDemo, type Viewport, VIEWPORTS } from "./walk";
 
 // Issue 26: no critical or serious axe-core violation of WCAG 2.0/2.1 A and AA on any route of the route table, nor
 // in the states worth looking at (a valuation, every dialog, the mobile menu), at a phone's and a laptop's size.
@@ -12,34 +13,11 @@ import { openSignedIn, registerByApi } from "./public-api";
 // real rows. Dialogs that change an account are opened in an account of their own.
 // With AXE_REPORT=<folder> every scan (all impacts) is also written there as JSON, to count what is left.
 
-const VIEWPORTS = [
-  { name: "phone", width: 390, height: 844 },
-  { name: "laptop", width: 1440, height: 900 },
-] as const;
-type Viewport = (typeof VIEWPORTS)[number];
-
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-const DEMO = { email: "demo@valuator.dev", password: "valuator-demo" };
-
-const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/api-keys", "/reporting",
-  "/history", "/billing", "/settings"];
-const PUBLIC = ["/", "/login", "/sign-in", "/register", "/forgot-password", "/reset-password", "/docs", "/pricing",
-  "/about", "/privacy", "/terms", "/contact-us", "/opt-out", "/opt-out/confirm", "/help-center", "/unsubscribe"];
 
 test("the scan covers every route of the route table", () => {
-  // As screens.spec.ts reads it: the paths routes.tsx declares, the catch-all excluded.
-  const source = readFileSync(path.resolve(import.meta.dirname, "../../web/src/app/routes.tsx"), "utf8");
-  const declared = [...new Set([...source.matchAll(/path(?:=|:\s*)"([^"]+)"/g)].map((m) => m[1]))].filter((p) => p !== "*");
-  expect(declared.sort()).toEqual([...PUBLIC, ...PROTECTED].sort());
+  expect(declaredRoutes().sort()).toEqual([...PUBLIC, ...PROTECTED].sort());
 });
-
-/** Signs the page in as the demo account through the API: the token goes where the app keeps it. */
-async function signInAsDemo(page: Page): Promise<void> {
-  const res = await page.request.post("/api/auth/login", { data: DEMO });
-  expect(res.status(), "demo account sign-in").toBe(200);
-  const { token } = (await res.json()) as { token: string };
-  await page.addInitScript((t) => localStorage.setItem("token", t), token);
-}
 
 /** Waits until the screen has rendered and stopped moving: no spinner or skeleton, the network quiet, no animation
  * running (a dialog fading in would be measured half transparent). */

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { declaredRoutes, PROTECTED, PUBLIC, signInAsDemo as signIn, VIEWPORTS } from "./walk";
 
 // Every route of the route table, at a phone's and a laptop's size, signed out and signed in (as the seeded demo
 // account, so History, Reporting and the batch screens hold real rows). Each screen must:
@@ -11,27 +12,6 @@ import { expect, test } from "./fixtures";
 //   itself fully visible, never cut off by an overflow:hidden ancestor or the window's edge;
 // - draw chart labels at a readable size.
 // With SCREENSHOTS=<folder> (`make screenshots`) it also writes a full-page screenshot of every screen there.
-
-const VIEWPORTS = [
-  { name: "phone", width: 390, height: 844 },
-  { name: "laptop", width: 1440, height: 900 },
-] as const;
-
-const DEMO = { email: "demo@valuator.dev", password: "valuator-demo" };
-
-const routesSource = readFileSync(path.resolve(import.meta.dirname, "../../web/src/app/routes.tsx"), "utf8");
-
-/** The paths the route table declares (`path="/x"` or `path: "/x"`), the catch-all excluded. */
-function declaredRoutes(): string[] {
-  const paths = [...routesSource.matchAll(/path(?:=|:\s*)"([^"]+)"/g)].map((m) => m[1]);
-  return [...new Set(paths)].filter((p) => p !== "*");
-}
-
-// What each route shows signed out; protected screens send a visitor to sign in.
-const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/api-keys", "/reporting",
-  "/history", "/billing", "/settings"];
-const PUBLIC = ["/", "/login", "/sign-in", "/register", "/forgot-password", "/reset-password", "/docs", "/pricing",
-  "/about", "/privacy", "/terms", "/contact-us", "/opt-out", "/opt-out/confirm", "/help-center", "/unsubscribe"];
 
 interface Scene {
   /** File name of the screenshot. */
@@ -79,14 +59,6 @@ const SCENES: Scene[] = [
 test("the walk covers every route of the route table", () => {
   expect(declaredRoutes().sort()).toEqual([...PUBLIC, ...PROTECTED].sort());
 });
-
-/** Signs the page in as the demo account through the API: the token goes where the app keeps it. */
-async function signIn(page: Page): Promise<void> {
-  const res = await page.request.post("/api/auth/login", { data: DEMO });
-  expect(res.status(), "demo account sign-in").toBe(200);
-  const { token } = (await res.json()) as { token: string };
-  await page.addInitScript((t) => localStorage.setItem("token", t), token);
-}
 
 /** Waits until the screen has rendered: no loading spinner or skeleton left and the network quiet. */
 async function settle(page: Page): Promise<void> {
