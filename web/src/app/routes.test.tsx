@@ -9,7 +9,14 @@ import { createQueryClient } from "@/lib/query-client";
 import { dismissToasts, makeUser, mockFetch } from "@/test/utils";
 import { ChunkErrorBoundary } from "./chunk-error-boundary";
 import { Notifications } from "./notifications";
-import { loadAuthPages, loadFirstPage, loadLandingPage, loadSignedInApp, reloadOnce } from "./route-chunks";
+import {
+  loadAuthPages,
+  loadFirstPage,
+  loadLandingPage,
+  loadSignedInApp,
+  prefetchedDemoAccount,
+  reloadOnce,
+} from "./route-chunks";
 import { AppRoutes, prefetchOnIntent } from "./routes";
 
 function renderRoutes(route: string) {
@@ -168,8 +175,13 @@ describe("route-chunks", () => {
   });
 
   it("loads the first page's code: its own, or the sign-in page's for a signed-out visitor of a signed-in screen", async () => {
+    const demo = { email: "demo@valuator.dev", password: "valuator-demo" };
+    const { requests } = mockFetch({ "GET /api/auth/demo": { body: demo } });
     await loadFirstPage("/login/", false);
     expect(loadAuthPages.module?.LoginPage).toBeTypeOf("function");
+    // The sign-in page's demo account comes with its code, so its first paint shows it (no shift, no later paint).
+    expect(prefetchedDemoAccount.module).toEqual(demo);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /api/auth/demo"]);
     await loadFirstPage("/no-such-page", false);
     await loadFirstPage("/history", true);
     expect(loadSignedInApp.module?.HistoryPage).toBeTypeOf("function");

@@ -7,6 +7,7 @@ import { ForgotPasswordPage } from "./forgot-password-page";
 import { LoginPage } from "./login-page";
 import { RegisterPage } from "./register-page";
 import { ResetPasswordPage } from "./reset-password-page";
+import { prefetchedDemoAccount } from "@/app/route-chunks";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -115,6 +116,18 @@ describe("LoginPage", () => {
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
     expect(requests.filter((r) => r.method === "POST").map((r) => r.body)).toEqual([demo]);
     expect(localStorage.getItem("token")).toBe("t-demo");
+  });
+
+  it("shows the demo account in its first paint when it came with the page's code", () => {
+    prefetchedDemoAccount.module = { email: "demo@valuator.dev", password: "valuator-demo" };
+    try {
+      const { requests } = mockFetch({});
+      renderAuthRoutes("/login");
+      expect(screen.getByTestId("demo-account")).toHaveTextContent("signs in as demo@valuator.dev");
+      expect(requests).toEqual([]);
+    } finally {
+      prefetchedDemoAccount.module = undefined;
+    }
   });
 
   it("shows the server's message when the demo account cannot sign in", async () => {

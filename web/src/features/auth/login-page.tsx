@@ -11,6 +11,7 @@ import { apiRequest, errorMessage } from "@/lib/api";
 import type { components } from "@/lib/api-types";
 import { AuthLayout } from "./auth-layout";
 import { useAuth } from "@/lib/auth";
+import { prefetchedDemoAccount } from "@/app/route-chunks";
 
 type DemoAccount = components["schemas"]["DemoAccount"];
 
@@ -46,7 +47,15 @@ export function LoginPage() {
     mode: "onSubmit",
     defaultValues: { email: "", password: "" },
   });
-  const { data: demo } = useQuery({ queryKey: ["/api/auth/demo"], queryFn: fetchDemoAccount, enabled: !user });
+  // A first visit fetched it with the page's code (route-chunks.ts); the demo account does not change while the
+  // server runs, so it is never fetched again.
+  const { data: demo } = useQuery({
+    queryKey: ["/api/auth/demo"],
+    queryFn: fetchDemoAccount,
+    enabled: !user,
+    initialData: prefetchedDemoAccount.module,
+    staleTime: Infinity,
+  });
 
   if (user) return <Navigate to="/dashboard" replace />;
 
