@@ -6,6 +6,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { DEMO_HOME, createKey, creditsOf, dashboardLookup, openSignedIn, registerByApi } from "./public-api";
+import { checkAtBothSizes } from "./walk";
 
 /** A toast's title. While a modal dialog is open the notifications region is hidden from the accessibility tree
  * (Radix marks the rest of the page aria-hidden), so the toast is found by its text. */
@@ -140,6 +141,7 @@ test("a customer's whole money loop in test mode", async ({ page, request }) => 
     await expect(banner).toContainText("You are in overage at $0.03 a credit; raise your plan or set a limit.");
     await expect(banner).not.toContainText("keep working");
     await expect(page.getByTestId("overage-credits")).toHaveText("10");
+    await checkAtBothSizes(page, "billing-overage");
   });
 
   await test.step("an overage limit: saved with Enter, then 402 past it, with the same balance in the answer", async () => {
@@ -212,6 +214,7 @@ test("a customer's whole money loop in test mode", async ({ page, request }) => 
     const usage = page.getByTestId("metered-usage-card");
     await expect(page.getByTestId("upcoming-charge")).toHaveText(/^\$0: your plan ends on [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     await expect(usage.getByText("Plan price")).toHaveCount(0);
+    await checkAtBothSizes(page, "billing-cancelled");
   });
 
   await test.step("the payment history: receipts only for money that moved", async () => {

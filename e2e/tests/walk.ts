@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect } from "./fixtures";
 
-// What the whole-app walks (screens.spec.ts, axe.spec.ts) share: the two sizes, the route table and the demo account.
+// What the whole-app walks (screens.spec.ts, axe.spec.ts) share: the two sizes, the route table, the demo account
+// and the layout check (also used by journeys that look at a screen in a state the walk does not reach).
 
 export const VIEWPORTS = [
   { name: "phone", width: 390, height: 844 },
@@ -32,4 +33,113 @@ export async function signInAsDemo(page: Page): Promise<void> {
   expect(res.status(), "demo account sign-in").toBe(200);
   const { token } = (await res.json()) as { token: string };
   await page.addInitScript((t) => localStorage.setItem("token", t), token);
+}
+
+/** Waits until the screen has rendered: no loading spinner or skeleton left and the network quiet. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await expect(page.locator(".animate-spin, .animate-pulse")).toHaveCount(0);
+  await page.evaluate(() => document.fonts.ready);
+}
+
+/** Layout faults on the current screen, described for a person. Runs in the page. */
+export async function layoutFaults(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const faults: string[] = [];
+    const vw = document.documentElement.clientWidth;
+    const docWidth = document.documentElement.scrollWidth;
+    if (docWidth > vw) faults.push(`the page scrolls sideways: ${docWidth} px wide in a ${vw} px window`);
+
+    const describe = (el: Element) => {
+      const text = (el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
+      return `<${el.tagName.toLowerCase()}> "${text}"`;
+    };
+    // Seen by a sighted user: a box, not hidden, not inside a screen-reader-only (clipped away) element.
+    const visible = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === "hidden") return false;
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const cs = getComputedStyle(a);
+        if ((cs.clip && cs.clip !== "auto") || (cs.clipPath && cs.clipPath !== "none")) return false;
+      }
+      return true;
+    };
+    // The element's box must be visible in every clipping ancestor; an ancestor that scrolls is its own scroll,
+    // and then that ancestor's box must be visible in turn.
+    const clippedBy = (el: Element): string | null => {
+      const r = el.getBoundingClientRect();
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const ox = getComputedStyle(a).overflowX;
+        if (ox === "visible") continue;
+        if (ox === "auto" || ox === "scroll") return clippedBy(a);
+        const ar = a.getBoundingClientRect();
+        if (r.right > ar.right + 1 || r.left < ar.left - 1) return `cut off by ${describe(a)}`;
+      }
+      if (r.right > vw + 1 || r.left < -1) return "runs past the window's edge";
+      return null;
+    };
+
+    for (const el of document.querySelectorAll("pre, table")) {
+      if (!visible(el)) continue;
+      if (el.tagName === "PRE") {
+        const ox = getComputedStyle(el).overflowX;
+        if (el.scrollWidth > el.clientWidth + 1 && ox !== "auto" && ox !== "scroll") {
+          faults.push(`${describe(el)} spills out of its box (no scroll of its own)`);
+          continue;
+        }
+      }
+      const why = clippedBy(el);
+      if (why) faults.push(`${describe(el)} ${why}`);
+    }
+
+    // A page taller than the window must end with its content (the footer), not with an empty band to scroll into.
+    const docHeight = document.documentElement.scrollHeight;
+    if (docHeight > window.innerHeight) {
+      let contentBottom = 0;
+      for (const el of document.body.querySelectorAll("*")) {
+        const leaf = el.children.length === 0 && (el.textContent ?? "").trim() !== "";
+        if (!leaf && !["svg", "img", "canvas", "input", "button"].includes(el.tagName.toLowerCase())) continue;
+        if (!visible(el)) continue;
+        contentBottom = Math.max(contentBottom, el.getBoundingClientRect().bottom + window.scrollY);
+      }
+      const band = docHeight - contentBottom;
+      if (band > 160) faults.push(`a blank band of ${Math.round(band)} px below the last content`);
+    }
+
+    // Chart labels (SVG text) must be readable, not scaled down to a few pixels.
+    for (const t of document.querySelectorAll("svg text")) {
+      if (!visible(t) || !(t.textContent ?? "").trim()) continue;
+      const h = t.getBoundingClientRect().height;
+      if (h < 10) faults.push(`chart label "${t.textContent}" is ${h.toFixed(1)} px tall`);
+    }
+    return faults;
+  });
+}
+
+/**
+ * Checks the screen on show at `viewport` (no sideways scroll, nothing clipped, readable chart labels) and, with
+ * SCREENSHOTS=<folder> (`make screenshots`), writes a full-page picture of it to <folder>/<viewport>/<name>.png.
+ */
+export async function checkScreen(page: Page, name: string, viewport: Viewport, what = name,
+  picture = true): Promise<void> {
+  await settle(page);
+  expect(await layoutFaults(page), `${what}, at ${viewport.width}x${viewport.height}`).toEqual([]);
+  const dir = process.env.SCREENSHOTS;
+  if (dir && picture) {
+    const folder = path.resolve(dir, viewport.name);
+    mkdirSync(folder, { recursive: true });
+    // From the top, or the sticky header and sidebar are drawn where the page was scrolled to.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true, animations: "disabled" });
+  }
+}
+
+/** Checks the screen on show at both sizes (checkScreen), then gives the page back its size. */
+export async function checkAtBothSizes(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize();
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await checkScreen(page, name, viewport);
+  }
+  if (size) await page.setViewportSize(size);
 }

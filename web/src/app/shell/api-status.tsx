@@ -23,6 +23,7 @@ export function ApiStatus() {
       data-testid="api-status"
       data-state={state}
       role="status"
+      title={label}
       className={cn(
         "inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2.5 py-1 text-xs font-medium sm:gap-2 sm:px-3",
         state === "online" && "border-green-200 bg-green-50 text-green-700",
@@ -39,7 +40,9 @@ export function ApiStatus() {
           state === "checking" && "bg-muted-foreground/50",
         )}
       />
-      {label}
+      {/* Below 420 px the header cannot hold the brand, this label and a balance in overage ("0 credits · 10 overage
+          ($0.30)") side by side: the coloured dot stays and the words are still read out. */}
+      <span className="max-[419px]:sr-only">{label}</span>
     </div>
   );
 }
