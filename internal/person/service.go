@@ -322,10 +322,8 @@ func (s *Service) Audits(ctx context.Context, userID int64, f AuditFilter, befor
 	return s.store.PersonAudits(ctx, userID, f, before, limit)
 }
 
-// Opt-out answers. The request's answer is the same whatever is listed, so the form tells nobody who is.
-const (
-	msgOptOutGone = "This link has expired or was already used. Ask again from the opt-out page."
-)
+// msgOptOutGone answers a confirmation link that is unknown, expired or used.
+const msgOptOutGone = "This link has expired or was already used. Ask again from the opt-out page."
 
 // Per-mailbox and per-listing limits of the opt-out form (OptOutsPerEmailPerDay, ...).
 var (
