@@ -87,7 +87,7 @@ func TestBatchSurvivesAKilledWorker(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		job, _, err := db.CreateBatchJob(ctx, store.BatchJob{UserID: userID, FileName: "all.csv", FileSHA256: "x",
+		job, _, err := db.CreateBatchJob(ctx, batch.Job{UserID: userID, FileName: "all.csv", FileSHA256: "x",
 			Mapping: "{}", CreatedAt: now}, inputs, queueOnly.EnqueueBatch)
 		if err != nil {
 			t.Fatal(err)
@@ -174,7 +174,7 @@ func TestBatchSurvivesAKilledWorker(t *testing.T) {
 
 // checkBatchConsistent checks that the job's counters, its rows and the ledger agree: each valued row carries one
 // credit, the ledger's batch debits sum to the valued rows, and no row was counted twice.
-func checkBatchConsistent(t *testing.T, db *store.DB, jobID, userID int64) store.BatchJob {
+func checkBatchConsistent(t *testing.T, db *store.DB, jobID, userID int64) batch.Job {
 	t.Helper()
 	ctx := context.Background()
 	j, err := db.BatchJobForWorker(ctx, jobID)

@@ -25,7 +25,6 @@ import (
 	"valuator/internal/batch"
 	"valuator/internal/mail"
 	"valuator/internal/property"
-	"valuator/internal/store"
 	"valuator/internal/testdb"
 	"valuator/internal/testredis"
 )
@@ -520,7 +519,7 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 		token, userID := customer(t, "kill@example.com", credits)
 		homes := append(append([]property.Home{}, md.Homes...), md.Homes...) // twice: 6,000 rows
 		id := uploadJob(t, serveB.url, token, homes)
-		var before store.BatchJob
+		var before batch.Job
 		waitUntil(t, 60*time.Second, "worker mid-job", procs, func() bool {
 			j, err := db.BatchJobForWorker(ctx, id)
 			if err != nil {

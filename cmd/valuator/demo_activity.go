@@ -284,7 +284,7 @@ func (a *demoActivity) responseTime() int64 {
 }
 
 // lookup values a property at the given time, through the dashboard (keyID 0) or the API key, and records and
-// charges it as the server's meteredValuation and failMetered do.
+// charges it as valuation.Service's Metered and Refused do.
 func (a *demoActivity) lookup(ctx context.Context, at time.Time, in valuation.Input, keyID int64, keyName string) error {
 	endpoint := "POST /api/property/lookup"
 	if keyID != 0 {
@@ -333,7 +333,7 @@ func demoResident(h property.Home) person.Candidate {
 }
 
 // findPerson looks a person up in the dashboard at the given time, and records, audits and charges it as the
-// server's meteredPerson and failPerson do.
+// person.Service's Find and Refused do.
 func (a *demoActivity) findPerson(ctx context.Context, at time.Time, name string, h property.Home) error {
 	in := struct {
 		person.Query
@@ -350,7 +350,7 @@ func (a *demoActivity) findPerson(ctx context.Context, at time.Time, name string
 	rec := usagerec.Record{UserID: a.userID, Endpoint: "POST /api/find-person", Service: usagerec.ServicePersonLookup,
 		ResponseTimeMs: a.responseTime(), PropertyAddress: fmt.Sprintf("%s, %s, %s, %s %s", q.Name, q.StreetLine1,
 			q.City, q.StateCode, q.PostalCode), RequestData: string(data), RequestID: id, CreatedAt: at}
-	audit := store.PersonAudit{Purpose: in.Purpose, Query: string(data), RequestID: id, CreatedAt: at}
+	audit := person.Audit{Purpose: in.Purpose, Query: string(data), RequestID: id, CreatedAt: at}
 	a.requests++
 	res, err := a.people.Find(ctx, q)
 	if status, refused := refusal(err); refused {
@@ -423,7 +423,7 @@ func (a *demoActivity) batchJob(ctx context.Context, at time.Time, homes []prope
 	sum := sha256.Sum256(data)
 	// Not queued: jobs.RunNow below runs it in this goroutine, at the job's own times.
 	notQueued := func(context.Context, *sql.Tx, int64) error { return nil }
-	job, _, err := a.db.CreateBatchJob(ctx, store.BatchJob{UserID: a.userID, FileName: fileName,
+	job, _, err := a.db.CreateBatchJob(ctx, batch.Job{UserID: a.userID, FileName: fileName,
 		FileSHA256: hex.EncodeToString(sum[:]), Mapping: string(mappingJSON), Dropped: dropped, CreatedAt: at},
 		inputs, notQueued)
 	if err != nil {

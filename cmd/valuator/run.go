@@ -20,6 +20,7 @@ import (
 	"valuator/internal/billing"
 	"valuator/internal/billing/stripepay"
 	"valuator/internal/config"
+	"valuator/internal/contact"
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
@@ -30,6 +31,7 @@ import (
 	"valuator/internal/ratelimit"
 	"valuator/internal/server"
 	"valuator/internal/store"
+	usagerec "valuator/internal/usage" // "usage" is the command's help text
 	"valuator/internal/valuation"
 	"valuator/web"
 )
@@ -286,23 +288,25 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		formLimiter, apiLimiter = rl, rl
 	}
 	handler := server.New(server.Deps{
-		Config:      cfg,
-		Logger:      log,
-		Store:       db,
-		Accounts:    accounts,
-		Valuation:   vals,
+		Config:    cfg,
+		Logger:    log,
+		DB:        db,
+		Accounts:  accounts,
+		Valuation: vals,
+		APIKeys:   apikey.NewService(db, sealer, log, nil),
+		Usage:     usagerec.NewService(db, nil),
+		Batches:   batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Dev: cfg.Dev()}),
+		People: person.NewService(person.Deps{Store: db, Provider: people, Mailer: mailer, Limiter: formLimiter,
+			Logger: log, BaseURL: cfg.BaseURL, Dev: cfg.Dev()}),
+		Contact:     contact.NewService(db, formLimiter, log, nil, cfg.SupportEmail),
 		OpenAPI:     openAPI,
 		Web:         web.App(),
 		FormLimiter: formLimiter,
 		APILimiter:  apiLimiter,
-		Sealer:      sealer,
 		Touches:     touches,
-		Queue:       queue,
 		// One gate for the whole process: every route that reads an uploaded spreadsheet takes a slot.
 		SpreadsheetReads: gate.New(server.DefaultSpreadsheetReads()),
 		Billing:          bill,
-		People:           people,
-		Mailer:           mailer,
 		DemoAccount:      demoAccount,
 		Metrics:          m,
 		Unsubscribe:      unsubscribe,

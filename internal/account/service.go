@@ -61,6 +61,11 @@ type Store interface {
 	// RememberDevice records a sign-in from d and reports whether d was new to the account; when it was and alert
 	// is set, the sign-in alert is queued in the same transaction.
 	RememberDevice(ctx context.Context, userID int64, d notify.Device, at time.Time, alert bool) (bool, error)
+	// DisableNotification turns one email switch (a notify topic) off; ErrNotFound for a closed account.
+	DisableNotification(ctx context.Context, userID int64, topic string, at time.Time) error
+	// CreditHistory is a page of the account's credit ledger, newest first, older than the row id before (0: from
+	// the newest); more says whether older rows exist.
+	CreditHistory(ctx context.Context, userID, before int64, limit int) ([]credit.Entry, bool, error)
 }
 
 // Tunables of the account rules.
@@ -677,6 +682,21 @@ func (s *Service) CloseAccount(ctx context.Context, userID int64, password strin
 		return apperr.Internal(err)
 	}
 	return nil
+}
+
+// Unsubscribe turns off the email switch topic of the user, as an email's unsubscribe link asks. A closed account
+// gets no email at all: the link has nothing left to stop, and succeeds the same way.
+func (s *Service) Unsubscribe(ctx context.Context, userID int64, topic string) error {
+	if err := s.store.DisableNotification(ctx, userID, topic, s.now()); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// CreditHistory is a page of the user's credit ledger, newest first, older than the row id before (0: from the
+// newest); more says whether older rows exist.
+func (s *Service) CreditHistory(ctx context.Context, userID, before int64, limit int) ([]credit.Entry, bool, error) {
+	return s.store.CreditHistory(ctx, userID, before, limit)
 }
 
 // newToken returns a random token with prefix (32 bytes of entropy) and the hash under which it is stored.

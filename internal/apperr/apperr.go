@@ -1,14 +1,15 @@
 // Package apperr is the one error type that crosses from domain code to the HTTP layer. Domain packages say what
-// went wrong (a Kind and a sentence for a person); the server maps the Kind to a status code in one place.
+// went wrong (a Kind and a sentence for a person); Kind.Status maps the Kind to a status code in one place.
 package apperr
 
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 )
 
-// Kind classifies an error for the HTTP layer. Each kind maps to exactly one status code (server.statusOf).
+// Kind classifies an error for the HTTP layer. Each kind maps to exactly one status code (Kind.Status).
 type Kind int
 
 const (
@@ -33,6 +34,43 @@ const (
 	// uncertain to sell).
 	KindUnprocessable
 )
+
+// Status is the one mapping from error kinds to HTTP status codes. The server answers with it, and the usage
+// record of a metered call that failed stores it, so the domain services that record calls need it too.
+func (k Kind) Status() int {
+	switch k {
+	case KindInvalid:
+		return http.StatusBadRequest
+	case KindUnauthorized:
+		return http.StatusUnauthorized
+	case KindPaymentRequired:
+		return http.StatusPaymentRequired
+	case KindForbidden:
+		return http.StatusForbidden
+	case KindNotFound:
+		return http.StatusNotFound
+	case KindConflict:
+		return http.StatusConflict
+	case KindTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case KindUnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
+	case KindRateLimited:
+		return http.StatusTooManyRequests
+	case KindUnavailable:
+		return http.StatusServiceUnavailable
+	case KindMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case KindTimeout:
+		return http.StatusRequestTimeout
+	case KindGone:
+		return http.StatusGone
+	case KindUnprocessable:
+		return http.StatusUnprocessableEntity
+	default:
+		return http.StatusInternalServerError
+	}
+}
 
 // Error is a domain error with a message a person can read.
 type Error struct {

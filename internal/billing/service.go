@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"time"
@@ -106,6 +107,8 @@ type Store interface {
 	// Payment is one of the user's payments (ErrNotFound for another user's); Payments a page of them.
 	Payment(ctx context.Context, userID, id int64) (PaymentRecord, error)
 	Payments(ctx context.Context, userID, before int64, limit int) ([]PaymentRecord, bool, error)
+	// SetOverageLimit saves the user's overage limit in cents (nil: no limit).
+	SetOverageLimit(ctx context.Context, userID int64, cents *int64, at time.Time) error
 }
 
 // ErrNotFound is a row that does not exist or is not the user's.
@@ -174,6 +177,22 @@ func (s *Service) Subscription(ctx context.Context, userID int64) (SubscriptionV
 func (s *Service) Usage(ctx context.Context, userID int64) (MeteredUsage, error) {
 	st, err := s.Store.BillingState(ctx, userID, s.now())
 	return ViewMeteredUsage(st), err
+}
+
+// OverageLimit is the user's overage limit in cents (nil: no limit).
+func (s *Service) OverageLimit(ctx context.Context, userID int64) (*int64, error) {
+	st, err := s.Store.BillingState(ctx, userID, s.now())
+	return st.OverageLimitCents, err
+}
+
+// SetOverageLimit sets the user's overage limit from the `limit` of PUT /api/user/overage-limit (ParseOverageLimit)
+// and returns it in cents (nil: no limit).
+func (s *Service) SetOverageLimit(ctx context.Context, userID int64, limit json.RawMessage) (*int64, error) {
+	cents, err := ParseOverageLimit(limit)
+	if err != nil {
+		return nil, err
+	}
+	return cents, s.Store.SetOverageLimit(ctx, userID, cents, s.now())
 }
 
 // Payments is a page of the user's payments, newest first, older than before (0: from the newest). An open payment

@@ -7,18 +7,9 @@ import (
 	"unicode/utf8"
 
 	"valuator/internal/apperr"
+	"valuator/internal/notify"
 	"valuator/internal/text"
 )
-
-// Subjects are the form's options (spec product-and-account section 3), value to label.
-var Subjects = map[string]string{
-	"general":     "General Inquiry",
-	"technical":   "Technical Support",
-	"billing":     "Billing Question",
-	"partnership": "Partnership",
-	"feedback":    "Product Feedback",
-	"other":       "Other",
-}
 
 // Input is the contact form payload.
 type Input struct {
@@ -78,7 +69,7 @@ func (in Input) Validate(validEmail func(string) bool) (Message, error) {
 	v.Check(n(m.Company) <= maxCompany, "company", "Company must be at most 200 characters")
 	v.Check(m.Subject != "", "subject", "Subject is required")
 	if m.Subject != "" {
-		_, ok := Subjects[m.Subject]
+		_, ok := notify.ContactSubjects[m.Subject]
 		v.Check(ok, "subject", "Please choose a subject from the list")
 	}
 	v.Check(m.Message != "", "message", "Message is required")

@@ -93,3 +93,30 @@ func Insufficient(balance, cost int64, plan string, overageLimitCents *int64) *a
 			"overageCredits": overage, "overageChargeCents": billing.OverageCharge(p, overage),
 			"creditBalance": billing.BalanceOf(p, balance, overageLimitCents)}}
 }
+
+// CanPay is nil when a balance on plan pays for cost without falling below its floor, and otherwise the 402 that
+// says why not. Services ask it before work whose answer must not depend on whether it could be paid (a person
+// lookup, a batch job).
+func CanPay(balance, cost int64, plan string, overageLimitCents *int64) error {
+	if Pays(balance, cost, Floor(plan, overageLimitCents)) {
+		return nil
+	}
+	return Insufficient(balance, cost, plan, overageLimitCents)
+}
+
+// ErrInsufficient is returned by the store when a charge would take the balance below its floor; nothing was
+// written. Answer makes it the 402 of the refused charge.
+type ErrInsufficient struct {
+	Balance           int64
+	Plan              string
+	OverageLimitCents *int64
+}
+
+func (e *ErrInsufficient) Error() string {
+	return fmt.Sprintf("insufficient credits: balance %d on plan %s", e.Balance, e.Plan)
+}
+
+// Answer is the 402 of a refused charge of cost credits.
+func (e *ErrInsufficient) Answer(cost int64) *apperr.Error {
+	return Insufficient(e.Balance, cost, e.Plan, e.OverageLimitCents)
+}

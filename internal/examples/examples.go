@@ -157,9 +157,9 @@ func Generate(ctx context.Context) (*File, error) {
 	// Batch jobs, billing and people are not reached by the valuation endpoint. Nor is the contract: it is left out
 	// on purpose, because the contract holds the example, and a stale example that no longer fits the schema must
 	// not stop this command from writing a fresh one.
-	h := server.New(server.Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals,
+	h := server.New(server.Deps{Config: cfg, Logger: log, DB: db, Accounts: accounts, Valuation: vals,
 		OpenAPI: []byte("{}"), Web: os.DirFS(dir), FormLimiter: ratelimit.NewMemory(now), APILimiter: ratelimit.NewMemory(now),
-		Sealer: sealer, Touches: &apikey.Touches{}, Now: now})
+		APIKeys: apikey.NewService(db, sealer, log, now), Touches: &apikey.Touches{}, Now: now})
 
 	path := Home.Path()
 	r := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)

@@ -43,7 +43,7 @@ func (w *batchWorker) Work(ctx context.Context, job *river.Job[batchArgs]) error
 	log := q.cfg.Logger.With("batch_job", id)
 	deadline := time.Now().Add(q.cfg.Slice)
 	j, ok, err := q.cfg.Store.StartBatchJob(ctx, id, q.cfg.Now())
-	if errors.Is(err, store.ErrNoBatch) {
+	if errors.Is(err, batch.ErrNoBatch) {
 		return nil
 	}
 	if err != nil {
@@ -107,7 +107,7 @@ const MinTurn = time.Second
 // run values the job's pending rows until none is left, the slice ends, the job stops (cancelled: a retry queues a
 // run of its own), or, when it takes turns, after MinTurn a job of another account is waiting: the run then hands
 // over, and its next run queues behind that job, so accounts take turns on the workers.
-func (w *batchWorker) run(ctx context.Context, j store.BatchJob, deadline time.Time, takeTurns bool) error {
+func (w *batchWorker) run(ctx context.Context, j batch.Job, deadline time.Time, takeTurns bool) error {
 	q := w.q
 	after := -1
 	started := time.Now()
@@ -159,9 +159,9 @@ func (w *batchWorker) run(ctx context.Context, j store.BatchJob, deadline time.T
 	return w.finish(ctx, j, batch.StatusCompleted, "")
 }
 
-func (w *batchWorker) finish(ctx context.Context, j store.BatchJob, status, msg string) error {
+func (w *batchWorker) finish(ctx context.Context, j batch.Job, status, msg string) error {
 	q := w.q
-	var enqueue store.Enqueue
+	var enqueue batch.Enqueue
 	if j.WebhookURL != "" {
 		enqueue = q.enqueueWebhook
 	}
@@ -176,7 +176,7 @@ func (w *batchWorker) finish(ctx context.Context, j store.BatchJob, status, msg 
 // value values rows in parallel, one goroutine per core (the engine is CPU-bound and safe for concurrent use).
 // A row that cannot be valued (bad address, not found) is an outcome; the engine not being ready is an error,
 // and the job is tried again later.
-func (w *batchWorker) value(ctx context.Context, rows []store.BatchRow) ([]store.RowOutcome, error) {
+func (w *batchWorker) value(ctx context.Context, rows []batch.StoredRow) ([]store.RowOutcome, error) {
 	out := make([]store.RowOutcome, len(rows))
 	errs := make([]error, len(rows))
 	next := make(chan int)
@@ -198,7 +198,7 @@ func (w *batchWorker) value(ctx context.Context, rows []store.BatchRow) ([]store
 	return out, errors.Join(errs...)
 }
 
-func (w *batchWorker) valueRow(ctx context.Context, row store.BatchRow) (store.RowOutcome, error) {
+func (w *batchWorker) valueRow(ctx context.Context, row batch.StoredRow) (store.RowOutcome, error) {
 	var in batch.Row
 	if err := json.Unmarshal(row.Input, &in); err != nil {
 		return store.RowOutcome{}, fmt.Errorf("batch row %d: %w", row.Idx, err)

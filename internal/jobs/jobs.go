@@ -172,7 +172,7 @@ func (q *Queue) Stop(ctx context.Context) error {
 
 const queueWebhooks = "webhooks"
 
-// EnqueueBatch queues the valuation of a batch job inside the store's transaction (a store.Enqueue). It is not
+// EnqueueBatch queues the valuation of a batch job inside the store's transaction (a batch.Enqueue). It is not
 // deduplicated: a retry right after a run ended may find that run's queue entry not yet marked done, and must still
 // be queued. Two runs on one job are harmless (a row is saved and charged by whichever saves it first), and a run
 // that finds its job not processing simply ends.

@@ -28,6 +28,7 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
+	"valuator/internal/batch"
 	"valuator/internal/config"
 	"valuator/internal/demo"
 	"valuator/internal/jobs"
@@ -38,6 +39,7 @@ import (
 	"valuator/internal/server"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
+	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
 
@@ -145,9 +147,11 @@ func setup(b *testing.B, dbURL string) *target {
 		_ = queue.Stop(stop)
 		qcancel()
 	})
-	h := server.New(server.Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: svc, Queue: queue,
+	h := server.New(server.Deps{Config: cfg, Logger: log, DB: db, Accounts: accounts, Valuation: svc,
 		OpenAPI: openAPI, Web: os.DirFS("."), FormLimiter: ratelimit.NewMemory(nil), APILimiter: ratelimit.NewMemory(nil),
-		Sealer: sealer, Touches: &apikey.Touches{}})
+		APIKeys: apikey.NewService(db, sealer, log, nil), Usage: usage.NewService(db, nil),
+		Batches: batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Dev: cfg.Dev()}),
+		Touches: &apikey.Touches{}})
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
 

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"valuator/internal/billing"
-	"valuator/internal/contact"
 	"valuator/internal/mail"
 )
 
@@ -91,23 +89,31 @@ type ContactAck struct {
 	At      time.Time `json:"at"`
 }
 
-// ContactMails are the mails of stored contact message id: the message to support (replies go to the sender) and,
-// when ack is set, the acknowledgement to the sender. plan is the signed-in sender's plan ("" signed out): a plan
-// with priority support marks the message "Priority" in its subject, where support sorts its inbox.
-func ContactMails(id int64, m contact.Message, plan billing.Plan, support string, ack bool) []Mail {
-	to := newMail(KindContactSupport, fmt.Sprintf("contact:%d:support", id), 0, "", m.CreatedAt, ContactSupport{
-		MessageID: id, UserID: m.UserID, Plan: plan.Name, Priority: m.UserID != 0 && plan.PrioritySupport,
-		FirstName: m.FirstName, LastName: m.LastName, Email: m.Email,
-		Company: m.Company, Subject: m.Subject, Message: m.Message, At: m.CreatedAt.UTC()})
-	to.To, to.ReplyTo = support, m.Email
+// ContactMails are the mails of stored contact message id, sent at: c to the support address (replies go to the
+// sender, c.Email) and, when ack is set, the acknowledgement to the sender. What they say is the contact package's.
+func ContactMails(id int64, c ContactSupport, at time.Time, support string, ack bool) []Mail {
+	c.MessageID, c.At = id, at.UTC()
+	to := newMail(KindContactSupport, fmt.Sprintf("contact:%d:support", id), 0, "", at, c)
+	to.To, to.ReplyTo = support, c.Email
 	out := []Mail{to}
 	if ack {
-		a := newMail(KindContactAck, fmt.Sprintf("contact:%d:ack", id), 0, "", m.CreatedAt,
-			ContactAck{Subject: m.Subject, At: m.CreatedAt.UTC()})
-		a.To = m.Email
+		a := newMail(KindContactAck, fmt.Sprintf("contact:%d:ack", id), 0, "", at,
+			ContactAck{Subject: c.Subject, At: at.UTC()})
+		a.To = c.Email
 		out = append(out, a)
 	}
 	return out
+}
+
+// ContactSubjects are the contact form's subjects (spec product-and-account section 3), value to label: the form
+// offers them and the mails of a message show the label.
+var ContactSubjects = map[string]string{
+	"general":     "General Inquiry",
+	"technical":   "Technical Support",
+	"billing":     "Billing Question",
+	"partnership": "Partnership",
+	"feedback":    "Product Feedback",
+	"other":       "Other",
 }
 
 func newMail(kind, key string, userID int64, topic string, at time.Time, payload any) Mail {
@@ -204,7 +210,7 @@ func Render(q Queued, l Links) (mail.Message, error) {
 		if err := json.Unmarshal(q.Payload, &p); err != nil {
 			return msg, err
 		}
-		label := contact.Subjects[p.Subject]
+		label := ContactSubjects[p.Subject]
 		if label == "" {
 			label = p.Subject
 		}
@@ -231,7 +237,7 @@ func Render(q Queued, l Links) (mail.Message, error) {
 		if err := json.Unmarshal(q.Payload, &p); err != nil {
 			return msg, err
 		}
-		label := contact.Subjects[p.Subject]
+		label := ContactSubjects[p.Subject]
 		if label == "" {
 			label = "General Inquiry"
 		}

@@ -126,11 +126,11 @@ func benchAccountServer(b *testing.B) (url string, client *http.Client) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts,
+	h := New(Deps{Config: cfg, Logger: log, DB: db, Accounts: accounts,
 		Valuation: valuation.New(db, log, nil, fastEngine()), OpenAPI: []byte("{}"),
 		Web:         fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}},
-		FormLimiter: ratelimit.NewMemory(nil), APILimiter: ratelimit.NewMemory(nil), Sealer: sealer,
-		Touches: &apikey.Touches{}})
+		FormLimiter: ratelimit.NewMemory(nil), APILimiter: ratelimit.NewMemory(nil),
+		APIKeys: apikey.NewService(db, sealer, log, nil), Touches: &apikey.Touches{}})
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
 	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: time.Minute}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -13,40 +12,13 @@ import (
 	"valuator/internal/apikey"
 	"valuator/internal/apperr"
 	"valuator/internal/ratelimit"
-	"valuator/internal/store"
 	"valuator/internal/text"
 )
 
 func (s *Server) listAPIKeys(w http.ResponseWriter, r *http.Request) {
 	p := userFrom(r.Context())
-	rows, err := s.store.APIKeys(r.Context(), p.user.ID)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	out := make([]apikey.Key, 0, len(rows))
-	for _, k := range rows {
-		key, err := s.keyView(k, p.user.Plan)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		out = append(out, key)
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-// keyView is a stored key as the dashboard shows it, with the full key decrypted for the copy button. A key sealed
-// under another server secret (VALUATOR_SECRET was changed) still works, since calls find it by its hash, but can
-// no longer be shown: its keyValue is empty and the screen says so, rather than the whole list failing.
-func (s *Server) keyView(k store.APIKeyRow, plan string) (apikey.Key, error) {
-	value, err := s.sealer.Open(k.Sealed)
-	if err != nil {
-		s.log.Warn("API key cannot be decrypted; was VALUATOR_SECRET changed?", "api_key_id", k.ID, "err", err)
-		value = ""
-	}
-	return apikey.Key{ID: k.ID, Name: k.Name, Preview: k.Preview, Value: value, RateLimit: k.RateLimit,
-		EffectiveRateLimit: apikey.Effective(k.RateLimit, plan), CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt}, nil
+	keys, err := s.apiKeys.List(r.Context(), p.user.ID, p.user.Plan)
+	s.answer(w, r, keys, err)
 }
 
 func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) {
@@ -56,32 +28,7 @@ func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := userFrom(r.Context())
-	name, limit, err := in.Validate(p.user.Plan)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	value, err := apikey.New()
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	sealed, err := s.sealer.Seal(value)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	row, err := s.store.CreateAPIKey(r.Context(), p.user.ID, name, apikey.Hash(value), sealed, apikey.Preview(value),
-		limit, apikey.MaxPerAccount, s.now())
-	if errors.Is(err, store.ErrTooManyKeys) {
-		err = apperr.Conflict("too_many_api_keys", "", fmt.Sprintf("An account can have at most %d API keys; "+
-			"delete one you no longer use to create another", apikey.MaxPerAccount))
-	}
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	key, err := s.keyView(row, p.user.Plan)
+	key, err := s.apiKeys.Create(r.Context(), p.user.ID, p.user.Plan, in)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -95,13 +42,7 @@ func (s *Server) deleteAPIKey(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apperr.Invalid("id", "The key id must be a positive whole number"))
 		return
 	}
-	err = s.store.DeleteAPIKey(r.Context(), userFrom(r.Context()).user.ID, id, s.now())
-	if errors.Is(err, store.ErrNoKey) {
-		// Another user's key reads exactly like a missing one.
-		s.writeError(w, r, apperr.NotFound("api_key_not_found", "No such API key"))
-		return
-	}
-	if err != nil {
+	if err := s.apiKeys.Delete(r.Context(), userFrom(r.Context()).user.ID, id); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -140,30 +81,17 @@ func apiKeyOf(r *http.Request) string {
 // usable key.
 func (s *Server) requireAPIKey(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		key := apiKeyOf(r)
-		var owner store.KeyOwner
-		var authErr error
-		switch {
-		case key == "":
-			authErr = apperr.Unauthorized("missing_api_key", "Missing API key: send it in the x-api-key header")
-		case !apikey.WellFormed(key):
-			// A typo or a truncated paste: refused without a database read.
-			authErr = apperr.Unauthorized("invalid_api_key", "Invalid API key")
-		default:
-			var err error
-			owner, err = s.store.KeyOwner(r.Context(), apikey.Hash(key))
-			if errors.Is(err, store.ErrNoKey) {
-				authErr = apperr.Unauthorized("invalid_api_key", "Invalid or deleted API key")
-			} else if err != nil {
-				s.writeError(w, r, err)
-				return
-			}
-		}
-		if authErr != nil {
+		owner, err := s.apiKeys.Authenticate(r.Context(), apiKeyOf(r))
+		if apperr.IsKind(err, apperr.KindUnauthorized) {
+			// Refusals spend the client address's budget, so that guessing keys is slow.
 			if !s.spend(w, r, "anon:"+s.clientIP(r), anonymousLimit) {
 				return
 			}
-			s.writeError(w, r, authErr)
+			s.writeError(w, r, err)
+			return
+		}
+		if err != nil {
+			s.writeError(w, r, err)
 			return
 		}
 		if !s.spendKey(w, r, owner) {
@@ -179,7 +107,7 @@ func (s *Server) requireAPIKey(next http.HandlerFunc) http.HandlerFunc {
 // spendKey takes one request from the key's budget and, on a plan with a cap, one from the account's budget
 // shared by all its keys (apikey.AccountBudget), so that many keys do not buy more requests than the plan allows.
 // The headers describe the budget that binds: the key's, or the account's when it has fewer requests left.
-func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner store.KeyOwner) bool {
+func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner apikey.Owner) bool {
 	keyRes, ok := s.allow(r, fmt.Sprintf("key:%d", owner.KeyID), ratelimit.PerMinute(apikey.Effective(owner.RateLimit, owner.Plan)))
 	if !ok {
 		return true

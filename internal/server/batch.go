@@ -1,43 +1,27 @@
 package server
 
 import (
-	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"os"
 	"path"
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"valuator/internal/apperr"
 	"valuator/internal/batch"
 	"valuator/internal/billing"
-	"valuator/internal/credit"
-	"valuator/internal/netguard"
-	"valuator/internal/store"
 	"valuator/internal/text"
 	"valuator/internal/usage"
 )
-
-// BatchQueue queues the valuation of a batch job inside the store's transaction (jobs.Queue).
-type BatchQueue interface {
-	EnqueueBatch(ctx context.Context, tx *sql.Tx, jobID int64) error
-}
 
 // jobOwner is who a batch job is for: a dashboard user, or an API key's owner.
 type jobOwner struct {
@@ -45,6 +29,13 @@ type jobOwner struct {
 	plan    string
 	keyID   int64
 	keyName string
+}
+
+// job is the owner's job to create from a table and its mapping.
+func (o jobOwner) job(fileName, fileSHA string, tbl *batch.Table, mapping batch.Mapping, webhook, idemKey string,
+	uploadID int64) batch.NewJob {
+	return batch.NewJob{UserID: o.userID, Plan: o.plan, KeyID: o.keyID, KeyName: o.keyName, FileName: fileName,
+		FileSHA: fileSHA, Table: tbl, Mapping: mapping, Webhook: webhook, IdempotencyKey: idemKey, UploadID: uploadID}
 }
 
 // upload is a multipart batch upload.
@@ -257,7 +248,7 @@ func (s *Server) previewBatchFile(w http.ResponseWriter, r *http.Request) {
 	}
 	tbl := sh.table
 	mapping, detections := batch.Detect(tbl)
-	id, err := s.store.SaveBatchFile(r.Context(), u.ID, sh.fileName, sh.sha, stored, s.now())
+	id, err := s.batches.SaveUpload(r.Context(), u.ID, sh.fileName, sh.sha, stored)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -410,9 +401,6 @@ func checkFileName(field, name string) error {
 	return nil
 }
 
-var errUploadGone = apperr.NotFound("upload_not_found",
-	"This upload is no longer available (uploads are kept 24 hours); please upload the file again")
-
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	u := userFrom(r.Context()).user
 	owner := jobOwner{userID: u.ID, plan: u.Plan}
@@ -444,10 +432,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, apperr.Invalid("mapping", "Send the confirmed column mapping"))
 			return
 		}
-		name, fileSHA, stored, err := s.store.BatchFile(r.Context(), u.ID, *in.UploadID)
-		if errors.Is(err, store.ErrNoBatch) {
-			err = errUploadGone
-		}
+		name, fileSHA, stored, err := s.batches.Upload(r.Context(), u.ID, *in.UploadID)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -466,10 +451,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		job, _, secret, err := s.newJob(r.Context(), owner, name, fileSHA, tbl, in.Mapping, webhook, "", *in.UploadID)
-		if errors.Is(err, store.ErrNoBatch) {
-			err = errUploadGone // made into a job by a request of a moment ago
-		}
+		job, _, secret, err := s.batches.Create(r.Context(), owner.job(name, fileSHA, tbl, in.Mapping, webhook, "", *in.UploadID))
 		s.answerJob(w, r, job, secret, err, http.StatusCreated)
 	case in.InputData != nil:
 		if in.Type != "" && in.Type != "batch" {
@@ -512,7 +494,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		for _, h := range tbl.Headers {
 			m[h] = batch.ColumnType(h)
 		}
-		job, _, secret, err := s.newJob(r.Context(), owner, name, sha(raw), tbl, m, webhook, "", 0)
+		job, _, secret, err := s.batches.Create(r.Context(), owner.job(name, sha(raw), tbl, m, webhook, "", 0))
 		s.answerJob(w, r, job, secret, err, http.StatusCreated)
 	default:
 		s.writeError(w, r, apperr.Invalid("uploadId", "Send the uploadId of a preview with its mapping, or the rows in inputData.properties"))
@@ -532,7 +514,7 @@ func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner 
 			return
 		}
 	}
-	job, created, secret, err := s.newJob(r.Context(), owner, sh.fileName, sh.sha, tbl, mapping, sh.webhookURL, idemKey, 0)
+	job, created, secret, err := s.batches.Create(r.Context(), owner.job(sh.fileName, sh.sha, tbl, mapping, sh.webhookURL, idemKey, 0))
 	if e, ok := apperr.As(err); ok && e.Field == "mapping" {
 		// Say what was detected, so that the caller can correct it and send it back.
 		if e.Extra == nil {
@@ -551,123 +533,10 @@ func (s *Server) createFromUpload(w http.ResponseWriter, r *http.Request, owner 
 	s.answerJob(w, r, job, secret, err, status)
 }
 
-// newJob checks and creates a batch job from a table and its mapping, and queues it. uploadID, when not 0, is the
-// preview the table came from: it is deleted when the job is created.
-func (s *Server) newJob(ctx context.Context, owner jobOwner, fileName, fileSHA string, tbl *batch.Table,
-	mapping batch.Mapping, webhook, idemKey string, uploadID int64) (store.BatchJob, bool, string, error) {
-	if err := mapping.Validate(tbl.Headers); err != nil {
-		return store.BatchJob{}, false, "", err
-	}
-	rows, dropped := batch.Apply(tbl, mapping)
-	if len(rows) == 0 {
-		return store.BatchJob{}, false, "", &apperr.Error{Kind: apperr.KindInvalid, Code: "no_addresses", Field: "mapping",
-			Message: "No row has an address in the mapped columns", Extra: map[string]any{"title": "Empty File"}}
-	}
-	if err := batch.CheckSize(len(rows), owner.plan); err != nil {
-		return store.BatchJob{}, false, "", err
-	}
-	if err := s.checkWebhookURL(ctx, webhook); err != nil {
-		return store.BatchJob{}, false, "", err
-	}
-	// A job that could not value a single property is refused now rather than failing at its first row.
-	balance, plan, limit, err := s.store.CreditTerms(ctx, owner.userID)
-	if err != nil {
-		return store.BatchJob{}, false, "", err
-	}
-	if floor := credit.Floor(plan, limit); floor != credit.NoFloor && balance-floor < 1 {
-		return store.BatchJob{}, false, "", credit.Insufficient(balance, 1, plan, limit)
-	}
-	inputs := make([][]byte, len(rows))
-	for i, row := range rows {
-		if inputs[i], err = json.Marshal(row); err != nil {
-			return store.BatchJob{}, false, "", err
-		}
-	}
-	mappingJSON, _ := json.Marshal(mapping)
-	secret := ""
-	if webhook != "" {
-		b := make([]byte, 24)
-		_, _ = rand.Read(b)
-		secret = "whsec_" + hex.EncodeToString(b)
-	}
-	j := store.BatchJob{UserID: owner.userID, APIKeyID: owner.keyID, APIKeyName: owner.keyName, FileName: fileName,
-		FileSHA256: fileSHA, Mapping: string(mappingJSON), Dropped: dropped, WebhookURL: webhook, WebhookSecret: secret,
-		IdempotencyKey: idemKey, UploadID: uploadID, CreatedAt: s.now()}
-	job, created, err := s.store.CreateBatchJob(ctx, j, inputs, s.queue.EnqueueBatch)
-	if errors.Is(err, store.ErrIdempotencyReuse) {
-		return job, false, "", apperr.Conflict("idempotency_key_reused", "Idempotency-Key",
-			"This Idempotency-Key was used for a different file; use a new key for a new upload")
-	}
-	if !created {
-		secret = "" // shown once, when the job is created
-	}
-	return job, created, secret, err
-}
-
-// checkWebhookURL accepts an absolute http(s) URL; https only in production. In production its host must also
-// resolve to at least one address a webhook may reach (netguard): a URL that can only reach the server's own
-// network is refused now, with the job, rather than failing silently when the job ends. The sending client checks
-// the address it dials again, since what a name resolves to can change in between.
-func (s *Server) checkWebhookURL(ctx context.Context, raw string) error {
-	if raw == "" {
-		return nil
-	}
-	msg := "webhookUrl must be an absolute https:// URL"
-	if s.cfg.Dev() {
-		msg = "webhookUrl must be an absolute http:// or https:// URL"
-	}
-	if p := text.Problem(raw); p != "" {
-		return apperr.Invalid("webhookUrl", "webhookUrl "+p)
-	}
-	u, err := url.Parse(raw)
-	ok := err == nil && (u.Scheme == "https" || (u.Scheme == "http" && s.cfg.Dev())) && u.Host != "" && len(raw) <= 2000
-	if !ok {
-		return apperr.Invalid("webhookUrl", msg)
-	}
-	if s.cfg.Dev() {
-		return nil // development sends webhooks to local receivers
-	}
-	return s.checkWebhookHost(ctx, u.Hostname())
-}
-
-// webhookLookupTimeout bounds the DNS lookup of a webhook's host while the job's creation waits.
-const webhookLookupTimeout = 5 * time.Second
-
-func (s *Server) checkWebhookHost(ctx context.Context, host string) error {
-	refused := apperr.Invalid("webhookUrl", fmt.Sprintf(
-		"webhookUrl must reach a public address; %s is a private, loopback or reserved address", host))
-	if addr, err := netip.ParseAddr(host); err == nil {
-		if netguard.Refused(addr) {
-			return refused
-		}
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, webhookLookupTimeout)
-	defer cancel()
-	addrs, err := s.resolver.LookupNetIP(ctx, "ip", host)
-	var dnsErr *net.DNSError
-	switch {
-	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
-		return apperr.Invalid("webhookUrl", fmt.Sprintf("webhookUrl's host %s does not exist", host))
-	case err != nil:
-		// A lookup that failed for a while (a timeout, a DNS server down) says nothing about the host; the
-		// sending client checks the address it connects to.
-		s.log.Warn("webhook host lookup failed", "host", host, "err", err)
-		return nil
-	}
-	for _, a := range addrs {
-		if !netguard.Refused(a) {
-			return nil
-		}
-	}
-	return apperr.Invalid("webhookUrl", fmt.Sprintf(
-		"webhookUrl must reach a public address; %s resolves only to private, loopback or reserved addresses", host))
-}
-
 // jobView is a job as the dashboard shows it to its owner (api/openapi.yaml BatchJob). The webhook's signing
 // secret is the owner's to see whenever they need it to check a webhook's X-Valuator-Signature; no other user
 // reaches the job (jobOf answers 404).
-func jobView(j store.BatchJob) map[string]any {
+func jobView(j batch.Job) map[string]any {
 	source := "dashboard"
 	if j.APIKeyID != 0 {
 		source = j.APIKeyName
@@ -691,7 +560,7 @@ func optString(s string) *string {
 	return &s
 }
 
-func (s *Server) answerJob(w http.ResponseWriter, r *http.Request, j store.BatchJob, _ string, err error, status int) {
+func (s *Server) answerJob(w http.ResponseWriter, r *http.Request, j batch.Job, _ string, err error, status int) {
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -700,7 +569,7 @@ func (s *Server) answerJob(w http.ResponseWriter, r *http.Request, j store.Batch
 }
 
 func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
-	jobs, err := s.store.BatchJobs(r.Context(), userFrom(r.Context()).user.ID, 100)
+	jobs, err := s.batches.Jobs(r.Context(), userFrom(r.Context()).user.ID)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -712,19 +581,22 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-var errNoJob = apperr.NotFound("job_not_found", "Batch job not found")
-
-// jobOf reads the path's job of the user: 404 for another user's job, as for one that does not exist.
-func (s *Server) jobOf(r *http.Request, userID int64, param string) (store.BatchJob, error) {
+// jobID reads the path's job id.
+func jobID(r *http.Request, param string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(param), 10, 64)
 	if err != nil || id <= 0 {
-		return store.BatchJob{}, apperr.Invalid(param, param+" must be a positive whole number")
+		return 0, apperr.Invalid(param, param+" must be a positive whole number")
 	}
-	j, err := s.store.BatchJob(r.Context(), userID, id)
-	if errors.Is(err, store.ErrNoBatch) {
-		return j, errNoJob
+	return id, nil
+}
+
+// jobOf reads the path's job of the user: 404 for another user's job, as for one that does not exist.
+func (s *Server) jobOf(r *http.Request, userID int64, param string) (batch.Job, error) {
+	id, err := jobID(r, param)
+	if err != nil {
+		return batch.Job{}, err
 	}
-	return j, err
+	return s.batches.Job(r.Context(), userID, id)
 }
 
 func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
@@ -733,38 +605,19 @@ func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
-	u := userFrom(r.Context()).user
-	j, err := s.jobOf(r, u.ID, "id")
+	id, err := jobID(r, "id")
+	var j batch.Job
 	if err == nil {
-		j, err = s.store.CancelBatchJob(r.Context(), u.ID, j.ID, s.now())
-	}
-	if errors.Is(err, store.ErrBatchState) {
-		err = apperr.Conflict("job_not_cancellable", "status", fmt.Sprintf("A %s job cannot be cancelled", j.Status))
+		j, err = s.batches.Cancel(r.Context(), userFrom(r.Context()).user.ID, id)
 	}
 	s.answerJob(w, r, j, "", err, http.StatusOK)
 }
 
 func (s *Server) retryJob(w http.ResponseWriter, r *http.Request) {
-	u := userFrom(r.Context()).user
-	j, err := s.jobOf(r, u.ID, "id")
-	if err == nil && batch.CanRetry(j.Status) {
-		// Retrying a job stopped for want of credits is refused while the balance still cannot pay.
-		balance, plan, limit, terr := s.store.CreditTerms(r.Context(), u.ID)
-		if terr != nil {
-			err = terr
-		} else if floor := credit.Floor(plan, limit); floor != credit.NoFloor && balance-floor < 1 && j.Processed < j.Total {
-			err = credit.Insufficient(balance, 1, plan, limit)
-		}
-	}
+	id, err := jobID(r, "id")
+	var j batch.Job
 	if err == nil {
-		j, err = s.store.RetryBatchJob(r.Context(), u.ID, j.ID, s.queue.EnqueueBatch)
-	}
-	if errors.Is(err, store.ErrBatchState) {
-		msg := fmt.Sprintf("A %s job cannot be retried; only failed or cancelled jobs can", j.Status)
-		if j.PurgedAt != nil {
-			msg = "This job's rows were deleted 24 hours after it finished; upload the file again"
-		}
-		err = apperr.Conflict("job_not_retryable", "status", msg)
+		j, err = s.batches.Retry(r.Context(), userFrom(r.Context()).user.ID, id)
 	}
 	s.answerJob(w, r, j, "", err, http.StatusOK)
 }
@@ -788,45 +641,13 @@ func pageParams(r *http.Request, def int) (page, limit int, err error) {
 	return page, limit, v.Err()
 }
 
-var errResultsGone = &apperr.Error{Kind: apperr.KindGone, Code: "results_deleted",
-	Message: "This job's results were deleted 24 hours after it finished"}
-
 // results reads a page of a job's results.
-func (s *Server) results(r *http.Request, j store.BatchJob, status string, page, limit int) ([]batch.Result, map[string]any, error) {
-	if j.PurgedAt != nil {
-		return nil, nil, errResultsGone
-	}
-	rows, total, err := s.store.BatchRows(r.Context(), j.UserID, j.ID, status, (page-1)*limit, limit)
+func (s *Server) results(r *http.Request, j batch.Job, status string, page, limit int) ([]batch.Result, map[string]any, error) {
+	res, total, err := s.batches.Results(r.Context(), j, status, page, limit)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]batch.Result, len(rows))
-	for i, row := range rows {
-		if out[i], err = resultOf(row); err != nil {
-			return nil, nil, err
-		}
-	}
-	return out, paginationOf(page, limit, total), nil
-}
-
-// resultOf is a row's result, or for a row not yet valued, its input marked pending.
-func resultOf(row store.BatchRow) (batch.Result, error) {
-	var res batch.Result
-	if row.Result != nil {
-		err := json.Unmarshal(row.Result, &res)
-		return res, err
-	}
-	var in batch.Row
-	if err := json.Unmarshal(row.Input, &in); err != nil {
-		return res, err
-	}
-	parts := []string{}
-	for _, p := range []string{in.Address, in.City, strings.TrimSpace(in.State + " " + in.ZIP)} {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	return batch.Result{Line: in.Line, Address: in.Address, FullAddress: strings.Join(parts, ", "), Status: batch.RowPending}, nil
+	return res, paginationOf(page, limit, total), nil
 }
 
 func paginationOf(page, limit, total int) map[string]any {
@@ -841,7 +662,7 @@ func (s *Server) jobResults(w http.ResponseWriter, r *http.Request) {
 	if err == nil && status != "" && status != batch.RowSuccess && status != batch.RowFailed && status != batch.RowPending {
 		err = apperr.Invalid("status", "status must be success, failed or pending")
 	}
-	var j store.BatchJob
+	var j batch.Job
 	if err == nil {
 		j, err = s.jobOf(r, userFrom(r.Context()).user.ID, "id")
 	}
@@ -861,10 +682,6 @@ func (s *Server) downloadJob(w http.ResponseWriter, r *http.Request) {
 	s.download(w, r, userFrom(r.Context()).user.ID, "id")
 }
 
-// downloadPage is how many rows a download reads from the store at a time: enough that the queries cost little
-// next to writing, few enough that a page of results is a few hundred kilobytes.
-const downloadPage = 1000
-
 // download writes every row's result of the path's job as CSV or XLSX. The rows are read page by page and written
 // as they come (batch.WriteCSV, batch.WriteXLSX), so a download of 50,000 rows holds one page in memory, not the
 // job: ten parallel downloads of a large job once took a gigabyte.
@@ -883,7 +700,7 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, 
 		return
 	}
 	if j.PurgedAt != nil {
-		s.writeError(w, r, errResultsGone)
+		s.writeError(w, r, batch.ErrResultsGone)
 		return
 	}
 	release, err := s.takeDownload(userID)
@@ -903,7 +720,7 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, 
 		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="batch-%d-results.%s"`, j.ID, format))
 		w.WriteHeader(http.StatusOK)
 	}}
-	err = write(out, s.resultRows(r.Context(), j))
+	err = write(out, s.batches.AllResults(r.Context(), j))
 	if err == nil {
 		return
 	}
@@ -917,30 +734,6 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, 
 		s.log.Error("download failed after it started", "request_id", requestIDFrom(r.Context()), "job", j.ID, "err", err)
 	}
 	panic(http.ErrAbortHandler)
-}
-
-// resultRows yields every row's result of a job in file order, reading the store a page at a time.
-func (s *Server) resultRows(ctx context.Context, j store.BatchJob) iter.Seq2[batch.Result, error] {
-	return func(yield func(batch.Result, error) bool) {
-		after := -1
-		for {
-			rows, err := s.store.BatchRowsAfter(ctx, j.UserID, j.ID, after, downloadPage)
-			if err != nil {
-				yield(batch.Result{}, err)
-				return
-			}
-			for _, row := range rows {
-				res, err := resultOf(row)
-				if !yield(res, err) || err != nil {
-					return
-				}
-			}
-			if len(rows) < downloadPage {
-				return
-			}
-			after = rows[len(rows)-1].Idx
-		}
-	}
 }
 
 // lazyWriter calls start before its first write.
@@ -992,7 +785,7 @@ const defaultStatusLimit = 100
 
 // answerStatus answers a job as the public API shows it (api/openapi.yaml BatchStatus), with one page of its
 // results.
-func (s *Server) answerStatus(w http.ResponseWriter, r *http.Request, j store.BatchJob, secret string, err error, status,
+func (s *Server) answerStatus(w http.ResponseWriter, r *http.Request, j batch.Job, secret string, err error, status,
 	page, limit int) {
 	if err != nil {
 		s.writeError(w, r, err)
@@ -1019,7 +812,7 @@ func (s *Server) answerStatus(w http.ResponseWriter, r *http.Request, j store.Ba
 func (s *Server) publicBatchStatus(w http.ResponseWriter, r *http.Request) {
 	j, err := s.jobOf(r, keyFrom(r.Context()).userID, "jobId")
 	if err == nil && j.PurgedAt != nil {
-		err = errResultsGone
+		err = batch.ErrResultsGone
 	}
 	var page, limit int
 	if err == nil {

@@ -93,7 +93,7 @@ func (s *Server) creditHistory(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rows, more, err := s.store.CreditHistory(r.Context(), userFrom(r.Context()).user.ID, before, limit)
+	rows, more, err := s.accounts.CreditHistory(r.Context(), userFrom(r.Context()).user.ID, before, limit)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -300,7 +300,7 @@ type overageLimitView struct {
 }
 
 func (s *Server) getOverageLimit(w http.ResponseWriter, r *http.Request) {
-	_, _, limit, err := s.store.CreditTerms(r.Context(), userFrom(r.Context()).user.ID)
+	limit, err := s.billing.OverageLimit(r.Context(), userFrom(r.Context()).user.ID)
 	s.answer(w, r, overageLimitView{OverageLimit: billing.DollarsPtr(limit)}, err)
 }
 
@@ -312,12 +312,8 @@ func (s *Server) setOverageLimit(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	cents, err := billing.ParseOverageLimit(in.Limit)
+	cents, err := s.billing.SetOverageLimit(r.Context(), userFrom(r.Context()).user.ID, in.Limit)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := s.store.SetOverageLimit(r.Context(), userFrom(r.Context()).user.ID, cents, s.now()); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

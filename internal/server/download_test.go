@@ -19,7 +19,6 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"valuator/internal/batch"
-	"valuator/internal/store"
 	"valuator/internal/testdb"
 )
 
@@ -33,7 +32,7 @@ func bigJob(t *testing.T, a *testApp, userID int64, n int) int64 {
 		inputs[i], _ = json.Marshal(batch.Row{Line: i + 2, Address: fmt.Sprintf("%d Test Ave N", 3000+i*2), City: "Seattle",
 			State: "WA", ZIP: "98103"})
 	}
-	job, _, err := a.db.CreateBatchJob(ctx, store.BatchJob{UserID: userID, FileName: "big.csv", FileSHA256: "big",
+	job, _, err := a.db.CreateBatchJob(ctx, batch.Job{UserID: userID, FileName: "big.csv", FileSHA256: "big",
 		Mapping: "{}", CreatedAt: a.clock.Now()}, inputs, func(context.Context, *sql.Tx, int64) error { return nil })
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"valuator/internal/batch"
-	"valuator/internal/store"
 	"valuator/internal/testdb"
 )
 
@@ -221,7 +220,7 @@ func pendingJob(t *testing.T, a *testApp, userID int64, n int) int64 {
 		inputs[i], _ = json.Marshal(batch.Row{Line: i + 2, Address: fmt.Sprintf("%d Test Ave N", 3000+(i%40)*2),
 			City: "Seattle", State: "WA", ZIP: "98103"})
 	}
-	job, _, err := a.db.CreateBatchJob(context.Background(), store.BatchJob{UserID: userID, FileName: "big.csv",
+	job, _, err := a.db.CreateBatchJob(context.Background(), batch.Job{UserID: userID, FileName: "big.csv",
 		FileSHA256: fmt.Sprintf("big-%d-%d", userID, n), Mapping: "{}", CreatedAt: a.clock.Now()}, inputs, a.queue.EnqueueBatch)
 	if err != nil {
 		t.Fatal(err)

@@ -20,8 +20,10 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
+	"valuator/internal/batch"
 	"valuator/internal/billing"
 	"valuator/internal/config"
+	"valuator/internal/contact"
 	"valuator/internal/contract"
 	"valuator/internal/gate"
 	"valuator/internal/jobs"
@@ -32,6 +34,7 @@ import (
 	"valuator/internal/store"
 	"valuator/internal/testdb"
 	"valuator/internal/testredis"
+	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
 
@@ -130,7 +133,7 @@ type appOptions struct {
 	// uploadPace replaces the pace an upload's body must keep (a short grace, to see slow bodies cut off).
 	uploadPace Pace
 	// resolver replaces DNS for webhook hosts.
-	resolver Resolver
+	resolver batch.Resolver
 	// env adds environment variables to the configuration (VALUATOR_TRUST_PROXY, say).
 	env map[string]string
 	// accounts changes the account service's dependencies (a counting password hasher, a small password gate).
@@ -234,12 +237,18 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	if o.billing != nil {
 		o.billing(bill)
 	}
-	h := New(Deps{Config: cfg, Logger: log, Store: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
-		Web: web, FormLimiter: ratelimit.NewMemory(clk.Now), APILimiter: apiLimiter,
-		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
-		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
-		UploadDir: uploadDir, UploadPace: o.uploadPace,
-		People: person.Directory{Store: db}, Mailer: mailer, DemoAccount: o.demo, Metrics: o.metrics})
+	formLimiter := ratelimit.NewMemory(clk.Now)
+	h := New(Deps{Config: cfg, Logger: log, DB: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
+		Web: web, FormLimiter: formLimiter, APILimiter: apiLimiter, Touches: touches, Now: clk.Now,
+		APIKeys: apikey.NewService(db, sealer, log, clk.Now),
+		Usage:   usage.NewService(db, clk.Now),
+		Batches: batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Now: clk.Now, Dev: cfg.Dev(),
+			Resolver: o.resolver}),
+		People: person.NewService(person.Deps{Store: db, Provider: person.Directory{Store: db}, Mailer: mailer,
+			Limiter: formLimiter, Logger: log, Now: clk.Now, BaseURL: cfg.BaseURL, Dev: cfg.Dev()}),
+		Contact:          contact.NewService(db, formLimiter, log, clk.Now, cfg.SupportEmail),
+		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Billing: bill,
+		UploadDir: uploadDir, UploadPace: o.uploadPace, DemoAccount: o.demo, Metrics: o.metrics})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, uploadDir: uploadDir, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

@@ -2,9 +2,7 @@ package server
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"io"
 	"log/slog"
 	"mime"
@@ -13,24 +11,14 @@ import (
 	"strings"
 	"time"
 
-	"valuator/internal/account"
 	"valuator/internal/apperr"
-	"valuator/internal/billing"
-	"valuator/internal/contact"
 	"valuator/internal/notify"
 	"valuator/internal/ratelimit"
 )
 
-// Limits of the emails a form can make the server send to an address that nobody proved is theirs.
-var (
-	// contactAckLimit caps the acknowledgements one address gets: the contact form takes any address, and must
-	// not be a way to fill a stranger's inbox. Past it, the message still reaches support; only the
-	// acknowledgement is left out.
-	contactAckLimit = ratelimit.Per(3, 24*time.Hour)
-	// unsubscribeLimit bounds unsubscribe posts per client address: a person clicks a few links; a script trying
-	// tokens is cut short (it could not forge one anyway).
-	unsubscribeLimit = ratelimit.Per(60, time.Hour)
-)
+// unsubscribeLimit bounds unsubscribe posts per client address: a person clicks a few links; a script trying
+// tokens is cut short (it could not forge one anyway).
+var unsubscribeLimit = ratelimit.Per(60, time.Hour)
 
 // unsubscribeSigner is the signer of Deps.Unsubscribe, or one derived from the server secret. Without a usable
 // secret (a test's server) it makes a random key: its tokens then hold for this process only.
@@ -97,8 +85,7 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, apperr.Invalid("token", msgUnsubscribeTokenInvalid))
 		return
 	}
-	// A closed account gets no email at all: the link has nothing left to stop, and says so the same way.
-	if err := s.store.DisableNotification(r.Context(), userID, topic, s.now()); err != nil && !errors.Is(err, account.ErrNotFound) {
+	if err := s.accounts.Unsubscribe(r.Context(), userID, topic); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -118,17 +105,4 @@ func (s *Server) unsubscribeLink(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, target, http.StatusSeeOther)
-}
-
-// contactMails are the mails a stored contact message gives: the copy to the support address (replies go to the
-// sender) and the acknowledgement to the sender, unless that address had its share of acknowledgements today.
-func (s *Server) contactMails(r *http.Request, m contact.Message, plan billing.Plan) func(id int64) []notify.Mail {
-	sum := sha256.Sum256([]byte(strings.ToLower(m.Email)))
-	ack := true
-	if res, err := s.formLimiter.Allow(r.Context(), "contact-ack:"+hex.EncodeToString(sum[:]), contactAckLimit); err != nil {
-		s.log.Error("contact acknowledgement limiter", "err", err)
-	} else if !res.Allowed {
-		ack = false
-	}
-	return func(id int64) []notify.Mail { return notify.ContactMails(id, m, plan, s.cfg.SupportEmail, ack) }
 }

@@ -26,42 +26,6 @@ type errorBody struct {
 	RetryAfter int               `json:"retryAfter,omitempty"`
 }
 
-// statusOf is the one mapping from error kinds to HTTP status codes.
-func statusOf(k apperr.Kind) int {
-	switch k {
-	case apperr.KindInvalid:
-		return http.StatusBadRequest
-	case apperr.KindUnauthorized:
-		return http.StatusUnauthorized
-	case apperr.KindPaymentRequired:
-		return http.StatusPaymentRequired
-	case apperr.KindForbidden:
-		return http.StatusForbidden
-	case apperr.KindNotFound:
-		return http.StatusNotFound
-	case apperr.KindConflict:
-		return http.StatusConflict
-	case apperr.KindTooLarge:
-		return http.StatusRequestEntityTooLarge
-	case apperr.KindUnsupportedMediaType:
-		return http.StatusUnsupportedMediaType
-	case apperr.KindRateLimited:
-		return http.StatusTooManyRequests
-	case apperr.KindUnavailable:
-		return http.StatusServiceUnavailable
-	case apperr.KindMethodNotAllowed:
-		return http.StatusMethodNotAllowed
-	case apperr.KindTimeout:
-		return http.StatusRequestTimeout
-	case apperr.KindGone:
-		return http.StatusGone
-	case apperr.KindUnprocessable:
-		return http.StatusUnprocessableEntity
-	default:
-		return http.StatusInternalServerError
-	}
-}
-
 // writeJSON writes v with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
@@ -78,7 +42,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !ok {
 		e = apperr.Internal(err)
 	}
-	status := statusOf(e.Kind)
+	status := e.Kind.Status()
 	reqID := requestIDFrom(r.Context())
 	// A dependency that is unavailable (the payment provider, a person-data provider, an engine still loading)
 	// is answered in the words its domain wrote for the customer and logged as a warning: it is expected to

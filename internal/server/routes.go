@@ -121,7 +121,7 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	if err := s.store.Ping(r.Context()); err != nil {
+	if err := s.db.Ping(r.Context()); err != nil {
 		s.log.Warn("readiness check failed", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "Database unreachable", Code: "unavailable",
 			RequestID: requestIDFrom(r.Context())})

@@ -6,9 +6,7 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/netip"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -17,67 +15,41 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/apperr"
+	"valuator/internal/batch"
 	"valuator/internal/billing"
 	"valuator/internal/config"
 	"valuator/internal/contact"
-	"valuator/internal/credit"
 	"valuator/internal/gate"
-	"valuator/internal/mail"
 	"valuator/internal/metrics"
 	"valuator/internal/notify"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
-	"valuator/internal/store"
 	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
 
-// Store is what the handlers need from the database beyond the domain services.
-type Store interface {
+// Pinger tells whether the database answers (store.DB), for the readiness check.
+type Pinger interface {
 	Ping(ctx context.Context) error
-	CreateContactMessage(ctx context.Context, m contact.Message, mails ...func(id int64) []notify.Mail) (int64, error)
-	DisableNotification(ctx context.Context, userID int64, topic string, at time.Time) error
-	Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error)
-	RecordUsage(ctx context.Context, rec usage.Record) error
-	UsageHistory(ctx context.Context, userID int64, f usage.Filter) ([]usage.Entry, int, error)
-	UsageStats(ctx context.Context, userID int64, from, to, monthStart, lastMonthStart time.Time) (usage.Stats, error)
-	CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string, rateLimit,
-		maxKeys int, at time.Time) (store.APIKeyRow, error)
-	APIKeys(ctx context.Context, userID int64) ([]store.APIKeyRow, error)
-	DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Time) error
-	KeyOwner(ctx context.Context, hash string) (store.KeyOwner, error)
-	CreditTerms(ctx context.Context, userID int64) (balance int64, plan string, overageLimitCents *int64, err error)
-	SetOverageLimit(ctx context.Context, userID int64, cents *int64, at time.Time) error
-	CreditHistory(ctx context.Context, userID, before int64, limit int) ([]credit.Entry, bool, error)
-	Payments(ctx context.Context, userID, before int64, limit int) ([]billing.PaymentRecord, bool, error)
-	Payment(ctx context.Context, userID, id int64) (billing.PaymentRecord, error)
-	MeterPersonLookup(ctx context.Context, rec usage.Record, cost int64, description string, a store.PersonAudit) (int64, error)
-	RecordPersonLookup(ctx context.Context, rec usage.Record, a store.PersonAudit) error
-	PersonAudits(ctx context.Context, userID int64, f store.PersonAuditFilter, before int64, limit int) ([]store.PersonAudit, bool, error)
-	PersonMisses(ctx context.Context, userID int64, since time.Time) (int, time.Time, error)
-	OptedOutNames(ctx context.Context, states, names []string) (map[string]bool, error)
-	PeopleNamed(ctx context.Context, lastKey, state string) ([]person.Candidate, error)
-	RecordOptOutRequest(ctx context.Context, r store.OptOutRecord) error
-	ConfirmOptOut(ctx context.Context, tokenHash string, now time.Time) (person.Candidate, error)
-	DemoResident(ctx context.Context) (person.Candidate, error)
-
-	SaveBatchFile(ctx context.Context, userID int64, name, sha string, content []byte, at time.Time) (int64, error)
-	BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error)
-	CreateBatchJob(ctx context.Context, j store.BatchJob, inputs [][]byte, enqueue store.Enqueue) (store.BatchJob, bool, error)
-	BatchJobs(ctx context.Context, userID int64, limit int) ([]store.BatchJob, error)
-	BatchJob(ctx context.Context, userID, id int64) (store.BatchJob, error)
-	BatchRows(ctx context.Context, userID, jobID int64, status string, offset, limit int) ([]store.BatchRow, int, error)
-	BatchRowsAfter(ctx context.Context, userID, jobID int64, afterIdx, limit int) ([]store.BatchRow, error)
-	CancelBatchJob(ctx context.Context, userID, jobID int64, at time.Time) (store.BatchJob, error)
-	RetryBatchJob(ctx context.Context, userID, jobID int64, enqueue store.Enqueue) (store.BatchJob, error)
 }
 
 // Deps wires a Server. Every field is required unless it says otherwise.
 type Deps struct {
-	Config   config.Config
-	Logger   *slog.Logger
-	Store    Store
+	Config config.Config
+	Logger *slog.Logger
+	// DB is pinged by the readiness check; everything else reaches the database through the services.
+	DB       Pinger
 	Accounts *account.Service
+	// APIKeys creates, lists and authenticates API keys.
+	APIKeys *apikey.Service
+	// Usage reads the history and statistics of calls.
+	Usage *usage.Service
+	// Batches creates and reads batch jobs.
+	Batches *batch.Service
+	// People looks people up, keeps the lookups' audit log and takes opt-outs.
+	People *person.Service
+	// Contact takes the contact form's messages.
+	Contact *contact.Service
 	// Valuation values properties.
 	Valuation *valuation.Service
 	// OpenAPI is the contract as JSON, served at /api/openapi.json.
@@ -88,10 +60,6 @@ type Deps struct {
 	FormLimiter ratelimit.Limiter
 	// APILimiter limits public API calls per key per minute (memory, or Redis to share budgets across instances).
 	APILimiter ratelimit.Limiter
-	// Sealer encrypts API keys with the server secret.
-	Sealer *apikey.Sealer
-	// Queue queues batch jobs (jobs.Queue).
-	Queue BatchQueue
 	// Touches collects API keys' last use; the caller flushes it to the store.
 	Touches *apikey.Touches
 	Now     func() time.Time // optional; time.Now
@@ -104,15 +72,8 @@ type Deps struct {
 	UploadDir string
 	// UploadPace is the slowest an upload's body may arrive (optional: DefaultUploadPace).
 	UploadPace Pace
-	// Resolver looks up the addresses of a webhook URL's host when a job is created (optional;
-	// net.DefaultResolver). Only production checks them.
-	Resolver Resolver
 	// Billing runs plans and payments (its Provider nil: payments are not configured).
 	Billing *billing.Service
-	// People finds people (the local directory, or Whitepages).
-	People person.Provider
-	// Mailer sends the opt-out confirmation links (the one mail path: SMTP, or the log in development).
-	Mailer mail.Sender
 	// DemoAccount is the demo account's sign-in, which GET /api/auth/demo gives the sign-in page (optional: set
 	// only in development when the demo account exists; production never answers it).
 	DemoAccount *DemoAccount
@@ -129,11 +90,6 @@ type DemoAccount struct {
 	Password string `json:"password"`
 }
 
-// Resolver looks up a host's addresses (net.Resolver).
-type Resolver interface {
-	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
-}
-
 // DefaultSpreadsheetReads is the number of spreadsheets read at once: one a core, and at least two so that one
 // large file does not hold up every other upload. Reading a 50 MB workbook takes a few hundred megabytes and a
 // core for a few seconds; eight at once took a server from 0.4 to 2.4 GB.
@@ -147,15 +103,18 @@ const defaultSpreadsheetWait = 10 * time.Second
 type Server struct {
 	cfg         config.Config
 	log         *slog.Logger
-	store       Store
+	db          Pinger
 	accounts    *account.Service
+	apiKeys     *apikey.Service
+	usage       *usage.Service
+	batches     *batch.Service
+	people      *person.Service
+	contact     *contact.Service
 	valuation   *valuation.Service
 	openAPI     []byte
 	spa         *spa
 	formLimiter ratelimit.Limiter
 	apiLimiter  ratelimit.Limiter
-	sealer      *apikey.Sealer
-	queue       BatchQueue
 	touches     *apikey.Touches
 	now         func() time.Time
 	mux         *http.ServeMux
@@ -165,10 +124,7 @@ type Server struct {
 	downloads   *gate.Quota
 	uploadDir   string
 	uploadPace  Pace
-	resolver    Resolver
 	billing     *billing.Service
-	people      person.Provider
-	mailer      mail.Sender
 	demo        *DemoAccount
 	metrics     *metrics.Metrics
 	unsub       *notify.Signer
@@ -185,9 +141,6 @@ func New(d Deps) http.Handler {
 	if d.SpreadsheetWait <= 0 {
 		d.SpreadsheetWait = defaultSpreadsheetWait
 	}
-	if d.Resolver == nil {
-		d.Resolver = net.DefaultResolver
-	}
 	if d.UploadDir == "" {
 		d.UploadDir = filepath.Join(d.Config.DataDir, "tmp", "uploads")
 	}
@@ -197,15 +150,18 @@ func New(d Deps) http.Handler {
 	s := &Server{
 		cfg:         d.Config,
 		log:         d.Logger,
-		store:       d.Store,
+		db:          d.DB,
 		accounts:    d.Accounts,
+		apiKeys:     d.APIKeys,
+		usage:       d.Usage,
+		batches:     d.Batches,
+		people:      d.People,
+		contact:     d.Contact,
 		valuation:   d.Valuation,
 		openAPI:     d.OpenAPI,
 		spa:         newSPA(d.Web),
 		formLimiter: d.FormLimiter,
 		apiLimiter:  d.APILimiter,
-		sealer:      d.Sealer,
-		queue:       d.Queue,
 		touches:     d.Touches,
 		now:         d.Now,
 		mux:         http.NewServeMux(),
@@ -215,10 +171,7 @@ func New(d Deps) http.Handler {
 		downloads:   gate.NewQuota(DownloadsPerAccount, DownloadsPerProcess()),
 		uploadDir:   d.UploadDir,
 		uploadPace:  d.UploadPace,
-		resolver:    d.Resolver,
 		billing:     d.Billing,
-		people:      d.People,
-		mailer:      d.Mailer,
 		demo:        d.DemoAccount,
 		metrics:     d.Metrics,
 		unsub:       unsubscribeSigner(d),

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"time"
 
 	"valuator/internal/usage"
 )
@@ -13,7 +12,7 @@ func (s *Server) usageHistory(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	entries, total, err := s.store.UsageHistory(r.Context(), userFrom(r.Context()).user.ID, f)
+	entries, total, err := s.usage.History(r.Context(), userFrom(r.Context()).user.ID, f)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -27,14 +26,10 @@ func (s *Server) usageStats(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	now := s.now().UTC()
-	from, to := usage.Window(now, days)
-	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	st, err := s.store.UsageStats(r.Context(), userFrom(r.Context()).user.ID, from, to, month, month.AddDate(0, -1, 0))
+	st, err := s.usage.Stats(r.Context(), userFrom(r.Context()).user.ID, days)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	st.Days = days
 	writeJSON(w, http.StatusOK, st)
 }

@@ -5,7 +5,6 @@ import (
 
 	"valuator/internal/account"
 	"valuator/internal/apperr"
-	"valuator/internal/billing"
 	"valuator/internal/contact"
 )
 
@@ -79,25 +78,16 @@ func (s *Server) sendContact(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	m, err := in.Validate(account.ValidEmail)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	// A signed-in sender is linked to their account (and their plan's support); the form works signed out too.
-	var plan billing.Plan
+	var userID int64
+	var plan string
 	if u, _, err := s.accounts.Authenticate(r.Context(), bearerToken(r)); err == nil {
-		m.UserID, plan = u.ID, billing.Get(u.Plan)
+		userID, plan = u.ID, u.Plan
 	}
-	m.IP = s.clientIP(r)
-	m.CreatedAt = s.now()
-	// The message is mailed to the support address (and acknowledged to the sender) by the mail job, queued in
-	// the transaction that stores it: the answer never waits on the mail server.
-	id, err := s.store.CreateContactMessage(r.Context(), m, s.contactMails(r, m, plan))
+	id, err := s.contact.Send(r.Context(), in, userID, plan, s.clientIP(r))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.log.Info("contact message received", "id", id, "subject", m.Subject, "user_id", m.UserID)
 	writeJSON(w, http.StatusCreated, map[string]any{"id": id, "message": contact.Acknowledgement})
 }

@@ -16,6 +16,9 @@ import (
 	"valuator/internal/notify"
 )
 
+// The store implements contact.Store.
+var _ contact.Store = (*DB)(nil)
+
 // The store implements account.Store.
 var _ account.Store = (*DB)(nil)
 

@@ -5,40 +5,18 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"valuator/internal/apikey"
 )
 
-// APIKeyRow is a stored key.
-type APIKeyRow struct {
-	ID         int64
-	UserID     int64
-	Name       string
-	Sealed     []byte
-	Preview    string
-	RateLimit  int
-	CreatedAt  time.Time
-	LastUsedAt *time.Time
-}
+// The store implements apikey.Store.
+var _ apikey.Store = (*DB)(nil)
 
-// KeyOwner is what authenticating a public call needs: the key and its open account's plan.
-type KeyOwner struct {
-	KeyID     int64
-	KeyName   string
-	RateLimit int
-	UserID    int64
-	Plan      string
-}
-
-// ErrNoKey means no live key matches.
-var ErrNoKey = errors.New("no such API key")
-
-// ErrTooManyKeys means the user already has the most live keys an account may have.
-var ErrTooManyKeys = errors.New("too many API keys")
-
-// CreateAPIKey stores a key, unless the user already has maxKeys live keys (ErrTooManyKeys). The count and the
+// CreateAPIKey stores a key, unless the user already has maxKeys live keys (apikey.ErrTooManyKeys). The count and the
 // insert are one transaction after lockUser, so that parallel requests cannot pass the limit together.
 func (db *DB) CreateAPIKey(ctx context.Context, userID int64, name, hash string, sealed []byte, preview string,
-	rateLimit, maxKeys int, at time.Time) (APIKeyRow, error) {
-	k := APIKeyRow{UserID: userID, Name: name, Sealed: sealed, Preview: preview, RateLimit: rateLimit, CreatedAt: at}
+	rateLimit, maxKeys int, at time.Time) (apikey.Stored, error) {
+	k := apikey.Stored{UserID: userID, Name: name, Sealed: sealed, Preview: preview, RateLimit: rateLimit, CreatedAt: at}
 	err := db.tx(ctx, func(x q) error {
 		if _, err := lockUser(ctx, x, userID); err != nil {
 			return err
@@ -49,7 +27,7 @@ func (db *DB) CreateAPIKey(ctx context.Context, userID int64, name, hash string,
 			return err
 		}
 		if n >= maxKeys {
-			return ErrTooManyKeys
+			return apikey.ErrTooManyKeys
 		}
 		return x.row(ctx, `INSERT INTO api_keys (user_id, name, key_hash, key_enc, key_preview, rate_limit, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, userID, name, hash, sealed, preview, rateLimit, x.t(at)).Scan(&k.ID)
@@ -58,16 +36,16 @@ func (db *DB) CreateAPIKey(ctx context.Context, userID int64, name, hash string,
 }
 
 // APIKeys lists a user's live keys, newest first.
-func (db *DB) APIKeys(ctx context.Context, userID int64) ([]APIKeyRow, error) {
+func (db *DB) APIKeys(ctx context.Context, userID int64) ([]apikey.Stored, error) {
 	rows, err := db.q().query(ctx, `SELECT id, user_id, name, key_enc, key_preview, rate_limit, created_at, last_used_at
 		FROM api_keys WHERE user_id = ? AND deleted_at IS NULL ORDER BY id DESC`, userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []APIKeyRow
+	var out []apikey.Stored
 	for rows.Next() {
-		var k APIKeyRow
+		var k apikey.Stored
 		var created, used dbTime
 		if err := rows.Scan(&k.ID, &k.UserID, &k.Name, &k.Sealed, &k.Preview, &k.RateLimit, &created, &used); err != nil {
 			return nil, err
@@ -91,20 +69,20 @@ func (db *DB) DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Tim
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNoKey
+		return apikey.ErrNoKey
 	}
 	return nil
 }
 
 // KeyOwner finds the live key with this hash and its open account. It reads the database on every call, so a
 // deleted key stops working at once on every instance.
-func (db *DB) KeyOwner(ctx context.Context, hash string) (KeyOwner, error) {
-	var o KeyOwner
+func (db *DB) KeyOwner(ctx context.Context, hash string) (apikey.Owner, error) {
+	var o apikey.Owner
 	err := db.q().row(ctx, `SELECT k.id, k.name, k.rate_limit, u.id, u.plan FROM api_keys k JOIN users u ON u.id = k.user_id
 		WHERE k.key_hash = ? AND k.deleted_at IS NULL AND u.closed_at IS NULL`, hash).
 		Scan(&o.KeyID, &o.KeyName, &o.RateLimit, &o.UserID, &o.Plan)
 	if errors.Is(err, sql.ErrNoRows) {
-		return o, ErrNoKey
+		return o, apikey.ErrNoKey
 	}
 	return o, err
 }

@@ -15,46 +15,8 @@ import (
 	"valuator/internal/usage"
 )
 
-// BatchJob is a stored batch job.
-type BatchJob struct {
-	ID              int64
-	UserID          int64
-	APIKeyID        int64  // 0: uploaded in the dashboard
-	APIKeyName      string // kept after the key is deleted
-	FileName        string
-	FileSHA256      string
-	Mapping         string // JSON
-	Status          string
-	StatusMessage   string
-	Total           int
-	Processed       int
-	Successful      int
-	Failed          int
-	Dropped         int
-	CreditsUsed     int64
-	CreditsRecorded int64
-	WebhookURL      string
-	WebhookSecret   string
-	IdempotencyKey  string
-	// InputBytes is the size of the job's stored inputs, counted against the owner's storage quota until the
-	// job's rows are purged.
-	InputBytes int64
-	// UploadID, when creating a job, is the preview it is made from: the preview's stored data is deleted in the
-	// transaction that creates the job. It is not read back.
-	UploadID   int64
-	CreatedAt  time.Time
-	StartedAt  *time.Time
-	FinishedAt *time.Time
-	PurgedAt   *time.Time
-}
-
-// BatchRow is one property of a job: its input and, once valued, its result (both JSON).
-type BatchRow struct {
-	Idx    int
-	Status string
-	Input  []byte
-	Result []byte
-}
+// The store implements batch.Store.
+var _ batch.Store = (*DB)(nil)
 
 // RowOutcome is what valuing one pending row gave.
 type RowOutcome struct {
@@ -71,25 +33,12 @@ type ChunkResult struct {
 	Stopped      bool // the job is no longer processing (cancelled): nothing was saved
 }
 
-var (
-	// ErrNoBatch means the user has no such job (another user's job included) or no such upload.
-	ErrNoBatch = errors.New("no such batch job")
-	// ErrIdempotencyReuse means an Idempotency-Key was used before for a different file.
-	ErrIdempotencyReuse = errors.New("idempotency key reused for a different file")
-	// ErrBatchState means the job's status does not allow the change (cancel a completed job, retry a running one).
-	ErrBatchState = errors.New("the job's status does not allow this")
-)
-
-// Enqueue adds the queue's job for a batch job inside the transaction that changes it, so a job is queued if and
-// only if the change is committed. The store knows nothing of the queue.
-type Enqueue func(ctx context.Context, tx *sql.Tx, jobID int64) error
-
 const batchJobColumns = `id, user_id, api_key_id, api_key_name, file_name, file_sha256, mapping, status, status_message,
 	total, processed, successful, failed, dropped, credits_used, credits_recorded, webhook_url, webhook_secret,
 	idempotency_key, input_bytes, created_at, started_at, finished_at, purged_at`
 
-func scanBatchJob(sc interface{ Scan(...any) error }) (BatchJob, error) {
-	var j BatchJob
+func scanBatchJob(sc interface{ Scan(...any) error }) (batch.Job, error) {
+	var j batch.Job
 	var keyID sql.NullInt64
 	var keyName, msg, hook, secret, idem sql.NullString
 	var created, started, finished, purged dbTime
@@ -97,7 +46,7 @@ func scanBatchJob(sc interface{ Scan(...any) error }) (BatchJob, error) {
 		&j.Total, &j.Processed, &j.Successful, &j.Failed, &j.Dropped, &j.CreditsUsed, &j.CreditsRecorded, &hook,
 		&secret, &idem, &j.InputBytes, &created, &started, &finished, &purged)
 	if errors.Is(err, sql.ErrNoRows) {
-		return j, ErrNoBatch
+		return j, batch.ErrNoBatch
 	}
 	if err != nil {
 		return j, err
@@ -197,23 +146,23 @@ func (db *DB) SaveBatchFile(ctx context.Context, userID int64, name, sha string,
 	return id, err
 }
 
-// BatchFile returns a user's preview data; ErrNoBatch when the user has none with that id (it was deleted, made
+// BatchFile returns a user's preview data; batch.ErrNoBatch when the user has none with that id (it was deleted, made
 // into a job, or stored by an older version in a form no longer read).
 func (db *DB) BatchFile(ctx context.Context, userID, id int64) (name, sha string, content []byte, err error) {
 	err = db.q().row(ctx, `SELECT file_name, sha256, content FROM batch_files WHERE id = ? AND user_id = ?
 		AND content_format = ?`, id, userID, storedTable).Scan(&name, &sha, &content)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNoBatch
+		err = batch.ErrNoBatch
 	}
 	return name, sha, content, err
 }
 
 // CreateBatchJob stores a job with its rows and queues it, in one transaction. With an idempotency key that the
-// user has used before, nothing is created: the earlier job is returned with created false (ErrIdempotencyReuse
-// when it was for a different file). With j.UploadID, the preview is deleted in the same transaction (ErrNoBatch
+// user has used before, nothing is created: the earlier job is returned with created false (batch.ErrIdempotencyReuse
+// when it was for a different file). With j.UploadID, the preview is deleted in the same transaction (batch.ErrNoBatch
 // when it is gone: made into a job already, or expired), so one preview makes one job. The job's inputs count
 // against the user's storage quota (batch.ErrStorageQuota past it; the preview's data no longer does).
-func (db *DB) CreateBatchJob(ctx context.Context, j BatchJob, inputs [][]byte, enqueue Enqueue) (BatchJob, bool, error) {
+func (db *DB) CreateBatchJob(ctx context.Context, j batch.Job, inputs [][]byte, enqueue batch.Enqueue) (batch.Job, bool, error) {
 	created := false
 	in := j
 	err := db.tx(ctx, func(x q) error {
@@ -232,7 +181,7 @@ func (db *DB) CreateBatchJob(ctx context.Context, j BatchJob, inputs [][]byte, e
 				return err
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
-				return ErrNoBatch
+				return batch.ErrNoBatch
 			}
 		}
 		j.Status, j.Total, j.InputBytes = batch.StatusPending, len(inputs), 0
@@ -284,35 +233,35 @@ func (db *DB) CreateBatchJob(ctx context.Context, j BatchJob, inputs [][]byte, e
 }
 
 // sameIdempotencyKey looks for the user's job with j's idempotency key. When there is one it replaces *j and done
-// is true; err is ErrIdempotencyReuse when that job was for a different file.
-func (db *DB) sameIdempotencyKey(ctx context.Context, x q, j *BatchJob) (done bool, err error) {
+// is true; err is batch.ErrIdempotencyReuse when that job was for a different file.
+func (db *DB) sameIdempotencyKey(ctx context.Context, x q, j *batch.Job) (done bool, err error) {
 	if j.IdempotencyKey == "" {
 		return false, nil
 	}
 	prev, err := scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs
 		WHERE user_id = ? AND idempotency_key = ?`, j.UserID, j.IdempotencyKey))
-	if errors.Is(err, ErrNoBatch) {
+	if errors.Is(err, batch.ErrNoBatch) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
 	if prev.FileSHA256 != j.FileSHA256 {
-		return true, ErrIdempotencyReuse
+		return true, batch.ErrIdempotencyReuse
 	}
 	*j = prev
 	return true, nil
 }
 
 // BatchJobs lists a user's latest jobs, newest first.
-func (db *DB) BatchJobs(ctx context.Context, userID int64, limit int) ([]BatchJob, error) {
+func (db *DB) BatchJobs(ctx context.Context, userID int64, limit int) ([]batch.Job, error) {
 	rows, err := db.q().query(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE user_id = ? ORDER BY id DESC LIMIT ?`,
 		userID, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []BatchJob{}
+	out := []batch.Job{}
 	for rows.Next() {
 		j, err := scanBatchJob(rows)
 		if err != nil {
@@ -323,19 +272,19 @@ func (db *DB) BatchJobs(ctx context.Context, userID int64, limit int) ([]BatchJo
 	return out, rows.Err()
 }
 
-// BatchJob returns a user's job; ErrNoBatch when the user has no such job.
-func (db *DB) BatchJob(ctx context.Context, userID, id int64) (BatchJob, error) {
+// BatchJob returns a user's job; batch.ErrNoBatch when the user has no such job.
+func (db *DB) BatchJob(ctx context.Context, userID, id int64) (batch.Job, error) {
 	return scanBatchJob(db.q().row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ? AND user_id = ?`, id, userID))
 }
 
 // BatchJobForWorker returns any user's job, for the queue's workers.
-func (db *DB) BatchJobForWorker(ctx context.Context, id int64) (BatchJob, error) {
+func (db *DB) BatchJobForWorker(ctx context.Context, id int64) (batch.Job, error) {
 	return scanBatchJob(db.q().row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ?`, id))
 }
 
 // BatchRows returns a page of a user's job's rows in file order, optionally of one row status, and how many there
 // are in all.
-func (db *DB) BatchRows(ctx context.Context, userID, jobID int64, status string, offset, limit int) ([]BatchRow, int, error) {
+func (db *DB) BatchRows(ctx context.Context, userID, jobID int64, status string, offset, limit int) ([]batch.StoredRow, int, error) {
 	if _, err := db.BatchJob(ctx, userID, jobID); err != nil {
 		return nil, 0, err
 	}
@@ -354,9 +303,9 @@ func (db *DB) BatchRows(ctx context.Context, userID, jobID int64, status string,
 		return nil, 0, err
 	}
 	defer rows.Close()
-	out := []BatchRow{}
+	out := []batch.StoredRow{}
 	for rows.Next() {
-		var r BatchRow
+		var r batch.StoredRow
 		var input string
 		var result sql.NullString
 		if err := rows.Scan(&r.Idx, &r.Status, &input, &result); err != nil {
@@ -373,7 +322,7 @@ func (db *DB) BatchRows(ctx context.Context, userID, jobID int64, status string,
 
 // BatchRowsAfter returns up to limit rows of a user's job after the row afterIdx, in file order: a page of a
 // download, read by key rather than by offset so that each page costs the same however far into the job.
-func (db *DB) BatchRowsAfter(ctx context.Context, userID, jobID int64, afterIdx, limit int) ([]BatchRow, error) {
+func (db *DB) BatchRowsAfter(ctx context.Context, userID, jobID int64, afterIdx, limit int) ([]batch.StoredRow, error) {
 	rows, err := db.q().query(ctx, `SELECT r.idx, r.status, r.input, r.result FROM batch_rows r
 		JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND j.user_id = ? AND r.idx > ? ORDER BY r.idx LIMIT ?`,
 		jobID, userID, afterIdx, limit)
@@ -381,9 +330,9 @@ func (db *DB) BatchRowsAfter(ctx context.Context, userID, jobID int64, afterIdx,
 		return nil, err
 	}
 	defer rows.Close()
-	out := make([]BatchRow, 0, limit)
+	out := make([]batch.StoredRow, 0, limit)
 	for rows.Next() {
-		var r BatchRow
+		var r batch.StoredRow
 		var input string
 		var result sql.NullString
 		if err := rows.Scan(&r.Idx, &r.Status, &input, &result); err != nil {
@@ -399,16 +348,16 @@ func (db *DB) BatchRowsAfter(ctx context.Context, userID, jobID int64, afterIdx,
 }
 
 // PendingBatchRows returns up to limit rows of a job still to be valued, after the row afterIdx, in file order.
-func (db *DB) PendingBatchRows(ctx context.Context, jobID int64, afterIdx, limit int) ([]BatchRow, error) {
+func (db *DB) PendingBatchRows(ctx context.Context, jobID int64, afterIdx, limit int) ([]batch.StoredRow, error) {
 	rows, err := db.q().query(ctx, `SELECT idx, input FROM batch_rows WHERE job_id = ? AND idx > ? AND status = ?
 		ORDER BY idx LIMIT ?`, jobID, afterIdx, batch.RowPending, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []BatchRow
+	var out []batch.StoredRow
 	for rows.Next() {
-		r := BatchRow{Status: batch.RowPending}
+		r := batch.StoredRow{Status: batch.RowPending}
 		var input string
 		if err := rows.Scan(&r.Idx, &input); err != nil {
 			return nil, err
@@ -421,7 +370,7 @@ func (db *DB) PendingBatchRows(ctx context.Context, jobID int64, afterIdx, limit
 
 // StartBatchJob marks a pending job processing (a processing one stays so: a worker resumes it) and returns it;
 // ok is false when the job is in any other status (cancelled, finished), which the worker then leaves alone.
-func (db *DB) StartBatchJob(ctx context.Context, jobID int64, at time.Time) (j BatchJob, ok bool, err error) {
+func (db *DB) StartBatchJob(ctx context.Context, jobID int64, at time.Time) (j batch.Job, ok bool, err error) {
 	err = db.tx(ctx, func(x q) error {
 		res, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, started_at = COALESCE(started_at, ?)
 			WHERE id = ? AND status IN (?, ?)`, batch.StatusProcessing, x.t(at), jobID, batch.StatusPending, batch.StatusProcessing)
@@ -518,7 +467,7 @@ func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOut
 // spent since the last record to the request history, and queues what must follow (the webhook) in the same
 // transaction. ok is false when the job was not processing (cancelled meanwhile): nothing changes.
 func (db *DB) FinishBatchJob(ctx context.Context, jobID int64, status, message string, at time.Time,
-	enqueue Enqueue) (j BatchJob, ok bool, err error) {
+	enqueue batch.Enqueue) (j batch.Job, ok bool, err error) {
 	err = db.tx(ctx, func(x q) error {
 		res, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, status_message = ?, finished_at = ?
 			WHERE id = ? AND status = ?`, status, nullStr(message), x.t(at), jobID, batch.StatusProcessing)
@@ -546,7 +495,7 @@ func (db *DB) FinishBatchJob(ctx context.Context, jobID int64, status, message s
 // queueBatchResult queues the email of a job's outcome (the account's "Email notifications"), in the
 // transaction that ends the job, so that each outcome is mailed once: a retried job that ends again is a new
 // outcome, numbered after the ones before.
-func queueBatchResult(ctx context.Context, x q, j BatchJob, at time.Time) error {
+func queueBatchResult(ctx context.Context, x q, j batch.Job, at time.Time) error {
 	var before int
 	if err := x.row(ctx, `SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND dedupe_key LIKE ?`,
 		notify.KindBatchResult, fmt.Sprintf("batch:%d:%%", j.ID)).Scan(&before); err != nil {
@@ -563,7 +512,7 @@ func queueBatchResult(ctx context.Context, x q, j BatchJob, at time.Time) error 
 
 // recordBatchUsage writes a request-history record for the credits a job spent since its last record (each run
 // of a job, first and retries, gets one) and returns the job.
-func (db *DB) recordBatchUsage(ctx context.Context, x q, jobID int64, at time.Time) (BatchJob, error) {
+func (db *DB) recordBatchUsage(ctx context.Context, x q, jobID int64, at time.Time) (batch.Job, error) {
 	j, err := scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ?`, jobID))
 	if err != nil {
 		return j, err
@@ -599,9 +548,9 @@ func (db *DB) recordBatchUsage(ctx context.Context, x q, jobID int64, at time.Ti
 }
 
 // CancelBatchJob cancels a user's pending or processing job. Rows valued so far keep their results (and were
-// charged); a worker on the job stops at its next chunk. ErrBatchState when the job cannot be cancelled.
-func (db *DB) CancelBatchJob(ctx context.Context, userID, jobID int64, at time.Time) (BatchJob, error) {
-	var j BatchJob
+// charged); a worker on the job stops at its next chunk. batch.ErrBatchState when the job cannot be cancelled.
+func (db *DB) CancelBatchJob(ctx context.Context, userID, jobID int64, at time.Time) (batch.Job, error) {
+	var j batch.Job
 	err := db.tx(ctx, func(x q) error {
 		var err error
 		j, err = scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ? AND user_id = ?`,
@@ -610,7 +559,7 @@ func (db *DB) CancelBatchJob(ctx context.Context, userID, jobID int64, at time.T
 			return err
 		}
 		if !batch.CanCancel(j.Status) {
-			return ErrBatchState
+			return batch.ErrBatchState
 		}
 		if _, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, status_message = ?, finished_at = ? WHERE id = ?`,
 			batch.StatusCancelled, "Cancelled", x.t(at), jobID); err != nil {
@@ -623,9 +572,9 @@ func (db *DB) CancelBatchJob(ctx context.Context, userID, jobID int64, at time.T
 }
 
 // RetryBatchJob queues a user's failed or cancelled job again: it continues with the rows not yet valued.
-// ErrBatchState when the job cannot be retried.
-func (db *DB) RetryBatchJob(ctx context.Context, userID, jobID int64, enqueue Enqueue) (BatchJob, error) {
-	var j BatchJob
+// batch.ErrBatchState when the job cannot be retried.
+func (db *DB) RetryBatchJob(ctx context.Context, userID, jobID int64, enqueue batch.Enqueue) (batch.Job, error) {
+	var j batch.Job
 	err := db.tx(ctx, func(x q) error {
 		var err error
 		j, err = scanBatchJob(x.row(ctx, `SELECT `+batchJobColumns+` FROM batch_jobs WHERE id = ? AND user_id = ?`,
@@ -634,7 +583,7 @@ func (db *DB) RetryBatchJob(ctx context.Context, userID, jobID int64, enqueue En
 			return err
 		}
 		if !batch.CanRetry(j.Status) || j.PurgedAt != nil {
-			return ErrBatchState
+			return batch.ErrBatchState
 		}
 		if _, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, status_message = NULL, finished_at = NULL
 			WHERE id = ?`, batch.StatusPending, jobID); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"valuator/internal/apperr"
+	"valuator/internal/batch"
 	"valuator/internal/testdb"
 )
 
@@ -55,13 +56,13 @@ func TestBatchStorageIsCountedAndBounded(t *testing.T) {
 		_, err = db.SaveBatchFile(ctx, u.ID, "more.csv", "sha-more", make([]byte, 401), t0)
 		tooLarge(t, err)
 		inputs := [][]byte{bytes.Repeat([]byte("x"), 500), bytes.Repeat([]byte("y"), 500)}
-		_, _, err = db.CreateBatchJob(ctx, BatchJob{UserID: u.ID, FileName: "rows.json", FileSHA256: "x", Mapping: "{}",
+		_, _, err = db.CreateBatchJob(ctx, batch.Job{UserID: u.ID, FileName: "rows.json", FileSHA256: "x", Mapping: "{}",
 			CreatedAt: t0}, inputs, noQueue)
 		tooLarge(t, err)
 
 		// A job made from the preview: its 1,000 bytes of inputs replace the preview's 600, which fit even though
 		// 1,000 more would not.
-		job, created, err := db.CreateBatchJob(ctx, BatchJob{UserID: u.ID, FileName: "homes.csv", FileSHA256: "sha-homes",
+		job, created, err := db.CreateBatchJob(ctx, batch.Job{UserID: u.ID, FileName: "homes.csv", FileSHA256: "sha-homes",
 			Mapping: "{}", UploadID: preview, CreatedAt: t0}, inputs, noQueue)
 		if err != nil || !created || job.InputBytes != 1000 {
 			t.Fatalf("job from the preview = %+v, %v, %v", job, created, err)
@@ -69,12 +70,12 @@ func TestBatchStorageIsCountedAndBounded(t *testing.T) {
 		if got := used(); got != 10<<20-1000+1000 {
 			t.Errorf("used after the job = %d, want %d", got, 10<<20)
 		}
-		if _, _, _, err := db.BatchFile(ctx, u.ID, preview); !errors.Is(err, ErrNoBatch) {
+		if _, _, _, err := db.BatchFile(ctx, u.ID, preview); !errors.Is(err, batch.ErrNoBatch) {
 			t.Errorf("the preview is still there after its job: %v", err)
 		}
-		if _, _, err := db.CreateBatchJob(ctx, BatchJob{UserID: u.ID, FileName: "homes.csv", FileSHA256: "sha-homes",
-			Mapping: "{}", UploadID: preview, CreatedAt: t0}, inputs, noQueue); !errors.Is(err, ErrNoBatch) {
-			t.Errorf("a second job from one preview: err = %v, want ErrNoBatch", err)
+		if _, _, err := db.CreateBatchJob(ctx, batch.Job{UserID: u.ID, FileName: "homes.csv", FileSHA256: "sha-homes",
+			Mapping: "{}", UploadID: preview, CreatedAt: t0}, inputs, noQueue); !errors.Is(err, batch.ErrNoBatch) {
+			t.Errorf("a second job from one preview: err = %v, want batch.ErrNoBatch", err)
 		}
 		// Purged jobs and deleted previews no longer count.
 		if _, err := db.CancelBatchJob(ctx, u.ID, job.ID, t0); err != nil {
@@ -108,7 +109,7 @@ func TestConcurrentIdempotentJobsMakeOne(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				j, created, err := db.CreateBatchJob(ctx, BatchJob{UserID: u.ID, FileName: "homes.csv", FileSHA256: "same",
+				j, created, err := db.CreateBatchJob(ctx, batch.Job{UserID: u.ID, FileName: "homes.csv", FileSHA256: "same",
 					Mapping: "{}", IdempotencyKey: "order-7", CreatedAt: t0}, [][]byte{[]byte(`{"line":2}`)}, noQueue)
 				mu.Lock()
 				defer mu.Unlock()
@@ -144,7 +145,7 @@ func TestBatchQueueStats(t *testing.T) {
 		}
 		var ids []int64
 		for i := range 3 {
-			j, _, err := db.CreateBatchJob(ctx, BatchJob{UserID: u.ID, FileName: "homes.csv", FileSHA256: fmt.Sprint(i),
+			j, _, err := db.CreateBatchJob(ctx, batch.Job{UserID: u.ID, FileName: "homes.csv", FileSHA256: fmt.Sprint(i),
 				Mapping: "{}", CreatedAt: t0.Add(time.Duration(i) * time.Hour)}, [][]byte{[]byte(`{}`)}, noQueue)
 			if err != nil {
 				t.Fatal(err)

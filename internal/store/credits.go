@@ -86,17 +86,6 @@ func (db *DB) Ledger(ctx context.Context, userID int64, limit int) ([]credit.Ent
 	return out, rows.Err()
 }
 
-// ErrInsufficientCredits is returned by Charge when the balance cannot cover the amount.
-type ErrInsufficientCredits struct {
-	Balance           int64
-	Plan              string
-	OverageLimitCents *int64
-}
-
-func (e *ErrInsufficientCredits) Error() string {
-	return fmt.Sprintf("insufficient credits: balance %d on plan %s", e.Balance, e.Plan)
-}
-
 // Grant adds credits to an account through the ledger (plan credits, top-ups, corrections).
 func (db *DB) Grant(ctx context.Context, userID, amount int64, kind, description, reference string, at time.Time) (int64, error) {
 	var balance int64

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 
+	"valuator/internal/apikey"
+	"valuator/internal/batch"
 	"valuator/internal/testdb"
 	"valuator/internal/usage"
 )
@@ -67,7 +69,7 @@ func TestAPIKeysAreCappedUnderConcurrency(t *testing.T) {
 				case err == nil:
 					made++
 					ids = append(ids, k.ID)
-				case errors.Is(err, ErrTooManyKeys):
+				case errors.Is(err, apikey.ErrTooManyKeys):
 					refused++
 				default:
 					t.Error(err)
@@ -78,8 +80,8 @@ func TestAPIKeysAreCappedUnderConcurrency(t *testing.T) {
 		if made != maxKeys || refused != 30-maxKeys {
 			t.Fatalf("made %d keys and refused %d, want %d and %d", made, refused, maxKeys, 30-maxKeys)
 		}
-		if _, err := db.CreateAPIKey(ctx, u.ID, "k", "one-more", []byte{1}, "vk…", 100, maxKeys, t0); !errors.Is(err, ErrTooManyKeys) {
-			t.Errorf("key 21: err = %v, want ErrTooManyKeys", err)
+		if _, err := db.CreateAPIKey(ctx, u.ID, "k", "one-more", []byte{1}, "vk…", 100, maxKeys, t0); !errors.Is(err, apikey.ErrTooManyKeys) {
+			t.Errorf("key 21: err = %v, want apikey.ErrTooManyKeys", err)
 		}
 		if err := db.DeleteAPIKey(ctx, u.ID, ids[0], t0); err != nil {
 			t.Fatal(err)
@@ -108,7 +110,7 @@ func TestLedgerReferencesAreServerMade(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		job, _, err := db.CreateBatchJob(ctx, BatchJob{UserID: u.ID, FileName: "f.csv", FileSHA256: "x", Mapping: "{}",
+		job, _, err := db.CreateBatchJob(ctx, batch.Job{UserID: u.ID, FileName: "f.csv", FileSHA256: "x", Mapping: "{}",
 			CreatedAt: t0}, [][]byte{[]byte(`{}`), []byte(`{}`), []byte(`{}`), []byte(`{}`)},
 			func(context.Context, *sql.Tx, int64) error { return nil })
 		if err != nil {

@@ -153,7 +153,7 @@ type debited struct {
 // few statements for the whole group: it reads and locks the accounts, decides every charge in order in Go (a
 // charge is refused when it would take the balance below the account's floor, the rule postCredit applies in its
 // UPDATE), then writes one UPDATE per account, one INSERT of the usage records and one of the ledger rows. A
-// refused charge gets *ErrInsufficientCredits in its result and writes nothing. The error is the transaction's:
+// refused charge gets *credit.ErrInsufficient in its result and writes nothing. The error is the transaction's:
 // nothing of the group may then be committed.
 func charge(ctx context.Context, x q, group []*meterReq, results []meterResult) error {
 	accounts, ids, err := lockAccounts(ctx, x, group)
@@ -182,7 +182,7 @@ func charge(ctx context.Context, x q, group []*meterReq, results []meterResult) 
 		}
 		floor := credit.Floor(a.plan, a.limit)
 		if !credit.Pays(a.balance, r.cost, floor) {
-			results[i].err = &ErrInsufficientCredits{Balance: a.balance, Plan: a.plan, OverageLimitCents: a.limit}
+			results[i].err = &credit.ErrInsufficient{Balance: a.balance, Plan: a.plan, OverageLimitCents: a.limit}
 			continue
 		}
 		debits = append(debits, debit{req: r, before: a.balance, after: a.balance - r.cost, floor: floor})

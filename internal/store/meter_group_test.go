@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"valuator/internal/credit"
 	"valuator/internal/testdb"
 	"valuator/internal/usage"
 )
@@ -58,7 +59,7 @@ func TestGroupedChargesAreExact(t *testing.T) {
 					PropertyAddress: addr, RequestID: fmt.Sprint("req-", i), CreatedAt: t0}, 1, "Property valuation: "+addr)
 				mu.Lock()
 				defer mu.Unlock()
-				var ins *ErrInsufficientCredits
+				var ins *credit.ErrInsufficient
 				switch {
 				case err == nil:
 					charged[user]++

@@ -14,6 +14,9 @@ import (
 	"valuator/internal/usage"
 )
 
+// The store implements person.Store.
+var _ person.Store = (*DB)(nil)
+
 // personKey is where a candidate is filed: its folded last name and the state of its first address.
 func personKey(c person.Candidate) (last, state string) {
 	last = person.FoldName(c.LastName)
@@ -103,31 +106,8 @@ func (db *DB) PeopleNamed(ctx context.Context, lastKey, state string) ([]person.
 	return out, rows.Err()
 }
 
-// OptOutRecord is one row of the opt-out log: a request, the listing it matched (if any) and its link's token hash
-// (if a link was sent).
-type OptOutRecord struct {
-	TokenHash string // "" when no link was sent
-	ListingID string // "" when no listing matched
-	EmailHash string
-	Query     string // JSON of the name and address asked about
-	ClientIP  string
-	Outcome   string // sent, no_match, listing_limited
-	CreatedAt time.Time
-	ExpiresAt time.Time
-}
-
-// Opt-out request outcomes.
-const (
-	OptOutSent           = "sent"
-	OptOutNoMatch        = "no_match"
-	OptOutListingLimited = "listing_limited"
-)
-
-// ErrOptOutLinkGone is a confirmation link that is unknown, expired or used.
-var ErrOptOutLinkGone = errors.New("opt-out link expired or used")
-
 // RecordOptOutRequest writes a request to the opt-out log.
-func (db *DB) RecordOptOutRequest(ctx context.Context, r OptOutRecord) error {
+func (db *DB) RecordOptOutRequest(ctx context.Context, r person.OptOutRecord) error {
 	x := db.w()
 	_, err := x.exec(ctx, `INSERT INTO person_optout_requests (token_hash, listing_id, email_hash, query, client_ip, outcome,
 		created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, nullable(r.TokenHash), nullable(r.ListingID), r.EmailHash,
@@ -137,7 +117,7 @@ func (db *DB) RecordOptOutRequest(ctx context.Context, r OptOutRecord) error {
 
 // ConfirmOptOut uses an opt-out link: in one transaction, the link is marked used, its one listing is removed from
 // the directory and its id, folded name and state are kept, so that no import brings it back and its name is left
-// out of other people's associated people. It answers the removed listing; ErrOptOutLinkGone for a link that is
+// out of other people's associated people. It answers the removed listing; person.ErrOptOutLinkGone for a link that is
 // unknown, expired or used. A listing already removed (another link of the same person) is removed again, which
 // changes nothing.
 func (db *DB) ConfirmOptOut(ctx context.Context, tokenHash string, now time.Time) (person.Candidate, error) {
@@ -149,7 +129,7 @@ func (db *DB) ConfirmOptOut(ctx context.Context, tokenHash string, now time.Time
 		err := x.row(ctx, `SELECT id, listing_id, expires_at FROM person_optout_requests WHERE token_hash = ?
 			AND confirmed_at IS NULL`+forUpdate(x), tokenHash).Scan(&id, &listingID, &expires)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && !now.Before(expires.Time)) {
-			return ErrOptOutLinkGone
+			return person.ErrOptOutLinkGone
 		}
 		if err != nil {
 			return err
@@ -218,28 +198,7 @@ func (db *DB) OptedOutNames(ctx context.Context, states, names []string) (map[st
 	return out, rows.Err()
 }
 
-// PersonAudit is one row of the person lookup audit log.
-type PersonAudit struct {
-	ID              int64
-	APIKeyID        *int64
-	APIKeyName      *string
-	Purpose         string
-	Query           string // the query as the caller sent it, JSON
-	Outcome         string
-	Credits         int64
-	ResultID        string
-	RequestID       string
-	ClientRequestID string
-	CreatedAt       time.Time
-}
-
-// PersonAuditFilter selects audit rows: from and to are days (UTC; zero: open), purpose one purpose ("": all).
-type PersonAuditFilter struct {
-	From, To time.Time
-	Purpose  string
-}
-
-func insertAudit(ctx context.Context, x q, userID int64, a PersonAudit) error {
+func insertAudit(ctx context.Context, x q, userID int64, a person.Audit) error {
 	_, err := x.exec(ctx, `INSERT INTO person_lookups (user_id, api_key_id, api_key_name, purpose, query, outcome, credits,
 		result_id, request_id, client_request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, userID, a.APIKeyID,
 		a.APIKeyName, a.Purpose, a.Query, a.Outcome, a.Credits, a.ResultID, a.RequestID, nullable(a.ClientRequestID),
@@ -248,7 +207,7 @@ func insertAudit(ctx context.Context, x q, userID int64, a PersonAudit) error {
 }
 
 // MeterPersonLookup charges a found person and records the call and its audit row, in one transaction.
-func (db *DB) MeterPersonLookup(ctx context.Context, rec usage.Record, cost int64, description string, a PersonAudit) (int64, error) {
+func (db *DB) MeterPersonLookup(ctx context.Context, rec usage.Record, cost int64, description string, a person.Audit) (int64, error) {
 	var balance int64
 	err := db.tx(ctx, func(x q) error {
 		var err error
@@ -263,7 +222,7 @@ func (db *DB) MeterPersonLookup(ctx context.Context, rec usage.Record, cost int6
 
 // RecordPersonLookup records a lookup that cost nothing (not found, bad input, refused, provider failure) and
 // its audit row, in one transaction.
-func (db *DB) RecordPersonLookup(ctx context.Context, rec usage.Record, a PersonAudit) error {
+func (db *DB) RecordPersonLookup(ctx context.Context, rec usage.Record, a person.Audit) error {
 	return db.tx(ctx, func(x q) error {
 		rec.CreditsUsed = 0
 		if _, err := insertUsage(ctx, x, rec); err != nil {
@@ -285,7 +244,7 @@ func (db *DB) PersonMisses(ctx context.Context, userID int64, since time.Time) (
 }
 
 // PersonAudits is a page of the user's audit log matching f, newest first, older than before (0: from the newest).
-func (db *DB) PersonAudits(ctx context.Context, userID int64, f PersonAuditFilter, before int64, limit int) ([]PersonAudit, bool, error) {
+func (db *DB) PersonAudits(ctx context.Context, userID int64, f person.AuditFilter, before int64, limit int) ([]person.Audit, bool, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
@@ -306,9 +265,9 @@ func (db *DB) PersonAudits(ctx context.Context, userID int64, f PersonAuditFilte
 		return nil, false, err
 	}
 	defer rows.Close()
-	var out []PersonAudit
+	var out []person.Audit
 	for rows.Next() {
-		var a PersonAudit
+		var a person.Audit
 		var at dbTime
 		var client sql.NullString
 		if err := rows.Scan(&a.ID, &a.APIKeyID, &a.APIKeyName, &a.Purpose, &a.Query, &a.Outcome, &a.Credits, &a.ResultID,

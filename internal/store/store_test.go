@@ -416,7 +416,7 @@ func TestMeterNeverTakesTheBalanceBelowZero(t *testing.T) {
 					Service: usage.ServiceValuation, Status: 200, RequestID: "req", CreatedAt: t0}, 1, "Property valuation")
 				mu.Lock()
 				defer mu.Unlock()
-				var ins *ErrInsufficientCredits
+				var ins *credit.ErrInsufficient
 				switch {
 				case err == nil:
 					ok++

@@ -9,9 +9,12 @@ import (
 	"valuator/internal/usage"
 )
 
+// The store implements usage.Store.
+var _ usage.Store = (*DB)(nil)
+
 // Meter charges a call and records it in one transaction: the ledger debit (refused below the account's floor:
 // zero on the Free plan, the overage limit on a paid plan) and the usage record. It returns the new balance. When
-// the balance cannot pay, nothing is written and *ErrInsufficientCredits says why.
+// the balance cannot pay, nothing is written and *credit.ErrInsufficient says why.
 //
 // Charges made at the same time are committed together (meter_group.go); each stays all-or-nothing.
 func (db *DB) Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error) {

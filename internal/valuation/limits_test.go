@@ -12,10 +12,14 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/property"
 	"valuator/internal/store"
+	"valuator/internal/usage"
 )
 
 // memStore is a database holding one market in memory, for service tests that need no SQL.
-type memStore struct{ md store.MarketData }
+type memStore struct {
+	noCharges
+	md store.MarketData
+}
 
 func (s *memStore) LoadMarket(context.Context) (store.MarketData, error)            { return s.md, nil }
 func (s *memStore) MarketVersion(context.Context) (string, error)                   { return "v1", nil }
@@ -23,6 +27,12 @@ func (s *memStore) SaveModel(context.Context, string, int, []byte, time.Time) er
 func (s *memStore) LoadModel(context.Context, string, int) ([]byte, error) {
 	return nil, store.ErrNoModel
 }
+
+// noCharges is the metering of the test stores: the service tests value without charging.
+type noCharges struct{}
+
+func (noCharges) Meter(context.Context, usage.Record, int64, string) (int64, error) { return 0, nil }
+func (noCharges) RecordUsage(context.Context, usage.Record) error                   { return nil }
 
 // marketOf turns imported records into market data: one home per address, each with its sales.
 func marketOf(recs []property.Record, source string) store.MarketData {

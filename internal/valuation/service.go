@@ -13,6 +13,7 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/metrics"
 	"valuator/internal/store"
+	"valuator/internal/usage"
 )
 
 // Store is what the service needs from the database.
@@ -21,6 +22,11 @@ type Store interface {
 	MarketVersion(ctx context.Context) (string, error)
 	SaveModel(ctx context.Context, fingerprint string, version int, blob []byte, at time.Time) error
 	LoadModel(ctx context.Context, fingerprint string, version int) ([]byte, error)
+	// Meter charges a call and writes its usage record in one transaction, returning the new balance; when the
+	// balance cannot pay, nothing is written and the error is a *credit.ErrInsufficient.
+	Meter(ctx context.Context, rec usage.Record, cost int64, description string) (int64, error)
+	// RecordUsage records a call that cost nothing (bad input, not found, refused).
+	RecordUsage(ctx context.Context, rec usage.Record) error
 }
 
 // Service values properties.

@@ -12,7 +12,10 @@ import (
 )
 
 // emptyStore is a database with no records that counts how often the service looks at it.
-type emptyStore struct{ checks atomic.Int32 }
+type emptyStore struct {
+	noCharges
+	checks atomic.Int32
+}
 
 func (s *emptyStore) LoadMarket(context.Context) (store.MarketData, error) {
 	return store.MarketData{}, nil
