@@ -18,6 +18,7 @@ import (
 
 	"valuator/api"
 	"valuator/internal/account"
+	"valuator/internal/admin"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/billing"
@@ -30,6 +31,7 @@ import (
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
+	"valuator/internal/support"
 	"valuator/internal/testdb"
 	"valuator/internal/testredis"
 	"valuator/internal/valuation"
@@ -198,7 +200,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		mailer = teeMailer{box, mail.ForConfig(cfg, log)}
 	}
 	accountDeps := account.Deps{Store: db, Mailer: mailer, Now: clk.Now, Logger: log, Dev: cfg.Dev(),
-		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL}
+		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL, SupportEmail: cfg.SupportEmail}
 	if o.accounts != nil {
 		o.accounts(&accountDeps)
 	}
@@ -239,7 +241,9 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		Sealer: sealer, Touches: touches, Now: clk.Now, Queue: queue,
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
 		UploadDir: uploadDir, UploadPace: o.uploadPace,
-		People: person.Directory{Store: db}, Mailer: mailer, DemoAccount: o.demo, Metrics: o.metrics})
+		People: person.Directory{Store: db}, Mailer: mailer, DemoAccount: o.demo, Metrics: o.metrics,
+		Admin: &admin.Service{Store: db, Refunder: bill.Provider, Enqueue: queue.EnqueueBatch, Now: clk.Now},
+		Support: &support.Service{Store: db, Hours: supportHours(t, cfg), Now: clk.Now}})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, uploadDir: uploadDir, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"valuator/internal/account"
+	"valuator/internal/admin"
 	"valuator/internal/apikey"
 	"valuator/internal/apperr"
 	"valuator/internal/billing"
@@ -28,6 +29,7 @@ import (
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
+	"valuator/internal/support"
 	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
@@ -121,6 +123,9 @@ type Deps struct {
 	// Unsubscribe checks the tokens of emails' unsubscribe links (optional: derived from Config.Secret, as the
 	// senders of those emails derive theirs).
 	Unsubscribe *notify.Signer
+	// Admin is the operators' console and Support the support chat and inbox (issue 27).
+	Admin   *admin.Service
+	Support *support.Service
 }
 
 // DemoAccount is the sign-in of the demo account a development server seeds.
@@ -172,6 +177,8 @@ type Server struct {
 	demo        *DemoAccount
 	metrics     *metrics.Metrics
 	unsub       *notify.Signer
+	admin       *admin.Service
+	support     *support.Service
 }
 
 // New returns the product's HTTP handler.
@@ -222,6 +229,8 @@ func New(d Deps) http.Handler {
 		demo:        d.DemoAccount,
 		metrics:     d.Metrics,
 		unsub:       unsubscribeSigner(d),
+		admin:       d.Admin,
+		support:     d.Support,
 	}
 	s.routes()
 	s.removeStaleUploads()
