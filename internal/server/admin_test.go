@@ -119,13 +119,13 @@ func TestAdminRoutesRefuseOthers(t *testing.T) {
 }
 
 type adminLedgerRow struct {
-	ID, Amount, BalanceAfter   int64
+	ID, Amount, BalanceAfter     int64
 	Kind, Description, Reference string
 }
 
 type adminDetail struct {
 	Account struct {
-		ID                 int64
+		ID                  int64
 		Email, Role, Status string
 	}
 	Balance  struct{ Credits int64 }

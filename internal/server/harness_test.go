@@ -242,7 +242,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Resolver: o.resolver, Billing: bill,
 		UploadDir: uploadDir, UploadPace: o.uploadPace,
 		People: person.Directory{Store: db}, Mailer: mailer, DemoAccount: o.demo, Metrics: o.metrics,
-		Admin: &admin.Service{Store: db, Refunder: bill.Provider, Enqueue: queue.EnqueueBatch, Now: clk.Now},
+		Admin:   &admin.Service{Store: db, Refunder: bill.Provider, Enqueue: queue.EnqueueBatch, Now: clk.Now},
 		Support: &support.Service{Store: db, Hours: supportHours(t, cfg), Now: clk.Now}})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
