@@ -243,9 +243,9 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 	ctx := context.Background()
 	db := testStore(t, dbURL)
 
-	// The demo was seeded once: one demo account, one demo market, whoever won the race.
-	if n, err := db.CountUsers(ctx); err != nil || n != 1 {
-		t.Errorf("users after three concurrent starts: %d (%v), want the one demo account", n, err)
+	// The demo was seeded once: one demo account and its operator, one demo market, whoever won the race.
+	if n, err := db.CountUsers(ctx); err != nil || n != 2 {
+		t.Errorf("users after three concurrent starts: %d (%v), want the demo account and the demo operator", n, err)
 	}
 	md, err := db.LoadMarket(ctx)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"valuator/internal/account"
+	"valuator/internal/admin"
 	"valuator/internal/config"
 	"valuator/internal/mail"
 	"valuator/internal/server"
@@ -21,6 +22,9 @@ import (
 const (
 	demoEmail    = "demo@valuator.dev"
 	demoPassword = "valuator-demo"
+	// The demo operator (issue 27): an admin, so that the operators' console can be tried after `make run`.
+	demoAdminEmail    = "admin@valuator.dev"
+	demoAdminPassword = "valuator-admin"
 	// demoJoinedDays is how long ago the demo account signed up: a few weeks of history, inside its first billing
 	// period (a month, so at least 28 days), so that no period has ended and no monthly grant is due at start.
 	demoJoinedDays = 26
@@ -63,6 +67,15 @@ func createDemoAccount(ctx context.Context, db *store.DB, now time.Time, stdout 
 		return 0, fmt.Errorf("create demo account: %w", err)
 	}
 	fmt.Fprintf(stdout, "Development mode: created the demo account %s (password %s)\n", demoEmail, demoPassword)
+	if _, err := accounts.Register(ctx, account.RegisterInput{Email: demoAdminEmail, Password: demoAdminPassword,
+		FullName: "Demo Operator"}, account.Client{IP: "127.0.0.1", UserAgent: "valuator demo seed"}); err != nil {
+		return 0, fmt.Errorf("create demo operator: %w", err)
+	}
+	if err := (&admin.Service{Store: db, Now: func() time.Time { return joined }}).SetRole(ctx, demoAdminEmail, true); err != nil {
+		return 0, fmt.Errorf("make the demo operator an admin: %w", err)
+	}
+	fmt.Fprintf(stdout, "Development mode: created the demo operator %s (password %s) for the operators' console\n",
+		demoAdminEmail, demoAdminPassword)
 	return auth.User.ID, nil
 }
 

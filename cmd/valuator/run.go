@@ -14,6 +14,7 @@ import (
 
 	"valuator/api"
 	"valuator/internal/account"
+	"valuator/internal/admin"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/batch"
@@ -26,11 +27,13 @@ import (
 	"valuator/internal/mail"
 	"valuator/internal/metrics"
 	"valuator/internal/notify"
+	"valuator/internal/officehours"
 	"valuator/internal/person"
 	"valuator/internal/person/whitepages"
 	"valuator/internal/ratelimit"
 	"valuator/internal/server"
 	"valuator/internal/store"
+	"valuator/internal/support"
 	usagerec "valuator/internal/usage" // "usage" is the command's help text
 	"valuator/internal/valuation"
 	"valuator/web"
@@ -46,6 +49,7 @@ Commands:
   demo      generate the demo market (done automatically on the first development start)
   eval      measure valuation accuracy on a sales file (valuator eval --data FILE --format ... --cut DATE)
   examples  regenerate the example valuation the product shows (make examples)
+  admin     give or take the operator role: valuator admin add EMAIL | valuator admin remove EMAIL
   help      show this help
 
 Configuration comes from VALUATOR_* environment variables (see README.md); flags override them.
@@ -72,6 +76,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runExamples(ctx, args, stdout, stderr)
 	case "worker":
 		return runWorker(ctx, args, getenv, stdout, stderr)
+	case "admin":
+		return runAdmin(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -201,6 +207,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		BaseURL:    cfg.BaseURL,
 		SessionTTL: cfg.SessionTTL,
 		Devices:    devices,
+		// A suspended account is told to write here.
+		SupportEmail: cfg.SupportEmail,
 	})
 	sealer, err := apikey.NewSealer(cfg.Secret)
 	if err != nil {
@@ -287,6 +295,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		defer rl.Close()
 		formLimiter, apiLimiter = rl, rl
 	}
+	hours, err := officehours.Parse(cfg.SupportHours)
+	if err != nil {
+		return fmt.Errorf("VALUATOR_SUPPORT_HOURS: %w", err)
+	}
+	// The operators' console and the support chat (issue 27).
+	adminService := &admin.Service{Store: db, Enqueue: queue.EnqueueBatch}
+	if bill.Provider != nil {
+		adminService.Refunder = bill.Provider
+	}
+	supportService := &support.Service{Store: db, Hours: hours}
 	handler := server.New(server.Deps{
 		Config:    cfg,
 		Logger:    log,
@@ -310,6 +328,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		DemoAccount:      demoAccount,
 		Metrics:          m,
 		Unsubscribe:      unsubscribe,
+		Admin:            adminService,
+		Support:          supportService,
 	})
 
 	srv := &http.Server{

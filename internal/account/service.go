@@ -104,6 +104,8 @@ type Service struct {
 	baseURL    string
 	sessionTTL time.Duration
 	devices    *notify.Devices
+	// supportEmail is named in the answer to a suspended account.
+	supportEmail string
 
 	// pairThrottle and addressThrottle slow down repeated failed sign-ins for one email from one client address
 	// and for one client address; userThrottle the wrong passwords of a signed-in user (changing the password or
@@ -131,6 +133,8 @@ type Deps struct {
 	Dev        bool   // development mode: reset requests answer with the token
 	BaseURL    string // for links in emails
 	SessionTTL time.Duration
+	// SupportEmail is the address a suspended account is told to contact (optional: "support").
+	SupportEmail string
 	// Devices tells the browser and network of a sign-in, so that one from a device the account has not used is
 	// alerted by email (optional: nil remembers no devices and sends no alerts; `serve` always sets it).
 	Devices *notify.Devices
@@ -176,6 +180,7 @@ func NewService(d Deps) *Service {
 		baseURL:         strings.TrimRight(d.BaseURL, "/"),
 		sessionTTL:      d.SessionTTL,
 		devices:         d.Devices,
+		supportEmail:    d.SupportEmail,
 		pairThrottle:    NewThrottle(SignInFreeFailures, 15*time.Minute, 15*time.Minute),
 		addressThrottle: NewThrottle(AddressFreeFailures, 15*time.Minute, 15*time.Minute),
 		userThrottle:    NewThrottle(5, 15*time.Minute, 15*time.Minute),
@@ -337,6 +342,11 @@ func (s *Service) Login(ctx context.Context, in LoginInput, c Client) (Auth, err
 	// say), so only this attempt is taken back.
 	s.pairThrottle.Reset(pairKey)
 	s.addressThrottle.Forgive(addrKey)
+	// Issue 27: a suspended account is told so, and only after the right password, so that the answer says nothing
+	// about an account to someone who does not know its password.
+	if cred.User.SuspendedAt != nil {
+		return Auth{}, Suspended(s.supportEmail)
+	}
 	auth, err := s.startSession(ctx, cred.User, c)
 	if err != nil {
 		return Auth{}, err
@@ -403,11 +413,25 @@ func (s *Service) Authenticate(ctx context.Context, token string) (User, Session
 	if err != nil {
 		return User{}, Session{}, apperr.Internal(err)
 	}
+	// Issue 27: the sessions of a suspended account are kept (they work again on reinstatement) but answer 403.
+	if u.SuspendedAt != nil {
+		return User{}, Session{}, Suspended(s.supportEmail)
+	}
 	return u, sess, nil
 }
 
 func notSignedIn() error {
 	return apperr.Unauthorized("unauthorized", "Not signed in or the session has expired")
+}
+
+// Suspended is the error of everything a suspended account tries (sign-in, sessions, API keys): 403
+// account_suspended, naming the support address (support: config.SupportEmail; "" says "support").
+func Suspended(support string) error {
+	if support == "" {
+		support = "support"
+	}
+	return &apperr.Error{Kind: apperr.KindForbidden, Code: "account_suspended",
+		Message: "This account is suspended. Contact " + support + " ."}
 }
 
 // Logout revokes the session of token. An unknown or already revoked token is not an error: the caller is signed

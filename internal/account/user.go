@@ -21,7 +21,18 @@ type User struct {
 	TotalCreditsEarned int64           `json:"totalCreditsEarned"`
 	Notifications      Notifications   `json:"notifications"`
 	CreatedAt          time.Time       `json:"createdAt"`
+	// Role is RoleCustomer or RoleAdmin (an operator, given with `valuator admin add`): the web app shows the
+	// operators' console to admins only; the server checks it on every /api/admin/ route.
+	Role string `json:"role"`
+	// SuspendedAt is set while an operator has suspended the account: it cannot sign in or use its sessions.
+	SuspendedAt *time.Time `json:"-"`
 }
+
+// Roles of an account.
+const (
+	RoleCustomer = "customer"
+	RoleAdmin    = "admin"
+)
 
 // Notifications are the user's email preferences.
 type Notifications struct {

@@ -29,6 +29,8 @@ type Owner struct {
 	RateLimit int
 	UserID    int64
 	Plan      string
+	// Suspended: the account is suspended (issue 27); its keys are answered 403 account_suspended.
+	Suspended bool
 }
 
 // ErrNoKey means no live key matches.

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"valuator/internal/officehours"
 )
 
 // Mode is development or production. Development generates a server secret, answers password-reset requests with
@@ -84,6 +86,9 @@ type Config struct {
 	// gives. Required in production; in development it defaults to the SMTP sender's address, or
 	// support@localhost (mail then goes to the log).
 	SupportEmail string
+	// SupportHours (VALUATOR_SUPPORT_HOURS) are the support team's office hours, which the support chat shows
+	// (officehours.Parse; default officehours.DefaultHours: "Mon-Fri 09:00-18:00 America/Los_Angeles").
+	SupportHours string
 }
 
 // Stripe holds the Stripe settings (VALUATOR_STRIPE_*). With no SecretKey, payments use the local test mode in
@@ -194,6 +199,11 @@ func Load(getenv func(string) string) (Config, error) {
 		if a, err := mail.ParseAddress(c.SMTP.From); err == nil && c.SMTP.Host != "" {
 			c.SupportEmail = a.Address
 		}
+	}
+
+	c.SupportHours = get("VALUATOR_SUPPORT_HOURS", officehours.DefaultHours)
+	if _, err := officehours.Parse(c.SupportHours); err != nil {
+		bad("VALUATOR_SUPPORT_HOURS", "%v", err)
 	}
 
 	switch c.LogLevel {

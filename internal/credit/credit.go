@@ -35,6 +35,9 @@ const (
 	KindExpiry        = "credit_expiry"
 	KindOverageBilled = "overage_billed"
 	KindRefund        = "refund"
+	// KindAdminAdjustment is an operator's grant or deduction (internal/admin); its description names the operator
+	// and the reason.
+	KindAdminAdjustment = "admin_adjustment"
 )
 
 // Entry is one ledger row: a signed amount and the balance after it.

@@ -116,6 +116,22 @@ var ContactSubjects = map[string]string{
 	"other":       "Other",
 }
 
+// SupportReply is an operator's reply in the support chat (internal/support), emailed to a customer who was not
+// looking at the conversation when it was sent.
+type SupportReply struct {
+	ConversationID int64     `json:"conversationId"`
+	MessageID      int64     `json:"messageId"`
+	Author         string    `json:"author"`
+	Body           string    `json:"body"`
+	At             time.Time `json:"at"`
+}
+
+// NewSupportReply is the email of a reply to the customer of its conversation: no switch governs it (it answers
+// the customer's own question), and it goes only to an open account (UserID is set by the store).
+func NewSupportReply(r SupportReply) Mail {
+	return newMail(KindSupportReply, fmt.Sprintf("support_reply:%d", r.MessageID), 0, "", r.At, r)
+}
+
 func newMail(kind, key string, userID int64, topic string, at time.Time, payload any) Mail {
 	b, err := json.Marshal(payload)
 	if err != nil {
@@ -246,6 +262,18 @@ func Render(q Queued, l Links) (mail.Message, error) {
 			label, dateTime(p.At))
 		b.WriteString("If you did not write to us, ignore this email: someone may have typed your address by mistake.\n\n")
 		fmt.Fprintf(&b, "The Valuator team\n%s\n", l.URL(""))
+	case KindSupportReply:
+		var p SupportReply
+		if err := json.Unmarshal(q.Payload, &p); err != nil {
+			return msg, err
+		}
+		msg.Subject = "Valuator support replied to your message"
+		fmt.Fprintf(&b, "Hello %s,\n\n%s of the Valuator team replied to your message on %s:\n\n", name, p.Author, dateTime(p.At))
+		for _, line := range strings.Split(p.Body, "\n") {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+		fmt.Fprintf(&b, "\nTo answer, open the support chat in your dashboard: %s\n", l.URL("/dashboard?support=open"))
+		b.WriteString("Replies to this email are not read; the chat keeps the whole conversation.\n")
 	default:
 		return msg, fmt.Errorf("mail %d: unknown kind %q", q.ID, q.Kind)
 	}

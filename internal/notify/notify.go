@@ -45,6 +45,8 @@ const (
 	KindWeeklyReport   = "weekly_report"
 	KindContactSupport = "contact_support"
 	KindContactAck     = "contact_ack"
+	// KindSupportReply is an operator's reply in the support chat, emailed to a customer who was not looking.
+	KindSupportReply = "support_reply"
 )
 
 // Mail is an email to queue: a row of the outbox. It is rendered when it is sent, from Payload (JSON of the

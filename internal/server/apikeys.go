@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/apperr"
 	"valuator/internal/ratelimit"
@@ -95,6 +96,12 @@ func (s *Server) requireAPIKey(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if !s.spendKey(w, r, owner) {
+			return
+		}
+		if owner.Suspended {
+			// Issue 27: a suspended account's keys stay valid but are refused with a clear 403 (after the budget,
+			// so the answer carries the rate-limit headers every public answer does).
+			s.writeError(w, r, account.Suspended(s.cfg.SupportEmail))
 			return
 		}
 		s.touches.Touch(owner.KeyID, s.now())

@@ -18,6 +18,7 @@ import (
 
 	"valuator/api"
 	"valuator/internal/account"
+	"valuator/internal/admin"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
 	"valuator/internal/batch"
@@ -32,6 +33,7 @@ import (
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
+	"valuator/internal/support"
 	"valuator/internal/testdb"
 	"valuator/internal/testredis"
 	"valuator/internal/usage"
@@ -201,7 +203,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		mailer = teeMailer{box, mail.ForConfig(cfg, log)}
 	}
 	accountDeps := account.Deps{Store: db, Mailer: mailer, Now: clk.Now, Logger: log, Dev: cfg.Dev(),
-		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL}
+		BaseURL: cfg.BaseURL, SessionTTL: cfg.SessionTTL, SupportEmail: cfg.SupportEmail}
 	if o.accounts != nil {
 		o.accounts(&accountDeps)
 	}
@@ -248,7 +250,9 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 			Limiter: formLimiter, Logger: log, Now: clk.Now, BaseURL: cfg.BaseURL, Dev: cfg.Dev()}),
 		Contact:          contact.NewService(db, formLimiter, log, clk.Now, cfg.SupportEmail),
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Billing: bill,
-		UploadDir: uploadDir, UploadPace: o.uploadPace, DemoAccount: o.demo, Metrics: o.metrics})
+		UploadDir: uploadDir, UploadPace: o.uploadPace, DemoAccount: o.demo, Metrics: o.metrics,
+		Admin:   &admin.Service{Store: db, Refunder: bill.Provider, Enqueue: queue.EnqueueBatch, Now: clk.Now},
+		Support: &support.Service{Store: db, Hours: supportHours(t, cfg), Now: clk.Now}})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	a := &testApp{t: t, srv: srv, uploadDir: uploadDir, db: db, clock: clk, mail: box, contract: loadContract(t), logs: logs,

@@ -97,6 +97,31 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/site", s.site},
 		{"POST", "/api/unsubscribe", s.limitForm("unsubscribe", unsubscribeLimit, s.unsubscribe)},
 		{"GET", "/api/unsubscribe", s.unsubscribeLink},
+
+		// The dashboard's support chat (issue 27).
+		{"GET", "/api/support", s.requireUser(s.supportPanel)},
+		{"POST", "/api/support/messages", s.requireUser(s.supportPost)},
+		{"GET", "/api/support/messages", s.requireUser(s.supportPoll)},
+
+		// The operators' console (issue 27): every /api/admin/ route is requireAdmin's (TestAdminRoutesRefuseOthers).
+		{"GET", "/api/admin/accounts", s.requireAdmin(s.adminAccounts)},
+		{"GET", "/api/admin/accounts/{id}", s.requireAdmin(s.adminAccount)},
+		{"POST", "/api/admin/accounts/{id}/credits", s.requireAdmin(s.adminCredits)},
+		{"POST", "/api/admin/accounts/{id}/payments/{paymentId}/refund", s.requireAdmin(s.adminRefund)},
+		{"POST", "/api/admin/accounts/{id}/suspend", s.requireAdmin(s.adminStatus(s.admin.Suspend))},
+		{"POST", "/api/admin/accounts/{id}/reinstate", s.requireAdmin(s.adminStatus(s.admin.Reinstate))},
+		{"POST", "/api/admin/accounts/{id}/close", s.requireAdmin(s.adminStatus(s.admin.Close))},
+		{"GET", "/api/admin/audit", s.requireAdmin(s.adminAudit)},
+		{"GET", "/api/admin/person-audits", s.requireAdmin(s.adminPersonAudits)},
+		{"GET", "/api/admin/opt-outs", s.requireAdmin(s.adminOptOuts)},
+		{"GET", "/api/admin/overview", s.requireAdmin(s.adminOverview)},
+		{"GET", "/api/admin/support", s.requireAdmin(s.adminInbox)},
+		{"GET", "/api/admin/support/conversations/{id}", s.requireAdmin(s.adminConversation)},
+		{"POST", "/api/admin/support/conversations/{id}/reply", s.requireAdmin(s.adminReply)},
+		{"POST", "/api/admin/support/conversations/{id}/assign", s.requireAdmin(s.adminAssign)},
+		{"POST", "/api/admin/support/conversations/{id}/close", s.requireAdmin(s.adminCloseConversation)},
+		{"GET", "/api/admin/support/contact/{id}", s.requireAdmin(s.adminContact)},
+		{"POST", "/api/admin/support/contact/{id}/close", s.requireAdmin(s.adminCloseContact)},
 	}
 	// Every other GET is the single-page app (see dispatch).
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"valuator/internal/account"
+	"valuator/internal/admin"
 	"valuator/internal/apikey"
 	"valuator/internal/apperr"
 	"valuator/internal/batch"
@@ -24,6 +25,7 @@ import (
 	"valuator/internal/notify"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
+	"valuator/internal/support"
 	"valuator/internal/usage"
 	"valuator/internal/valuation"
 )
@@ -82,6 +84,9 @@ type Deps struct {
 	// Unsubscribe checks the tokens of emails' unsubscribe links (optional: derived from Config.Secret, as the
 	// senders of those emails derive theirs).
 	Unsubscribe *notify.Signer
+	// Admin is the operators' console and Support the support chat and inbox (issue 27).
+	Admin   *admin.Service
+	Support *support.Service
 }
 
 // DemoAccount is the sign-in of the demo account a development server seeds.
@@ -128,6 +133,8 @@ type Server struct {
 	demo        *DemoAccount
 	metrics     *metrics.Metrics
 	unsub       *notify.Signer
+	admin       *admin.Service
+	support     *support.Service
 }
 
 // New returns the product's HTTP handler.
@@ -175,6 +182,8 @@ func New(d Deps) http.Handler {
 		demo:        d.DemoAccount,
 		metrics:     d.Metrics,
 		unsub:       unsubscribeSigner(d),
+		admin:       d.Admin,
+		support:     d.Support,
 	}
 	s.routes()
 	s.removeStaleUploads()

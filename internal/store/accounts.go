@@ -23,15 +23,16 @@ var _ contact.Store = (*DB)(nil)
 var _ account.Store = (*DB)(nil)
 
 const userColumns = `id, email, full_name, company, plan, credits, total_credits_earned,
-	notify_email, notify_usage, notify_weekly, notify_marketing, created_at, overage_limit_cents`
+	notify_email, notify_usage, notify_weekly, notify_marketing, created_at, overage_limit_cents, role, suspended_at`
 
 func scanUser(sc interface{ Scan(...any) error }, extra ...any) (account.User, error) {
 	var u account.User
 	var created dbTime
 	var limit *int64
+	var suspended dbTime
 	dest := append([]any{&u.ID, &u.Email, &u.FullName, &u.Company, &u.Plan, &u.Credits, &u.TotalCreditsEarned,
 		&u.Notifications.EmailNotifications, &u.Notifications.UsageAlerts, &u.Notifications.WeeklyReports,
-		&u.Notifications.MarketingEmails, &created, &limit}, extra...)
+		&u.Notifications.MarketingEmails, &created, &limit, &u.Role, &suspended}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return account.User{}, account.ErrNotFound
@@ -39,6 +40,7 @@ func scanUser(sc interface{ Scan(...any) error }, extra ...any) (account.User, e
 		return account.User{}, err
 	}
 	u.CreatedAt = created.Time
+	u.SuspendedAt = suspended.ptr()
 	u.CreditBalance = billing.BalanceOf(billing.Get(u.Plan), u.Credits, limit)
 	return u, nil
 }
@@ -196,7 +198,7 @@ func (db *DB) SessionUser(ctx context.Context, tokenHash string, now time.Time) 
 	var created, expires dbTime
 	u, err := scanUser(x.row(ctx, `SELECT u.id, u.email, u.full_name, u.company, u.plan, u.credits,
 			u.total_credits_earned, u.notify_email, u.notify_usage, u.notify_weekly, u.notify_marketing, u.created_at,
-			u.overage_limit_cents, s.id, s.created_at, s.expires_at
+			u.overage_limit_cents, u.role, u.suspended_at, s.id, s.created_at, s.expires_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND u.closed_at IS NULL`,
 		tokenHash, x.t(now)), &s.ID, &created, &expires)
@@ -229,7 +231,7 @@ func (db *DB) ResetTokenUser(ctx context.Context, tokenHash string, now time.Tim
 	x := db.q()
 	return scanUser(x.row(ctx, `SELECT u.id, u.email, u.full_name, u.company, u.plan, u.credits,
 			u.total_credits_earned, u.notify_email, u.notify_usage, u.notify_weekly, u.notify_marketing, u.created_at,
-			u.overage_limit_cents
+			u.overage_limit_cents, u.role, u.suspended_at
 		FROM password_resets r JOIN users u ON u.id = r.user_id
 		WHERE r.token_hash = ? AND r.used_at IS NULL AND r.expires_at > ? AND u.closed_at IS NULL`,
 		tokenHash, x.t(now)))
@@ -270,39 +272,42 @@ func (db *DB) ResetPassword(ctx context.Context, tokenHash, newHash string, now 
 // links are revoked, and the remaining balance is forfeited through the ledger (terms of service), all in one
 // transaction.
 func (db *DB) CloseUser(ctx context.Context, id int64, at time.Time) error {
-	return db.tx(ctx, func(x q) error {
-		var balance int64
-		var emailKey string
-		err := x.row(ctx, `SELECT credits, email_key FROM users WHERE id = ? AND closed_at IS NULL`, id).Scan(&balance, &emailKey)
-		if errors.Is(err, sql.ErrNoRows) {
-			return account.ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		// The same address may have been closed before (sign up, close, sign up again, close again).
-		if _, err := x.exec(ctx, `INSERT INTO closed_emails (email_hash, closed_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
-			emailKeyHash(emailKey), x.t(at)); err != nil {
-			return fmt.Errorf("remember the closed email: %w", err)
-		}
-		if balance > 0 {
-			if _, err := postCredit(ctx, x, credit.Entry{UserID: id, Amount: -balance, Kind: credit.KindForfeit,
-				Description: "Account closed: remaining credits forfeited", Reference: fmt.Sprintf("close:%d", id),
-				CreatedAt: at}, noFloor); err != nil {
-				return err
-			}
-		}
-		if _, err := x.exec(ctx, `UPDATE users SET closed_at = ?, email_key = NULL, updated_at = ? WHERE id = ?`,
-			x.t(at), x.t(at), id); err != nil {
-			return err
-		}
-		if _, err := x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL`,
-			x.t(at), id); err != nil {
-			return err
-		}
-		_, err = x.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, x.t(at), id)
+	return db.tx(ctx, func(x q) error { return closeUser(ctx, x, id, at) })
+}
+
+// closeUser is CloseUser in the caller's transaction (an operator's close writes its audit row in the same one).
+func closeUser(ctx context.Context, x q, id int64, at time.Time) error {
+	var balance int64
+	var emailKey string
+	err := x.row(ctx, `SELECT credits, email_key FROM users WHERE id = ? AND closed_at IS NULL`, id).Scan(&balance, &emailKey)
+	if errors.Is(err, sql.ErrNoRows) {
+		return account.ErrNotFound
+	}
+	if err != nil {
 		return err
-	})
+	}
+	// The same address may have been closed before (sign up, close, sign up again, close again).
+	if _, err := x.exec(ctx, `INSERT INTO closed_emails (email_hash, closed_at) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+		emailKeyHash(emailKey), x.t(at)); err != nil {
+		return fmt.Errorf("remember the closed email: %w", err)
+	}
+	if balance > 0 {
+		if _, err := postCredit(ctx, x, credit.Entry{UserID: id, Amount: -balance, Kind: credit.KindForfeit,
+			Description: "Account closed: remaining credits forfeited", Reference: fmt.Sprintf("close:%d", id),
+			CreatedAt: at}, noFloor); err != nil {
+			return err
+		}
+	}
+	if _, err := x.exec(ctx, `UPDATE users SET closed_at = ?, email_key = NULL, updated_at = ? WHERE id = ?`,
+		x.t(at), x.t(at), id); err != nil {
+		return err
+	}
+	if _, err := x.exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL`,
+		x.t(at), id); err != nil {
+		return err
+	}
+	_, err = x.exec(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, x.t(at), id)
+	return err
 }
 
 // EmailClosedBefore reports whether an account with this email key was closed.

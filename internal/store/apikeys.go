@@ -78,9 +78,12 @@ func (db *DB) DeleteAPIKey(ctx context.Context, userID, keyID int64, at time.Tim
 // deleted key stops working at once on every instance.
 func (db *DB) KeyOwner(ctx context.Context, hash string) (apikey.Owner, error) {
 	var o apikey.Owner
-	err := db.q().row(ctx, `SELECT k.id, k.name, k.rate_limit, u.id, u.plan FROM api_keys k JOIN users u ON u.id = k.user_id
+	var suspended dbTime
+	err := db.q().row(ctx, `SELECT k.id, k.name, k.rate_limit, u.id, u.plan, u.suspended_at FROM api_keys k
+		JOIN users u ON u.id = k.user_id
 		WHERE k.key_hash = ? AND k.deleted_at IS NULL AND u.closed_at IS NULL`, hash).
-		Scan(&o.KeyID, &o.KeyName, &o.RateLimit, &o.UserID, &o.Plan)
+		Scan(&o.KeyID, &o.KeyName, &o.RateLimit, &o.UserID, &o.Plan, &suspended)
+	o.Suspended = suspended.Valid
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, apikey.ErrNoKey
 	}

@@ -372,8 +372,10 @@ func (db *DB) PendingBatchRows(ctx context.Context, jobID int64, afterIdx, limit
 // ok is false when the job is in any other status (cancelled, finished), which the worker then leaves alone.
 func (db *DB) StartBatchJob(ctx context.Context, jobID int64, at time.Time) (j batch.Job, ok bool, err error) {
 	err = db.tx(ctx, func(x q) error {
+		// A held job (its account is suspended, issue 27) is not started: reinstatement queues it again.
 		res, err := x.exec(ctx, `UPDATE batch_jobs SET status = ?, started_at = COALESCE(started_at, ?)
-			WHERE id = ? AND status IN (?, ?)`, batch.StatusProcessing, x.t(at), jobID, batch.StatusPending, batch.StatusProcessing)
+			WHERE id = ? AND status IN (?, ?) AND held_at IS NULL`, batch.StatusProcessing, x.t(at), jobID,
+			batch.StatusPending, batch.StatusProcessing)
 		if err != nil {
 			return err
 		}
@@ -396,10 +398,13 @@ func (db *DB) SaveBatchChunk(ctx context.Context, jobID int64, outcomes []RowOut
 		out = ChunkResult{}
 		var userID int64
 		var status string
-		if err := x.row(ctx, `SELECT user_id, status FROM batch_jobs WHERE id = ?`, jobID).Scan(&userID, &status); err != nil {
+		var held dbTime
+		if err := x.row(ctx, `SELECT user_id, status, held_at FROM batch_jobs WHERE id = ?`, jobID).
+			Scan(&userID, &status, &held); err != nil {
 			return err
 		}
-		if status != batch.StatusProcessing {
+		// A job held by its account's suspension (issue 27) saves nothing more; it resumes on reinstatement.
+		if status != batch.StatusProcessing || held.Valid {
 			out.Stopped = true
 			return nil
 		}
@@ -666,7 +671,8 @@ func (db *DB) BatchQueueStats(ctx context.Context) (map[string]int64, time.Time,
 // large job of another).
 func (db *DB) OthersWaiting(ctx context.Context, userID int64) (bool, error) {
 	var n int
-	err := db.q().row(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM batch_jobs WHERE status = ? AND user_id <> ? LIMIT 1) w`,
+	err := db.q().row(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM batch_jobs WHERE status = ? AND user_id <> ?
+		AND held_at IS NULL LIMIT 1) w`,
 		batch.StatusPending, userID).Scan(&n)
 	return n > 0, err
 }

@@ -34,6 +34,9 @@ var erasureOfTable = map[string]string{
 	"test_cards":       "deleted (card brand and last four digits)",
 	"billing_alerts":   "deleted",
 	"welcome_grants":   "kept: the SHA-256 of the mailbox, so that it gets welcome credits once, ever (DESIGN.md section 5)",
+	// Issue 27. The operators' audit log (admin_audit, no user_id column) is kept as it is, append-only: it names
+	// accounts by id and reads their emails from users, so an erased account shows only its placeholder.
+	"support_conversations": "deleted, with their messages (the account's support chats)",
 }
 
 // ClosedAccountsDue lists up to limit accounts closed at or before cutoff and not yet erased, in id order.
@@ -107,6 +110,9 @@ func eraseUserData(ctx context.Context, x q, id int64, email string, closedAt, a
 			api_key_name = NULL WHERE user_id = ?`, []any{id}},
 		{`UPDATE person_lookups SET query = '{}', result_id = '', client_request_id = NULL, api_key_name = NULL
 			WHERE user_id = ?`, []any{id}},
+		{`DELETE FROM support_messages WHERE conversation_id IN (SELECT id FROM support_conversations WHERE user_id = ?)`,
+			[]any{id}},
+		{`DELETE FROM support_conversations WHERE user_id = ?`, []any{id}},
 		{`DELETE FROM contact_messages WHERE user_id = ?
 			OR (user_id IS NULL AND LOWER(email) = LOWER(?) AND created_at <= ?)`, []any{id, email, x.t(closedAt)}},
 		{`DELETE FROM mail_outbox WHERE user_id = ?

@@ -867,6 +867,9 @@ type DefaultError = Error
 // InternalError The one error shape of every endpoint.
 type InternalError = Error
 
+// PublicAccountSuspended The one error shape of every endpoint.
+type PublicAccountSuspended = Error
+
 // PublicBadRequest The one error shape of every endpoint.
 type PublicBadRequest = Error
 
@@ -1803,6 +1806,14 @@ type PublicBatchDownloadResponse401Headers struct {
 	XRatelimitReset     *int
 }
 
+// PublicBatchDownloadResponse403Headers the declared response headers of an HTTP 403 response for PublicBatchDownload
+type PublicBatchDownloadResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
 // PublicBatchDownloadResponse404Headers the declared response headers of an HTTP 404 response for PublicBatchDownload
 type PublicBatchDownloadResponse404Headers struct {
 	XRequestId          string
@@ -1845,6 +1856,8 @@ type PublicBatchDownloadResponse struct {
 	JSON400 *PublicBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *PublicNotFound
 	// JSON410 the response for an HTTP 410 `application/json` response
@@ -1861,6 +1874,8 @@ type PublicBatchDownloadResponse struct {
 	Headers400 *PublicBatchDownloadResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PublicBatchDownloadResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicBatchDownloadResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicBatchDownloadResponse404Headers
 	// Headers410 the parsed response headers for an HTTP 410 response
@@ -1881,6 +1896,11 @@ func (r PublicBatchDownloadResponse) GetJSON400() *PublicBadRequest {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r PublicBatchDownloadResponse) GetJSON401() *PublicUnauthorized {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicBatchDownloadResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -1961,6 +1981,14 @@ type PublicBatchStatusResponse401Headers struct {
 	XRatelimitReset     *int
 }
 
+// PublicBatchStatusResponse403Headers the declared response headers of an HTTP 403 response for PublicBatchStatus
+type PublicBatchStatusResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
 // PublicBatchStatusResponse404Headers the declared response headers of an HTTP 404 response for PublicBatchStatus
 type PublicBatchStatusResponse404Headers struct {
 	XRequestId          string
@@ -2005,6 +2033,8 @@ type PublicBatchStatusResponse struct {
 	JSON400 *PublicBadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *PublicNotFound
 	// JSON410 the response for an HTTP 410 `application/json` response
@@ -2021,6 +2051,8 @@ type PublicBatchStatusResponse struct {
 	Headers400 *PublicBatchStatusResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PublicBatchStatusResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicBatchStatusResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicBatchStatusResponse404Headers
 	// Headers410 the parsed response headers for an HTTP 410 response
@@ -2046,6 +2078,11 @@ func (r PublicBatchStatusResponse) GetJSON400() *PublicBadRequest {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r PublicBatchStatusResponse) GetJSON401() *PublicUnauthorized {
 	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicBatchStatusResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -2142,6 +2179,14 @@ type PublicBatchUploadResponse402Headers struct {
 	XRatelimitReset     *int
 }
 
+// PublicBatchUploadResponse403Headers the declared response headers of an HTTP 403 response for PublicBatchUpload
+type PublicBatchUploadResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
 // PublicBatchUploadResponse408Headers the declared response headers of an HTTP 408 response for PublicBatchUpload
 type PublicBatchUploadResponse408Headers struct {
 	XRequestId          string
@@ -2206,6 +2251,8 @@ type PublicBatchUploadResponse struct {
 	JSON401 *PublicUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
 	JSON402 *PublicPaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
 	// JSON408 the response for an HTTP 408 `application/json` response
 	JSON408 *PublicUploadTimeout
 	// JSON409 the response for an HTTP 409 `application/json` response
@@ -2230,6 +2277,8 @@ type PublicBatchUploadResponse struct {
 	Headers401 *PublicBatchUploadResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
 	Headers402 *PublicBatchUploadResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicBatchUploadResponse403Headers
 	// Headers408 the parsed response headers for an HTTP 408 response
 	Headers408 *PublicBatchUploadResponse408Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
@@ -2269,6 +2318,11 @@ func (r PublicBatchUploadResponse) GetJSON401() *PublicUnauthorized {
 // GetJSON402 returns the response for an HTTP 402 `application/json` response
 func (r PublicBatchUploadResponse) GetJSON402() *PublicPaymentRequired {
 	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicBatchUploadResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
 }
 
 // GetJSON408 returns the response for an HTTP 408 `application/json` response
@@ -2367,6 +2421,14 @@ type PublicPersonResponse402Headers struct {
 	XRatelimitReset     *int
 }
 
+// PublicPersonResponse403Headers the declared response headers of an HTTP 403 response for PublicPerson
+type PublicPersonResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
 // PublicPersonResponse404Headers the declared response headers of an HTTP 404 response for PublicPerson
 type PublicPersonResponse404Headers struct {
 	XRequestId          string
@@ -2418,6 +2480,8 @@ type PublicPersonResponse struct {
 	JSON401 *PublicUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
 	JSON402 *PublicPaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *PublicNotFound
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -2436,6 +2500,8 @@ type PublicPersonResponse struct {
 	Headers401 *PublicPersonResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
 	Headers402 *PublicPersonResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicPersonResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicPersonResponse404Headers
 	// Headers405 the parsed response headers for an HTTP 405 response
@@ -2468,6 +2534,11 @@ func (r PublicPersonResponse) GetJSON401() *PublicUnauthorized {
 // GetJSON402 returns the response for an HTTP 402 `application/json` response
 func (r PublicPersonResponse) GetJSON402() *PublicPaymentRequired {
 	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicPersonResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -2556,6 +2627,14 @@ type PublicValuationResponse402Headers struct {
 	XRatelimitReset     *int
 }
 
+// PublicValuationResponse403Headers the declared response headers of an HTTP 403 response for PublicValuation
+type PublicValuationResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
 // PublicValuationResponse404Headers the declared response headers of an HTTP 404 response for PublicValuation
 type PublicValuationResponse404Headers struct {
 	XRequestId          string
@@ -2612,6 +2691,8 @@ type PublicValuationResponse struct {
 	JSON401 *PublicUnauthorized
 	// JSON402 the response for an HTTP 402 `application/json` response
 	JSON402 *PublicPaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *PublicPropertyNotFound
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -2632,6 +2713,8 @@ type PublicValuationResponse struct {
 	Headers401 *PublicValuationResponse401Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
 	Headers402 *PublicValuationResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicValuationResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PublicValuationResponse404Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -2666,6 +2749,11 @@ func (r PublicValuationResponse) GetJSON401() *PublicUnauthorized {
 // GetJSON402 returns the response for an HTTP 402 `application/json` response
 func (r PublicValuationResponse) GetJSON402() *PublicPaymentRequired {
 	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicValuationResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -2858,6 +2946,13 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest PublicNotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -2989,6 +3084,37 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 			headers.XRatelimitReset = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicBatchDownloadResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicBatchDownloadResponse404Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -3149,6 +3275,13 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest PublicNotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3280,6 +3413,37 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 			headers.XRatelimitReset = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicBatchStatusResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicBatchStatusResponse404Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -3453,6 +3617,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 			return nil, err
 		}
 		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
 		var dest PublicUploadTimeout
@@ -3661,6 +3832,37 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 			headers.XRatelimitReset = &value
 		}
 		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicBatchUploadResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 408:
 		var headers PublicBatchUploadResponse408Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -3890,6 +4092,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		}
 		response.JSON402 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest PublicNotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4055,6 +4264,37 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 			headers.XRatelimitReset = &value
 		}
 		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicPersonResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicPersonResponse404Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -4234,6 +4474,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		}
 		response.JSON402 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest PublicPropertyNotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4403,6 +4650,37 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 			headers.XRatelimitReset = &value
 		}
 		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicValuationResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers PublicValuationResponse404Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {

@@ -1249,6 +1249,410 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find accounts
+         * @description Operators only. Accounts whose email, name or company contains `q` (case-insensitive); without `q`, the newest first.
+         */
+        get: operations["adminAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One account
+         * @description Operators only. The account, its balance, the newest 50 ledger rows and payments, its keys (previews only), its usage this month and latest calls, batch jobs and person lookups.
+         */
+        get: operations["adminAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant or deduct credits
+         * @description Operators only. A ledger row of kind `admin_adjustment` naming the operator and the reason, and an audit row, in one transaction. A deduction may not take the balance below 0 (409 `insufficient_credits`).
+         */
+        post: operations["adminAdjustCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a payment
+         * @description Operators only. Refunds a paid payment in full through the payment provider (test mode: locally), marks it refunded and takes back the credits it bought as far as the balance still holds them; audited. A payment that is not paid answers 409.
+         */
+        post: operations["adminRefundPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description Operators only. The account's sign-in, sessions and API keys are answered 403 `account_suspended`; its waiting and running batch jobs are held. Its data is kept. Audited.
+         */
+        post: operations["adminSuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate an account
+         * @description Operators only. Lifts a suspension; held batch jobs are queued again. Audited.
+         */
+        post: operations["adminReinstateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close an account
+         * @description Operators only. Closes the account as its owner's closing does (email freed, sessions revoked, balance forfeited through the ledger); its records are kept. Audited.
+         */
+        post: operations["adminCloseAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operators' audit log
+         * @description Operators only. Every operator action, newest first (append-only), optionally of one account.
+         */
+        get: operations["adminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/person-audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Person lookups of every account
+         * @description Operators only. The compliance view of person lookups, newest first; `flagged`: the account made more than 50 misses within the hour up to the lookup (the person-lookup slow-down rule).
+         */
+        get: operations["adminPersonAudits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/opt-outs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The opt-out log
+         * @description Operators only. Every opt-out request, newest first: what was asked, which listing matched, whether it was confirmed.
+         */
+        get: operations["adminOptOuts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Business overview
+         * @description Operators only. Paying accounts by plan and their monthly revenue now; sign-ups and calls a day (UTC), credits sold and used, overage billed and failing batch jobs over the last `days` days.
+         */
+        get: operations["adminOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/support": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The support inbox
+         * @description Operators only. Support conversations and contact-form messages together, unread first, then the most recently updated.
+         */
+        get: operations["adminSupportInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/support/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A support conversation
+         * @description Operators only. The conversation with its messages; the customer's messages are marked read.
+         */
+        get: operations["adminSupportConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/support/conversations/{id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a conversation
+         * @description Operators only. Adds the reply; a customer who has not looked at the conversation in the last 2 minutes also gets it by email. Audited.
+         */
+        post: operations["adminSupportReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/support/conversations/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a conversation
+         * @description Operators only. Assigns the conversation to the calling operator. Audited.
+         */
+        post: operations["adminSupportAssign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/support/conversations/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a conversation
+         * @description Operators only. Closes the conversation; the customer's next message opens a new one. Audited.
+         */
+        post: operations["adminSupportClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/support/contact/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contact-form message
+         * @description Operators only. The message; it is marked read.
+         */
+        get: operations["adminContactMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/support/contact/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a contact-form message
+         * @description Operators only. Marks the message handled. Audited.
+         */
+        post: operations["adminContactClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The support chat
+         * @description The team's office hours (open now or not, and the next opening) and the account's conversation (the open one, else the latest; null: none). The team's messages are marked read.
+         */
+        get: operations["supportPanel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/support/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * New messages
+         * @description The messages after `after` of the account's conversation (the panel polls every 3 seconds while open); the team's messages are marked read.
+         */
+        get: operations["supportPoll"];
+        put?: never;
+        /**
+         * Write to the team
+         * @description Adds the message to the open conversation, or opens one.
+         */
+        post: operations["supportPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1384,6 +1788,11 @@ export interface components {
             notifications: components["schemas"]["NotificationPreferences"];
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description `admin`: a Valuator operator, who may use the operators' console (/api/admin/*).
+             * @enum {string}
+             */
+            role?: "customer" | "admin";
         };
         NotificationPreferences: {
             /**
@@ -2431,6 +2840,374 @@ export interface components {
                 state_code: string;
             };
         };
+        AdminPagination: {
+            /** Format: int64 */
+            page: number;
+            limit: number;
+            /**
+             * Format: int64
+             * @description Items in the whole list.
+             */
+            total: number;
+            /** Format: int64 */
+            pages: number;
+        };
+        AdminAccountRow: {
+            /** Format: int64 */
+            id: number;
+            email: string;
+            fullName: string;
+            company: string;
+            /** @enum {string} */
+            plan: "free" | "basic" | "professional" | "enterprise";
+            /** @enum {string} */
+            status: "active" | "suspended" | "closed";
+            /** @description The raw ledger balance in credits (below 0: overage used). */
+            balance: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminAccount: {
+            /** Format: int64 */
+            id: number;
+            email: string;
+            fullName: string;
+            company: string;
+            /** @enum {string} */
+            plan: "free" | "basic" | "professional" | "enterprise";
+            /** @enum {string} */
+            role: "customer" | "admin";
+            /** @enum {string} */
+            status: "active" | "suspended" | "closed";
+            /** Format: date-time */
+            suspendedAt: string | null;
+            suspendReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            closedAt: string | null;
+        };
+        AdminLedgerRow: {
+            /** Format: int64 */
+            id: number;
+            amount: number;
+            balanceAfter: number;
+            /** @description The row's cause: signup_bonus, property_valuation, plan_credits, refund, admin_adjustment, ... */
+            kind: string;
+            description: string;
+            reference: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminPayment: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            kind: "subscription" | "upgrade" | "renewal" | "overage";
+            plan: string;
+            amountCents: number;
+            credits: number;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "expired" | "cancelled" | "refunded" | "invoiced";
+            description: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Paid (succeeded) and known to the provider: an operator can refund it. */
+            refundable: boolean;
+        };
+        AdminKey: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description The key's preview, never the key. */
+            preview: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+        };
+        AdminUsageCall: {
+            requestId: string;
+            endpoint: string;
+            status: number;
+            credits: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminBatchJob: {
+            /** Format: int64 */
+            id: number;
+            fileName: string;
+            status: string;
+            /** @description Held while the account is suspended; it resumes on reinstatement. */
+            held: boolean;
+            totalRows: number;
+            processedRows: number;
+            failedRows: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminPersonLookup: {
+            /** Format: int64 */
+            id: number;
+            purpose: string;
+            /** @enum {string} */
+            outcome: "hit" | "miss";
+            credits: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminAccountDetail: {
+            account: components["schemas"]["AdminAccount"];
+            balance: components["schemas"]["Balance"];
+            /** @description The newest 50 rows. */
+            ledger: components["schemas"]["AdminLedgerRow"][];
+            payments: components["schemas"]["AdminPayment"][];
+            keys: components["schemas"]["AdminKey"][];
+            usage: {
+                /** Format: int64 */
+                callsThisMonth: number;
+                /** Format: int64 */
+                creditsThisMonth: number;
+                /** @description The newest 20 calls. */
+                recent: components["schemas"]["AdminUsageCall"][];
+            };
+            /** @description The newest 20. */
+            batchJobs: components["schemas"]["AdminBatchJob"][];
+            /** @description The newest 20. */
+            personLookups: components["schemas"]["AdminPersonLookup"][];
+        };
+        AdminCreditRequest: {
+            /**
+             * Format: int32
+             * @description Credits: positive grants, negative deducts; not 0.
+             */
+            amount: number;
+            /** @description Why, for the ledger and the audit log. */
+            reason: string;
+        };
+        AdminReasonRequest: {
+            /** @description Why, for the audit log. */
+            reason: string;
+        };
+        AdminCreditResult: {
+            balance: components["schemas"]["Balance"];
+            entry: components["schemas"]["AdminLedgerRow"];
+        };
+        AdminRefundResult: {
+            payment: components["schemas"]["AdminPayment"];
+            balance: components["schemas"]["Balance"];
+        };
+        AdminAuditEntry: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description null: made with the command line (valuator admin).
+             */
+            adminId: number | null;
+            adminEmail: string | null;
+            /** @description credit_adjustment, refund, suspend, reinstate, close, role_grant, role_revoke, support_reply, support_assign, support_close or contact_close. */
+            action: string;
+            /** Format: int64 */
+            accountId: number | null;
+            accountEmail: string | null;
+            reason: string;
+            /** @description What the action changed, before it (for example {"balance": 12}). */
+            before: Record<string, never>;
+            /** @description The same, after it. */
+            after: Record<string, never>;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AdminPersonAudit: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            accountId: number;
+            accountEmail: string;
+            /** @description The API key's name when made with one; null from the dashboard. */
+            keyName: string | null;
+            purpose: string;
+            /** @description The query as the caller sent it (JSON). */
+            query: string;
+            /**
+             * @description hit: a person was found; miss: anything else.
+             * @enum {string}
+             */
+            outcome: "hit" | "miss";
+            /** @description The stored outcome: found, not_found, invalid, insufficient_credits, rate_limited or error. */
+            result: string;
+            credits: number;
+            requestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The account made more than 50 misses within the hour up to this lookup. */
+            flagged: boolean;
+        };
+        AdminOptOut: {
+            /** Format: int64 */
+            id: number;
+            /** @description The name and address asked about (JSON). */
+            query: string;
+            /** @description The listing that matched; null: none. */
+            listingId: string | null;
+            /** @description sent (a link was mailed), no_match or listing_limited. */
+            outcome: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the link was used: the listing is removed.
+             */
+            confirmedAt: string | null;
+        };
+        AdminDayCount: {
+            /** Format: date */
+            date: string;
+            /** Format: int64 */
+            count: number;
+        };
+        AdminOverview: {
+            /**
+             * Format: date-time
+             * @description The window's start: midnight UTC, days-1 days ago.
+             */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            payingByPlan: {
+                /** Format: int64 */
+                basic: number;
+                /** Format: int64 */
+                professional: number;
+                /** Format: int64 */
+                enterprise: number;
+            };
+            /**
+             * Format: int64
+             * @description The paying accounts' monthly plan prices, in cents.
+             */
+            mrrCents: number;
+            signupsPerDay: components["schemas"]["AdminDayCount"][];
+            callsPerDay: components["schemas"]["AdminDayCount"][];
+            /**
+             * Format: int64
+             * @description Credits bought by payments paid in the window.
+             */
+            creditsSold: number;
+            /**
+             * Format: int64
+             * @description Credits charged for calls and batch rows in the window.
+             */
+            creditsUsed: number;
+            /** Format: int64 */
+            overageBilledCents: number;
+            failingJobs: {
+                /** Format: int64 */
+                id: number;
+                /** Format: int64 */
+                accountId: number;
+                accountEmail: string;
+                fileName: string;
+                failedRows: number;
+                status: string;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+        };
+        SupportBodyRequest: {
+            body: string;
+        };
+        SupportMessage: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            from: "customer" | "team";
+            authorName: string;
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        SupportPanel: {
+            hours: {
+                /** @description The office hours as people write them, for example "Mon–Fri 9 AM–6 PM PT". */
+                text: string;
+                /** @description The team is in now. */
+                open: boolean;
+                /**
+                 * Format: date-time
+                 * @description The next opening; null while open.
+                 */
+                nextOpen: string | null;
+            };
+            conversation: null | {
+                /** Format: int64 */
+                id: number;
+                /** @enum {string} */
+                status: "open" | "closed";
+                messages: components["schemas"]["SupportMessage"][];
+            };
+        };
+        SupportPerson: {
+            /** Format: int64 */
+            id: number;
+            email: string;
+        };
+        SupportInboxItem: {
+            /** @enum {string} */
+            type: "conversation" | "contact";
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            accountId: number | null;
+            email: string;
+            name: string;
+            /** @description A contact message's subject; null for a conversation. */
+            subject: string | null;
+            /** @description The start of the latest message. */
+            preview: string;
+            /** @enum {string} */
+            status: "open" | "closed";
+            unread: boolean;
+            assignee: null | components["schemas"]["SupportPerson"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SupportConversation: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            status: "open" | "closed";
+            /** Format: int64 */
+            accountId: number;
+            email: string;
+            name: string;
+            assignee: null | components["schemas"]["SupportPerson"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            messages: components["schemas"]["SupportMessage"][];
+        };
+        ContactMessageView: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            accountId: number | null;
+            firstName: string;
+            lastName: string;
+            email: string;
+            company: string;
+            subject: string;
+            message: string;
+            /** @enum {string} */
+            status: "open" | "closed";
+            /** Format: date-time */
+            createdAt: string;
+        };
     };
     responses: {
         /** @description The server's own fault (code `internal`): the answer says only "Internal error", and the server logs the cause with the request id. Never a stack trace or SQL text. */
@@ -2499,6 +3276,40 @@ export interface components {
                  * @example {
                  *       "error": "Not signed in",
                  *       "code": "unauthorized",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Signed in, but not allowed: `forbidden` for a customer on an operators' route ("Only Valuator operators can do this."), `account_suspended` for an account an operator has suspended. */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Only Valuator operators can do this.",
+                 *       "code": "forbidden",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The account is suspended by an operator (`account_suspended`); its data is kept. Contact support. */
+        AccountSuspended: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This account is suspended. Contact support@valuator.example.com .",
+                 *       "code": "account_suspended",
                  *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
                  *     }
                  */
@@ -2606,6 +3417,19 @@ export interface components {
         };
         /** @description Bad input: the field is named. A JSON body on the GET is refused here too. */
         PublicBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key's account is suspended by an operator (`account_suspended`); its data is kept. Contact support. */
+        PublicAccountSuspended: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
@@ -3128,6 +3952,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3189,6 +4014,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -3213,6 +4039,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -3242,6 +4069,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3331,6 +4159,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -3360,6 +4189,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3393,6 +4223,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -3422,6 +4253,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3453,6 +4285,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["AccountSuspended"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3586,6 +4419,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["PropertyNotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3620,6 +4454,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -3722,6 +4557,7 @@ export interface operations {
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
             402: components["responses"]["PublicPaymentRequired"];
+            403: components["responses"]["PublicAccountSuspended"];
             404: components["responses"]["PublicPropertyNotFound"];
             422: components["responses"]["PublicTooUncertain"];
             429: components["responses"]["PublicTooManyRequests"];
@@ -3750,6 +4586,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -3785,6 +4622,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             /** @description The account already has 20 API keys, the most it may have (code too_many_api_keys). */
             409: {
                 headers: {
@@ -3829,6 +4667,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
@@ -3863,6 +4702,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -3890,6 +4730,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -3925,6 +4766,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             408: components["responses"]["UploadTimeout"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UploadWrongType"];
@@ -3953,6 +4795,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -3984,6 +4827,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["UploadTimeout"];
             413: components["responses"]["UploadTooLarge"];
@@ -4016,6 +4860,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
@@ -4048,6 +4893,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             500: components["responses"]["InternalError"];
@@ -4080,6 +4926,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             429: components["responses"]["DownloadBusy"];
@@ -4110,6 +4957,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
@@ -4140,6 +4988,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
@@ -4213,6 +5062,7 @@ export interface operations {
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
             402: components["responses"]["PublicPaymentRequired"];
+            403: components["responses"]["PublicAccountSuspended"];
             408: components["responses"]["PublicUploadTimeout"];
             409: components["responses"]["PublicConflict"];
             413: components["responses"]["PublicUploadTooLarge"];
@@ -4267,6 +5117,7 @@ export interface operations {
             };
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
             404: components["responses"]["PublicNotFound"];
             410: components["responses"]["PublicGone"];
             429: components["responses"]["PublicTooManyRequests"];
@@ -4304,6 +5155,7 @@ export interface operations {
             };
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
             404: components["responses"]["PublicNotFound"];
             410: components["responses"]["PublicGone"];
             /** @description The key's rate limit, or the account's 2 downloads in progress; wait `Retry-After` seconds. */
@@ -4344,6 +5196,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -4368,6 +5221,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -4392,6 +5246,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -4421,6 +5276,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -4450,6 +5306,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -4477,6 +5334,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
@@ -4505,6 +5363,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
@@ -4537,6 +5396,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
+            403: components["responses"]["AccountSuspended"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4568,6 +5428,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
@@ -4599,6 +5460,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
+            403: components["responses"]["AccountSuspended"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4633,6 +5495,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
+            403: components["responses"]["AccountSuspended"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4661,6 +5524,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4727,6 +5591,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4760,6 +5625,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["CardDeclined"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
@@ -4788,6 +5654,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -4820,6 +5687,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4852,6 +5720,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4881,6 +5750,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
@@ -4926,6 +5796,7 @@ export interface operations {
             400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["PublicUnauthorized"];
             402: components["responses"]["PublicPaymentRequired"];
+            403: components["responses"]["PublicAccountSuspended"];
             404: components["responses"]["PublicNotFound"];
             /** @description HEAD is not served on a metered endpoint. */
             405: {
@@ -4977,6 +5848,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
@@ -5052,6 +5924,776 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminAccounts: {
+        parameters: {
+            query?: {
+                /** @description Part of an email, a name or a company. */
+                q?: string;
+                /** @description The page, from 1 (a page past the end is empty). */
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminAccountRow"][];
+                        pagination: components["schemas"]["AdminPagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminAccountDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminAdjustCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCreditRequest"];
+            };
+        };
+        responses: {
+            /** @description The new balance and the ledger row. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminCreditResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminRefundPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                id: number;
+                /** @description The payment's id. */
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description The refunded payment and the new balance. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminRefundResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminSuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description The account after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminAccount"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminReinstateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description The account after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminAccount"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminCloseAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReasonRequest"];
+            };
+        };
+        responses: {
+            /** @description The account after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminAccount"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminAudit: {
+        parameters: {
+            query?: {
+                accountId?: number;
+                /** @description The page, from 1 (a page past the end is empty). */
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminAuditEntry"][];
+                        pagination: components["schemas"]["AdminPagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminPersonAudits: {
+        parameters: {
+            query?: {
+                accountId?: number;
+                purpose?: "real_estate_transaction" | "identity_verification" | "fraud_prevention" | "contacting_owner" | "legal_process";
+                outcome?: "hit" | "miss";
+                /** @description true: only flagged lookups. */
+                flagged?: "true" | "false";
+                /** @description The first day (UTC, YYYY-MM-DD). */
+                from?: string;
+                /** @description The last day (UTC, YYYY-MM-DD); not before from. */
+                to?: string;
+                /** @description The page, from 1 (a page past the end is empty). */
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lookups. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminPersonAudit"][];
+                        pagination: components["schemas"]["AdminPagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminOptOuts: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (a page past the end is empty). */
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminOptOut"][];
+                        pagination: components["schemas"]["AdminPagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminOverview: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AdminOverview"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminSupportInbox: {
+        parameters: {
+            query?: {
+                status?: "open" | "closed" | "all";
+                /** @description The page, from 1 (a page past the end is empty). */
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the inbox. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportInboxItem"][];
+                        pagination: components["schemas"]["AdminPagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminSupportConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportConversation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminSupportReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportBodyRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportMessage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminSupportAssign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportConversation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminSupportClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportConversation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminContactMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContactMessageView"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    adminContactClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContactMessageView"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    supportPanel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The panel. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportPanel"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    supportPoll: {
+        parameters: {
+            query?: {
+                /** @description A message id: the messages after it (0 or none: all). */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportMessage"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    supportPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportBodyRequest"];
+            };
+        };
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportMessage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };
