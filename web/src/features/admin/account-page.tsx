@@ -25,7 +25,7 @@ import {
 } from "./admin-helpers";
 import { STATUS_VARIANT } from "./accounts-page";
 import { CreditsDialog, ReasonDialog, type CreditsMode } from "./components/action-dialogs";
-import { AdminFrame, AdminLoadError, Loading } from "./components/admin-frame";
+import { AdminFrame, AdminLoadError, Loading, operatorsOnly } from "./components/admin-frame";
 import { DataTable } from "./components/data-table";
 import { Section } from "./components/section";
 
@@ -34,7 +34,7 @@ import { Section } from "./components/section";
  * operator's actions on it. Each action asks for a reason (the admin audit log keeps it); once it succeeds the page
  * reads the account again, so the figures shown are the server's, and a toast says what happened.
  */
-export function AdminAccountPage() {
+function AdminAccountPageContent() {
   const { id = "" } = useParams();
   const account = useAccount(id);
   const data = account.data;
@@ -334,3 +334,5 @@ function AccountView({ data }: { data: AccountDetail }) {
     </div>
   );
 }
+
+export const AdminAccountPage = operatorsOnly(AdminAccountPageContent, "AdminAccountPage");

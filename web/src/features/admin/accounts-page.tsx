@@ -9,7 +9,7 @@ import { Label } from "@/components/ui/label";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useAccounts } from "./admin-api";
 import { formatDay, planLabel, rowBalance, STATUS_LABELS } from "./admin-helpers";
-import { AdminFrame, AdminLoadError, Loading, Pager, tdClass, thClass } from "./components/admin-frame";
+import { AdminFrame, AdminLoadError, Loading, Pager, tdClass, thClass, operatorsOnly } from "./components/admin-frame";
 
 export const STATUS_VARIANT = { active: "success", suspended: "warning", closed: "secondary" } as const;
 
@@ -17,7 +17,7 @@ export const STATUS_VARIANT = { active: "success", suspended: "warning", closed:
  * Accounts (GET /api/admin/accounts?q=&page=&limit=): a search by email, name or company, newest first when empty.
  * The search and the page live in the address (?q=&page=), so Back returns to the same results.
  */
-export function AdminAccountsPage() {
+function AdminAccountsPageContent() {
   return (
     <AdminFrame title="Accounts" subtitle="Find a customer by email, name or company.">
       <AccountsSearch />
@@ -130,3 +130,5 @@ function AccountsSearch() {
     </Card>
   );
 }
+
+export const AdminAccountsPage = operatorsOnly(AdminAccountsPageContent, "AdminAccountsPage");

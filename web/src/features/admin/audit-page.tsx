@@ -5,7 +5,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useAudit } from "./admin-api";
 import { actionLabel, describeChange, formatWhen } from "./admin-helpers";
-import { AdminFrame, AdminLoadError, Loading, Pager } from "./components/admin-frame";
+import { AdminFrame, AdminLoadError, Loading, Pager, operatorsOnly } from "./components/admin-frame";
 import { DataTable } from "./components/data-table";
 import { Section } from "./components/section";
 
@@ -14,7 +14,7 @@ import { Section } from "./components/section";
  * account, why, and what it changed. Append-only on the server; read-only here. ?accountId= in the address filters
  * it, so an account's page can link to its own entries.
  */
-export function AdminAuditPage() {
+function AdminAuditPageContent() {
   const [params, setParams] = useSearchParams();
   const accountId = params.get("accountId") ?? "";
   const [page, setPage] = useState(1);
@@ -96,3 +96,5 @@ export function AdminAuditPage() {
     </AdminFrame>
   );
 }
+
+export const AdminAuditPage = operatorsOnly(AdminAuditPageContent, "AdminAuditPage");

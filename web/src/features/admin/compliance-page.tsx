@@ -13,7 +13,7 @@ import {
 } from "./admin-api";
 import { PURPOSES } from "@/features/person-lookup/person-types";
 import { formatCount, formatWhen, queryText } from "./admin-helpers";
-import { AdminFrame, AdminLoadError, Loading, Pager, selectClass } from "./components/admin-frame";
+import { AdminFrame, AdminLoadError, Loading, Pager, selectClass, operatorsOnly } from "./components/admin-frame";
 import { DataTable } from "./components/data-table";
 import { Section } from "./components/section";
 
@@ -28,7 +28,7 @@ function purposeLabel(p: string): string {
  * Compliance: every person lookup across accounts (GET /api/admin/person-audits), filtered on the server, with the
  * accounts the slow-down rule flagged marked; and the opt-out log (GET /api/admin/opt-outs).
  */
-export function AdminCompliancePage() {
+function AdminCompliancePageContent() {
   return (
     <AdminFrame title="Compliance" subtitle="Person lookups across every account, and the opt-out log.">
       <div className="space-y-6">
@@ -251,3 +251,5 @@ function OptOuts() {
     </Section>
   );
 }
+
+export const AdminCompliancePage = operatorsOnly(AdminCompliancePageContent, "AdminCompliancePage");

@@ -6,7 +6,7 @@ import { Label } from "@/components/ui/label";
 import { formatMoney } from "@/lib/money";
 import { useOverview, type Overview } from "./admin-api";
 import { formatCount, formatDay, formatWhen } from "./admin-helpers";
-import { AdminFrame, AdminLoadError, Loading, selectClass } from "./components/admin-frame";
+import { AdminFrame, AdminLoadError, Loading, selectClass, operatorsOnly } from "./components/admin-frame";
 import { DataTable } from "./components/data-table";
 import { Section } from "./components/section";
 
@@ -19,7 +19,7 @@ const GREEN = "#15803d";
  * credits sold and used, overage billed, and the batch jobs that are failing, over the chosen window. Every figure
  * is the server's, read from the database.
  */
-export function AdminOverviewPage() {
+function AdminOverviewPageContent() {
   const [days, setDays] = useState<number>(30);
   const overview = useOverview(days);
   const data = overview.data;
@@ -187,3 +187,5 @@ function DailyChart({
     </Section>
   );
 }
+
+export const AdminOverviewPage = operatorsOnly(AdminOverviewPageContent, "AdminOverviewPage");

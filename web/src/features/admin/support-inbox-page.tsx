@@ -22,7 +22,7 @@ import {
   type InboxItem,
 } from "./admin-api";
 import { formatWhen, messageError } from "./admin-helpers";
-import { AdminFrame, AdminLoadError, Loading, Pager, selectClass } from "./components/admin-frame";
+import { AdminFrame, AdminLoadError, Loading, Pager, selectClass, operatorsOnly } from "./components/admin-frame";
 import { Section } from "./components/section";
 
 type Selected = { type: InboxItem["type"]; id: number };
@@ -37,7 +37,7 @@ export function inboxOrder(items: readonly InboxItem[]): InboxItem[] {
  * unread first, read again every 5 s while the tab is visible. Opening an item shows its thread, where the operator
  * replies, takes it (assign to me) or closes it.
  */
-export function AdminSupportPage() {
+function AdminSupportPageContent() {
   const [status, setStatus] = useState("open");
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Selected | null>(null);
@@ -322,3 +322,5 @@ function ContactView({ id }: { id: number }) {
     </section>
   );
 }
+
+export const AdminSupportPage = operatorsOnly(AdminSupportPageContent, "AdminSupportPage");

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { RefreshCw, ShieldAlert } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -31,14 +31,9 @@ interface AdminFrameProps {
   children: ReactNode;
 }
 
-/**
- * Every console page: the "Admin" eyebrow, the page's h1, the sections' navigation, then the page. A signed-in
- * customer sees the operators-only state instead (the server refuses them anyway: 403 on every /api/admin/* call).
- */
+/** Every console page: the "Admin console" eyebrow, the page's h1, the sections' navigation, then the page. */
 export function AdminFrame({ title, subtitle, children }: AdminFrameProps) {
-  const { user } = useAuth();
   const { pathname } = useLocation();
-  if (!isOperator(user)) return <NotOperator />;
   return (
     <div className="mx-auto max-w-6xl">
       <div className="mb-4 space-y-1">
@@ -72,6 +67,22 @@ export function AdminFrame({ title, subtitle, children }: AdminFrameProps) {
       {children}
     </div>
   );
+}
+
+/**
+ * A console page for operators only: its content (and so its calls to /api/admin/*) is mounted only for a profile
+ * whose role is "admin"; a customer sees the operators-only state (the server refuses them anyway: 403 on every
+ * /api/admin/* call, which AdminLoadError also shows as that state).
+ */
+export function operatorsOnly(Page: ComponentType, name: string): ComponentType {
+  function Gated() {
+    const { user, isLoading } = useAuth();
+    if (isLoading) return <Loading label="Loading your account" />;
+    if (!isOperator(user)) return <NotOperator />;
+    return <Page />;
+  }
+  Gated.displayName = name;
+  return Gated;
 }
 
 /** What a signed-in customer sees at /admin: a plain statement and the way back, never a crash or an empty page. */
