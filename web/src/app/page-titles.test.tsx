@@ -47,6 +47,14 @@ describe("page titles", () => {
     expect(HOME_TITLE).toBe("Valuator · Property Valuation API");
   });
 
+  it("titles a path with a parameter by its route pattern (the console's account page)", () => {
+    expect(pageTitle("/admin")).toBe("Admin · Valuator");
+    expect(pageTitle("/admin/accounts/42")).toBe("Admin · Account · Valuator");
+    expect(pageTitle("/admin/accounts/42/")).toBe("Admin · Account · Valuator");
+    expect(pageTitle("/admin/accounts/42/x")).toBe("Page Not Found · Valuator");
+    expect(pageTitle("/admin/nope")).toBe("Page Not Found · Valuator");
+  });
+
   function renderAt(route: string) {
     return render(
       <QueryClientProvider client={createQueryClient()}>
