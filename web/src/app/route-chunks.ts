@@ -81,17 +81,11 @@ const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/history": loadSignedInApp,
   "/billing": loadSignedInApp,
   "/settings": loadSignedInApp,
-  "/admin": loadAdminScreen,
-  "/admin/accounts": loadAdminScreen,
-  "/admin/support": loadAdminScreen,
-  "/admin/compliance": loadAdminScreen,
-  "/admin/overview": loadAdminScreen,
-  "/admin/audit": loadAdminScreen,
 };
 
-/** The chunk of a path: its own, or for a path with a parameter (/admin/accounts/42) the console's. */
+/** The chunk of a path: its own, or for /admin and every path under it the console's. */
 function chunkOf(path: string): (() => Promise<unknown>) | undefined {
-  return CHUNK_OF_PATH[path] ?? (path.startsWith("/admin/") ? loadAdminScreen : undefined);
+  return CHUNK_OF_PATH[path] ?? (/^\/admin(\/|$)/.test(path) ? loadAdminScreen : undefined);
 }
 
 /** The loaders of the screens only a signed-in visitor sees; anyone else is sent to the sign-in page. */

@@ -1,12 +1,4 @@
-import {
-  createElement,
-  lazy,
-  Suspense,
-  useState,
-  type ComponentType,
-  type LazyExoticComponent,
-  type ReactNode,
-} from "react";
+import { createElement, lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from "react";
 import { Route, Routes, useLocation } from "react-router";
 import { FullPageSpinner } from "@/components/ui/spinner";
 import { ProtectedRoute } from "./shell/protected-route";
@@ -75,17 +67,8 @@ const BillingPage = lazyNamed(loadSignedInApp, "BillingPage");
 const SettingsPage = lazyNamed(loadSignedInApp, "SettingsPage");
 const DocsPage = lazyNamed(loadDocs, "default");
 const ReportingPage = lazyNamed(loadReporting, "ReportingPage");
-const AdminAccountsPage = lazyNamed(loadAdmin, "AdminAccountsPage");
-const AdminAccountPage = lazyNamed(loadAdmin, "AdminAccountPage");
-const AdminSupportPage = lazyNamed(loadAdmin, "AdminSupportPage");
-const AdminCompliancePage = lazyNamed(loadAdmin, "AdminCompliancePage");
-const AdminOverviewPage = lazyNamed(loadAdmin, "AdminOverviewPage");
-const AdminAuditPage = lazyNamed(loadAdmin, "AdminAuditPage");
-
-/** A console page, in its own chunk (with recharts for the overview): a spinner of its own while it loads. */
-function admin(page: ReactNode) {
-  return <Suspense fallback={<FullPageSpinner label="Loading the admin console" />}>{page}</Suspense>;
-}
+// The operator console (issue 27): its own chunk, which picks the page of the path (features/admin/admin-pages.tsx).
+const AdminConsole = lazyNamed(loadAdmin, "AdminConsole");
 
 /** The route table of the spec (product-and-account section 2). */
 export function AppRoutes() {
@@ -145,14 +128,14 @@ export function AppRoutes() {
             <Route path="/history" element={<HistoryPage />} />
             <Route path="/billing" element={<BillingPage />} />
             <Route path="/settings" element={<SettingsPage />} />
-            {/* The operator console (issue 27): every customer sees its "operators only" page instead. */}
-            <Route path="/admin" element={admin(<AdminAccountsPage />)} />
-            <Route path="/admin/accounts" element={admin(<AdminAccountsPage />)} />
-            <Route path="/admin/accounts/:id" element={admin(<AdminAccountPage />)} />
-            <Route path="/admin/support" element={admin(<AdminSupportPage />)} />
-            <Route path="/admin/compliance" element={admin(<AdminCompliancePage />)} />
-            <Route path="/admin/overview" element={admin(<AdminOverviewPage />)} />
-            <Route path="/admin/audit" element={admin(<AdminAuditPage />)} />
+            {/* The operator console (issue 27): a customer sees its "operators only" page at each. */}
+            <Route path="/admin" element={<AdminConsole />} />
+            <Route path="/admin/accounts" element={<AdminConsole />} />
+            <Route path="/admin/accounts/:id" element={<AdminConsole />} />
+            <Route path="/admin/support" element={<AdminConsole />} />
+            <Route path="/admin/compliance" element={<AdminConsole />} />
+            <Route path="/admin/overview" element={<AdminConsole />} />
+            <Route path="/admin/audit" element={<AdminConsole />} />
           </Route>
 
           <Route path="*" element={<NotFoundPage />} />

@@ -7,8 +7,8 @@ import {
   KeyRound,
   Search,
   Settings,
-  ShieldCheck,
   Upload,
+  UserCog,
   UserSearch,
 } from "lucide-react";
 
@@ -74,7 +74,7 @@ export const ADMIN_NAV: NavLinkItem = {
   kind: "link",
   label: "Admin",
   to: "/admin",
-  icon: ShieldCheck,
+  icon: UserCog,
   activeUnder: "/admin/",
 };
 

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { ArrowLeft, Ban, Minus, Plus, RotateCcw, XCircle } from "lucide-react";
-import { Badge } from "@/components/ui/badge";
+import { Badge } from "./components/pill";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
 import { balanceText, formatCredits } from "@/lib/balance";

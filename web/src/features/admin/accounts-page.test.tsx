@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { makeBalance } from "@/test/utils";
 import { AdminAccountsPage } from "./accounts-page";
+import { AdminConsole } from "./admin-pages";
 import { AdminAuditPage } from "./audit-page";
 import { AdminOverviewPage } from "./overview-page";
 import { AdminSupportPage } from "./support-inbox-page";
@@ -119,5 +120,36 @@ describe("Accounts", () => {
     fail = false;
     await user.click(screen.getByRole("button", { name: "Retry" }));
     await waitFor(() => expect(screen.getByTestId("accounts-table")).toBeInTheDocument());
+  });
+});
+
+describe("AdminConsole (the one component the route table renders at every console path)", () => {
+  it.each([
+    ["/admin", "Accounts"],
+    ["/admin/accounts", "Accounts"],
+    ["/admin/accounts/42", "Account"],
+    ["/admin/support", "Support inbox"],
+    ["/admin/compliance", "Compliance"],
+    ["/admin/overview", "Overview"],
+    ["/admin/audit/", "Audit log"],
+  ])("shows the page of %s", async (route, heading) => {
+    // Every read is left pending: only the page chosen matters here.
+    const pending = () => new Promise<never>(() => {});
+    await renderAdmin(<AdminConsole />, {
+      path: route.startsWith("/admin/accounts/") ? "/admin/accounts/:id" : route.replace(/\/$/, "") || "/admin",
+      route,
+      routes: Object.fromEntries(
+        [
+          FIRST,
+          "GET /api/admin/accounts/42",
+          "GET /api/admin/support?status=open&page=1",
+          "GET /api/admin/person-audits?page=1",
+          "GET /api/admin/opt-outs?page=1",
+          "GET /api/admin/overview?days=30",
+          "GET /api/admin/audit?page=1&limit=25",
+        ].map((k) => [k, pending]),
+      ),
+    });
+    expect(screen.getByRole("heading", { level: 1, name: heading })).toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Mail, MessageSquare } from "lucide-react";
-import { Badge } from "@/components/ui/badge";
+import { Badge } from "./components/pill";
 import { Button } from "@/components/ui/button";
 import { Field, fieldA11y } from "@/components/ui/field";
 import { focusElement } from "@/components/ui/focus";
