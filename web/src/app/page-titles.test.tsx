@@ -96,7 +96,7 @@ describe("page titles", () => {
     expect(document.body).toHaveFocus();
 
     await user.click(within(screen.getByRole("navigation", { name: "Footer" })).getByRole("link", { name: "Pricing" }));
-    const pricing = await screen.findByRole("heading", { level: 1, name: /pricing/i });
+    const pricing = await screen.findByRole("heading", { level: 1, name: /pricing/i }, { timeout: 5000 });
     await waitFor(() => expect(pricing).toHaveFocus());
     await waitFor(() => expect(document.title).toBe("Pricing · Valuator"));
     // Focusable from script only, inside the page's main region.
