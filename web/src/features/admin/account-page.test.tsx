@@ -48,6 +48,7 @@ describe("an account's page", () => {
     expect(screen.getByRole("table", { name: "API keys" })).toHaveTextContent("Never");
     expect(screen.getByRole("table", { name: "Recent API calls" })).toHaveTextContent("/api/v1/property/valuation");
     expect(screen.getByRole("table", { name: "Batch jobs" })).toHaveTextContent("portfolio.csv");
+    expect(screen.getByRole("table", { name: "Batch jobs" })).toHaveTextContent("queued (held while suspended)");
     expect(screen.getByRole("table", { name: "Person lookups" })).toHaveTextContent("Not found");
     expect(screen.getByRole("button", { name: "Suspend" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Reinstate" })).not.toBeInTheDocument();
@@ -101,11 +102,11 @@ describe("an account's page", () => {
     await waitFor(() => expect(opener).toHaveFocus());
   });
 
-  it("deducts with a negative amount, and shows the server's refusal in the dialog (409 insufficient_credits)", async () => {
+  it("deducts with a negative amount; the server's refusal (409 insufficient_credits, field amount) shows on the field", async () => {
     const { user, requests } = await renderAccount({
       "POST /api/admin/accounts/42/credits": () => ({
         status: 409,
-        body: errorBody("The balance cannot go below zero.", { code: "insufficient_credits" }),
+        body: errorBody("The balance cannot go below zero.", { code: "insufficient_credits", field: "amount" }),
       }),
     });
     await user.click(screen.getByRole("button", { name: "Deduct credits" }));
@@ -114,7 +115,23 @@ describe("an account's page", () => {
     await user.type(within(dialog).getByLabelText("Reason"), "Chargeback");
     await user.click(within(dialog).getByRole("button", { name: "Deduct credits" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent("The balance cannot go below zero.");
+    expect(within(dialog).getByLabelText("Amount (credits)")).toHaveAttribute("aria-invalid", "true");
     expect(posts(requests)).toEqual([{ url: "/api/admin/accounts/42/credits", body: { amount: -5000, reason: "Chargeback" } }]);
+  });
+
+  it("shows a refusal without a field in the dialog, which stays open (503 refund_failed)", async () => {
+    const { user } = await renderAccount({
+      "POST /api/admin/accounts/42/payments/7/refund": () => ({
+        status: 503,
+        body: errorBody("The payment provider could not refund this payment. Nothing was changed.", { code: "refund_failed" }),
+      }),
+    });
+    await user.click(screen.getByRole("button", { name: "Refund Basic plan, February" }));
+    const dialog = await screen.findByRole("dialog", { name: "Refund payment" });
+    await user.type(within(dialog).getByLabelText("Reason"), "Duplicate");
+    await user.click(within(dialog).getByRole("button", { name: "Refund" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("The payment provider could not refund this payment.");
+    expect(screen.getByRole("dialog", { name: "Refund payment" })).toBeInTheDocument();
   });
 
   it("puts a field error of the server on its field", async () => {

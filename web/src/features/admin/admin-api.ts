@@ -97,12 +97,15 @@ export interface AdminBatchJob {
   processedRows: number;
   failedRows: number;
   createdAt: string;
+  /** Held while the account is suspended; it resumes on reinstatement. */
+  held?: boolean;
 }
 
 export interface AuditRow {
   id: number;
-  adminId: number;
-  adminEmail: string;
+  /** null for a role change made on the command line (`valuator admin add|remove`). */
+  adminId: number | null;
+  adminEmail: string | null;
   action: string;
   accountId: number | null;
   accountEmail: string | null;
@@ -118,8 +121,10 @@ export interface InboxItem {
   accountId: number | null;
   email: string;
   name: string;
-  subject?: string;
-  preview?: string;
+  /** A contact message's subject; null for a chat. */
+  subject?: string | null;
+  /** The latest message, or the contact message, cut to 140 characters. */
+  preview?: string | null;
   status: string;
   unread: boolean;
   assignee: { id: number; email: string } | null;
@@ -146,6 +151,9 @@ export interface AdminConversation {
 
 export interface ContactMessage {
   id: number;
+  accountId?: number | null;
+  firstName?: string;
+  lastName?: string;
   name?: string;
   email?: string;
   company?: string;
@@ -164,6 +172,8 @@ export interface PersonAuditRow {
   purpose: string;
   query: string | Record<string, unknown>;
   outcome: "hit" | "miss";
+  /** The stored outcome behind hit/miss: found, not_found, invalid, insufficient_credits, rate_limited, error. */
+  result?: string;
   credits: number;
   requestId: string;
   createdAt: string;

@@ -125,12 +125,17 @@ export const ACCOUNT_ACTIONS = {
   },
 } as const;
 
-/** An audit row's before and after as "balance: 12 → 20; status: active → suspended". */
+/**
+ * An audit row's before and after as "balance: 12 → 262; amount: 250": a figure both have shows its change, one only
+ * the after has (what the action added, like the amount) shows its value.
+ */
 export function describeChange(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   if (keys.length === 0) return "—";
   const show = (v: unknown) => (v === undefined ? "—" : v === null ? "none" : typeof v === "object" ? JSON.stringify(v) : String(v));
-  return keys.map((k) => `${k}: ${show(before?.[k])} → ${show(after?.[k])}`).join("; ");
+  return keys
+    .map((k) => (before && k in before ? `${k}: ${show(before[k])} → ${show(after?.[k])}` : `${k}: ${show(after?.[k])}`))
+    .join("; ");
 }
 
 /** An action's code (suspend, credits_adjusted) as words. */

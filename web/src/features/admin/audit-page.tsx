@@ -72,7 +72,7 @@ function AdminAuditPageContent() {
               empty="No admin actions recorded."
               columns={[
                 { header: "When", nowrap: true, cell: (r) => <time dateTime={r.createdAt}>{formatWhen(r.createdAt)}</time> },
-                { header: "Who", cell: (r) => <span className="break-all">{r.adminEmail}</span> },
+                { header: "Who", cell: (r) => <span className="break-all">{r.adminEmail ?? "Command line"}</span> },
                 { header: "What", cell: (r) => actionLabel(r.action) },
                 {
                   header: "Account",

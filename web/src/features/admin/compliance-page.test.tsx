@@ -19,7 +19,8 @@ async function renderCompliance(extra: Record<string, { body: unknown }> = {}) {
         body: list(
           [
             makePersonAudit({ id: 1, flagged: true, keyName: "Production", query: { name: "John Smith", city: "Austin" } }),
-            makePersonAudit({ id: 2, outcome: "hit", credits: 5, accountEmail: "bob@example.com", accountId: 43 }),
+            makePersonAudit({ id: 2, outcome: "hit", result: "found", credits: 5, accountEmail: "bob@example.com", accountId: 43 }),
+            makePersonAudit({ id: 3, outcome: "miss", result: "rate_limited" }),
           ],
           1,
           3,
@@ -29,7 +30,7 @@ async function renderCompliance(extra: Record<string, { body: unknown }> = {}) {
       [OPT_OUTS]: {
         body: list([
           { id: 1, createdAt: "2026-02-01T10:00:00Z", query: '{"name":"John Smith","address":"1 Main St"}', outcome: "sent", listingId: "L-77", confirmedAt: "2026-02-01T11:00:00Z" },
-          { id: 2, createdAt: "2026-02-02T10:00:00Z", query: '{"name":"No Body"}', outcome: "no_match", listingId: "", confirmedAt: null },
+          { id: 2, createdAt: "2026-02-02T10:00:00Z", query: '{"name":"No Body"}', outcome: "no_match", listingId: null, expiresAt: null, confirmedAt: null },
         ]),
       },
       ...extra,
@@ -43,7 +44,8 @@ describe("Compliance", () => {
   it("shows the person-lookup audit across accounts with the flagged ones marked, and the opt-out log", async () => {
     await renderCompliance();
     const rows = within(screen.getByTestId("person-audits-table")).getAllByRole("row");
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
+    expect(rows[3]).toHaveTextContent("Miss (rate limited)");
     expect(rows[1]).toHaveTextContent("Flagged");
     expect(rows[1]).toHaveTextContent("Production");
     expect(rows[1]).toHaveTextContent("name: John Smith, city: Austin");

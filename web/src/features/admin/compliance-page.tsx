@@ -162,7 +162,10 @@ function PersonAudits() {
               { header: "Key", cell: (r) => r.keyName ?? "Dashboard" },
               { header: "Purpose", cell: (r) => purposeLabel(r.purpose) },
               { header: "Query", cell: (r) => <span className="break-words">{queryText(r.query)}</span> },
-              { header: "Outcome", cell: (r) => (r.outcome === "hit" ? "Hit" : "Miss") },
+              {
+                header: "Outcome",
+                cell: (r) => `${r.outcome === "hit" ? "Hit" : "Miss"}${r.result && r.outcome !== "hit" && r.result !== "not_found" ? ` (${r.result.replace(/_/g, " ")})` : ""}`,
+              },
               { header: "Credits", numeric: true, cell: (r) => formatCount(r.credits) },
               { header: "Flag", cell: (r) => (r.flagged ? <Badge variant="warning">Flagged</Badge> : <span className="sr-only">Not flagged</span>) },
               { header: "Request id", nowrap: true, cell: (r) => <code className="text-xs">{r.requestId}</code> },

@@ -56,8 +56,9 @@ describe("Audit log", () => {
       routes: {
         "GET /api/admin/audit?page=1&limit=25": {
           body: list([
-            makeAuditRow(),
+            makeAuditRow({ action: "credit_adjustment", after: { balance: 262, amount: 250, ledgerId: 77 } }),
             makeAuditRow({ id: 2, action: "suspend", before: { status: "active" }, after: { status: "suspended" }, reason: "Chargebacks" }),
+            makeAuditRow({ id: 3, adminId: null, adminEmail: null, action: "role_grant", before: { role: "customer" }, after: { role: "admin" }, reason: "valuator admin add" }),
           ]),
         },
         "GET /api/admin/audit?accountId=43&page=1&limit=25": { body: list([]) },
@@ -65,11 +66,13 @@ describe("Audit log", () => {
     });
     const rows = within(await screen.findByTestId("audit-table")).getAllByRole("row");
     expect(rows[1]).toHaveTextContent("admin@valuator.dev");
-    expect(rows[1]).toHaveTextContent("Credits adjusted");
+    expect(rows[1]).toHaveTextContent("Credit adjustment");
     expect(rows[1]).toHaveTextContent("Goodwill for the outage");
-    expect(rows[1]).toHaveTextContent("balance: 12 → 262");
+    expect(rows[1]).toHaveTextContent("balance: 12 → 262; amount: 250; ledgerId: 77");
     expect(within(rows[1]!).getByRole("link", { name: "jane@example.com" })).toHaveAttribute("href", "/admin/accounts/42");
     expect(rows[2]).toHaveTextContent("status: active → suspended");
+    expect(rows[3]).toHaveTextContent("Command line");
+    expect(rows[3]).toHaveTextContent("Role grant");
 
     await user.type(screen.getByLabelText("Account id"), "abc");
     await user.click(screen.getByRole("button", { name: "Filter" }));

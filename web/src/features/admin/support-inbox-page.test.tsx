@@ -51,13 +51,14 @@ describe("the support inbox", () => {
   it("lists chats and contact messages, unread first", async () => {
     await renderInbox([
       makeInboxItem({ id: 1, name: "Read Chat", unread: false, updatedAt: "2026-02-03T12:00:00Z" }),
-      makeInboxItem({ type: "contact", id: 5, accountId: null, name: "New Lead", subject: "Pricing for 50k lookups", unread: true, updatedAt: "2026-02-01T12:00:00Z" }),
+      makeInboxItem({ type: "contact", id: 5, accountId: null, name: "New Lead", subject: "Pricing for 50k lookups", preview: "We run 50k lookups a month", unread: true, updatedAt: "2026-02-01T12:00:00Z" }),
     ]);
     const items = within(screen.getByTestId("inbox-list")).getAllByRole("button");
     expect(items[0]).toHaveTextContent("Unread:");
     expect(items[0]).toHaveTextContent("New Lead");
     expect(items[0]).toHaveTextContent("Contact form");
     expect(items[0]).toHaveTextContent("Pricing for 50k lookups");
+    expect(items[0]).toHaveTextContent("We run 50k lookups a month");
     expect(items[1]).toHaveTextContent("Read Chat");
     expect(items[1]).toHaveTextContent("Chat");
     expect(items[1]).toHaveTextContent("Unassigned");
@@ -110,13 +111,14 @@ describe("the support inbox", () => {
   it("opens a contact-form message and closes it", async () => {
     const { user, requests } = await renderInbox([makeInboxItem({ type: "contact", id: 5, accountId: null, name: "Lee", subject: "Pricing" })], {
       "GET /api/admin/support/contact/5": () => ({
-        body: ok({ id: 5, name: "Lee", email: "lee@example.com", company: "Lee Homes", subject: "Pricing", message: "Do you do volume discounts?", status: "open", createdAt: "2026-02-03T10:00:00Z" }),
+        body: ok({ id: 5, accountId: null, firstName: "Lee", lastName: "Park", email: "lee@example.com", company: "Lee Homes", subject: "Pricing", message: "Do you do volume discounts?", status: "open", createdAt: "2026-02-03T10:00:00Z" }),
       }),
       "POST /api/admin/support/contact/5/close": () => ({ body: ok({}) }),
     });
     await user.click(within(screen.getByTestId("inbox-list")).getByRole("button", { name: /Lee/ }));
     const msg = await screen.findByTestId("contact-message");
     expect(msg).toHaveTextContent("Do you do volume discounts?");
+    expect(msg).toHaveTextContent("Lee Park · lee@example.com · Lee Homes");
     expect(within(msg).getByRole("link", { name: "Reply by email" })).toHaveAttribute("href", expect.stringContaining("mailto:lee@example.com"));
     await user.click(within(msg).getByRole("button", { name: "Close message" }));
     await waitFor(() => expect(posts(requests)).toEqual([{ url: "/api/admin/support/contact/5/close", body: {} }]));

@@ -104,7 +104,8 @@ function AdminSupportPageContent() {
                             {item.type === "conversation" ? "Chat" : "Contact form"}
                           </Badge>
                         </span>
-                        <span className="line-clamp-2 break-words text-muted-foreground">{item.subject ?? item.preview ?? ""}</span>
+                        {item.subject ? <span className="break-words font-medium">{item.subject}</span> : null}
+                        {item.preview ? <span className="line-clamp-2 break-words text-muted-foreground">{item.preview}</span> : null}
                         <span className="text-xs text-muted-foreground">
                           {formatWhen(item.updatedAt)}
                           {item.assignee ? ` · ${item.assignee.email}` : " · Unassigned"}
@@ -275,6 +276,7 @@ function ContactView({ id }: { id: number }) {
     return <AdminLoadError error={msg.error} fallback="The message could not be loaded." onRetry={() => void msg.refetch()} />;
   const m = msg.data;
   const text = m.message ?? m.body ?? "";
+  const name = m.name ?? [m.firstName, m.lastName].filter(Boolean).join(" ");
   const closed = m.status === "closed";
   return (
     <section aria-labelledby="contact-heading" className="space-y-4 rounded-lg border bg-card p-4 sm:p-6" data-testid="contact-message">
@@ -283,7 +285,7 @@ function ContactView({ id }: { id: number }) {
           {m.subject || "Contact form message"}
         </h2>
         <p className="break-all text-sm text-muted-foreground">
-          {m.name ? `${m.name} · ` : ""}
+          {name ? `${name} · ` : ""}
           {m.email}
           {m.company ? ` · ${m.company}` : ""}
         </p>
@@ -293,6 +295,11 @@ function ContactView({ id }: { id: number }) {
       </div>
       <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm">{text}</p>
       <div className="flex flex-wrap gap-2">
+        {m.accountId ? (
+          <Button asChild size="sm" variant="outline">
+            <Link to={`/admin/accounts/${m.accountId}`}>Open account</Link>
+          </Button>
+        ) : null}
         {m.email ? (
           <Button asChild size="sm" variant="outline">
             <a href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject ?? "your message"}`)}`}>

@@ -65,7 +65,10 @@ export function makeAccountDetail(overrides: Partial<AccountDetail> = {}, accoun
       creditsThisMonth: 345,
       recent: [{ requestId: "req-1", endpoint: "/api/v1/property/valuation", status: 200, credits: 1, createdAt: "2026-02-03T10:00:00Z" }],
     },
-    batchJobs: [{ id: 11, fileName: "portfolio.csv", status: "completed", totalRows: 100, processedRows: 100, failedRows: 2, createdAt: "2026-02-02T10:00:00Z" }],
+    batchJobs: [
+      { id: 12, fileName: "march.csv", status: "queued", totalRows: 50, processedRows: 0, failedRows: 0, createdAt: "2026-02-03T10:00:00Z", held: true },
+      { id: 11, fileName: "portfolio.csv", status: "completed", totalRows: 100, processedRows: 100, failedRows: 2, createdAt: "2026-02-02T10:00:00Z", held: false },
+    ],
     personLookups: [{ id: 5, purpose: "identity_verification", outcome: "miss", credits: 0, createdAt: "2026-02-02T11:00:00Z" }],
     ...overrides,
   };
