@@ -235,23 +235,31 @@ function ConversationView({ id }: { id: number }) {
         </div>
       </div>
 
-      <ol role="log" aria-label="Messages" className="max-h-[28rem] space-y-3 overflow-y-auto" data-testid="thread">
-        {c.messages.map((m) => (
-          <li key={m.id} className={cn("flex", m.from === "team" ? "justify-end" : "justify-start")}>
-            <div
-              className={cn(
-                "max-w-[85%] rounded-lg px-3 py-2 text-sm",
-                m.from === "team" ? "bg-primary text-primary-foreground" : "bg-muted",
-              )}
-            >
-              <p className="text-xs font-medium opacity-80">
-                {m.from === "team" ? `${m.authorName} (team)` : m.authorName} · {formatWhen(m.createdAt)}
-              </p>
-              <p className="whitespace-pre-wrap break-words">{m.body}</p>
-            </div>
-          </li>
-        ))}
-      </ol>
+      <div
+        role="log"
+        aria-label="Messages"
+        tabIndex={0}
+        className="max-h-[28rem] overflow-y-auto rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        data-testid="thread"
+      >
+        <ol className="space-y-3">
+          {c.messages.map((m) => (
+            <li key={m.id} className={cn("flex", m.from === "team" ? "justify-end" : "justify-start")}>
+              <div
+                className={cn(
+                  "max-w-[85%] rounded-lg px-3 py-2 text-sm",
+                  m.from === "team" ? "bg-primary text-primary-foreground" : "bg-muted",
+                )}
+              >
+                <p className="text-xs font-medium opacity-80">
+                  {m.from === "team" ? `${m.authorName} (team)` : m.authorName} · {formatWhen(m.createdAt)}
+                </p>
+                <p className="whitespace-pre-wrap break-words">{m.body}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </div>
 
       <form onSubmit={onReply} noValidate className="space-y-2">
         <Field id="reply-body" label="Reply" error={error ?? undefined}>

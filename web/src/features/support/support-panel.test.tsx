@@ -80,7 +80,10 @@ describe("the Support panel", () => {
     const thread = within(dialog).getByRole("log", { name: "Conversation with the Valuator team" });
     expect(thread).toHaveTextContent("Is the API down?");
     expect(thread).toHaveTextContent("Ada, Valuator team");
-    expect(within(dialog).getByLabelText("Your message")).toBeInTheDocument();
+    // Focus starts in the message box, and stays in the panel (the page behind is inert).
+    await waitFor(() => expect(within(dialog).getByLabelText("Your message")).toHaveFocus());
+    await user.tab();
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
     await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     expect(button).toHaveFocus();

@@ -42,7 +42,7 @@ export function SupportChat() {
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const lastId = useRef(0);
-  const log = useRef<HTMLOListElement>(null);
+  const log = useRef<HTMLDivElement>(null);
 
   const loaded = support.isSuccess;
   useEffect(() => {
@@ -57,6 +57,17 @@ export function SupportChat() {
     const el = log.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [messages]);
+
+  // Once the thread is in, the message box takes focus: while it loaded, the dialog put focus on its only control,
+  // the Close button (the X). Focus the person has moved elsewhere in the panel is left alone.
+  useEffect(() => {
+    if (!loaded) return;
+    const box = document.getElementById("support-message");
+    const dialog = box?.closest<HTMLElement>("[role='dialog']");
+    const active = document.activeElement;
+    const onStart = !active || active === document.body || active === dialog || (dialog?.contains(active) && active.textContent === "Close");
+    if (box && onStart) box.focus();
+  }, [loaded]);
 
   // New messages every 3 s while the panel is open (this component is mounted only then) and the tab is visible;
   // each read asks only for what is newer than the last message shown. A failed read is retried on the next tick.
@@ -147,35 +158,40 @@ export function SupportChat() {
         </div>
       ) : (
         <>
-          <ol
+          {/* The log (read out as messages arrive) scrolls; it takes focus so the keyboard can scroll it too. The
+              list keeps its own role, so its items stay list items. */}
+          <div
             ref={log}
             role="log"
             aria-label="Conversation with the Valuator team"
-            className="min-h-24 flex-1 space-y-3 overflow-y-auto rounded-md border bg-muted/30 p-3"
+            tabIndex={0}
+            className="min-h-24 flex-1 overflow-y-auto rounded-md border bg-muted/30 p-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             data-testid="support-thread"
           >
-            {messages.length === 0 ? (
-              <li className="text-sm text-muted-foreground">
-                No messages yet. Ask us anything about your account, credits or the API.
-              </li>
-            ) : (
-              messages.map((m) => (
-                <li key={m.id} className={cn("flex", m.from === "customer" ? "justify-end" : "justify-start")}>
-                  <div
-                    className={cn(
-                      "max-w-[85%] rounded-lg px-3 py-2 text-sm",
-                      m.from === "customer" ? "bg-primary text-primary-foreground" : "border bg-background",
-                    )}
-                  >
-                    <p className="text-xs font-medium opacity-80">
-                      {m.from === "customer" ? "You" : `${m.authorName}, Valuator team`}
-                    </p>
-                    <p className="whitespace-pre-wrap break-words">{m.body}</p>
-                  </div>
+            <ol className="space-y-3">
+              {messages.length === 0 ? (
+                <li className="text-sm text-muted-foreground">
+                  No messages yet. Ask us anything about your account, credits or the API.
                 </li>
-              ))
-            )}
-          </ol>
+              ) : (
+                messages.map((m) => (
+                  <li key={m.id} className={cn("flex", m.from === "customer" ? "justify-end" : "justify-start")}>
+                    <div
+                      className={cn(
+                        "max-w-[85%] rounded-lg px-3 py-2 text-sm",
+                        m.from === "customer" ? "bg-primary text-primary-foreground" : "border bg-background",
+                      )}
+                    >
+                      <p className="text-xs font-medium opacity-80">
+                        {m.from === "customer" ? "You" : `${m.authorName}, Valuator team`}
+                      </p>
+                      <p className="whitespace-pre-wrap break-words">{m.body}</p>
+                    </div>
+                  </li>
+                ))
+              )}
+            </ol>
+          </div>
           {closed ? (
             <p className="text-xs text-muted-foreground">This conversation is closed. A new message starts a new one.</p>
           ) : null}
