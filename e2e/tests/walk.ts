@@ -16,7 +16,10 @@ const DEMO = { email: "demo@valuator.dev", password: "valuator-demo" };
 
 // What each route shows signed out; protected screens send a visitor to sign in.
 export const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/api-keys", "/reporting",
-  "/history", "/billing", "/settings"];
+  "/history", "/billing", "/settings",
+  // The operator console (issue 27): the demo account is a customer, so these show the "operators only" page.
+  "/admin", "/admin/accounts", "/admin/accounts/:id", "/admin/support", "/admin/compliance", "/admin/overview",
+  "/admin/audit"];
 export const PUBLIC = ["/", "/login", "/sign-in", "/register", "/forgot-password", "/reset-password", "/docs", "/pricing",
   "/about", "/privacy", "/terms", "/contact-us", "/opt-out", "/opt-out/confirm", "/help-center", "/unsubscribe"];
 

@@ -196,6 +196,15 @@ var appPages = []appPage{
 	{path: "/history", private: true},
 	{path: "/billing", private: true},
 	{path: "/settings", private: true},
+
+	// The operator console (issue 27): a customer who opens it sees its "operators only" page.
+	{path: "/admin", private: true},
+	{path: "/admin/accounts", private: true},
+	{path: "/admin/accounts/:id", private: true},
+	{path: "/admin/support", private: true},
+	{path: "/admin/compliance", private: true},
+	{path: "/admin/overview", private: true},
+	{path: "/admin/audit", private: true},
 }
 
 // pageAliases are paths a person would type for a page that lives elsewhere, redirected to it (301).

@@ -47,6 +47,14 @@ describe("page titles", () => {
     expect(HOME_TITLE).toBe("Valuator · Property Valuation API");
   });
 
+  it("titles a path with a parameter by its route pattern (the console's account page)", () => {
+    expect(pageTitle("/admin")).toBe("Admin · Valuator");
+    expect(pageTitle("/admin/accounts/42")).toBe("Admin · Account · Valuator");
+    expect(pageTitle("/admin/accounts/42/")).toBe("Admin · Account · Valuator");
+    expect(pageTitle("/admin/accounts/42/x")).toBe("Page Not Found · Valuator");
+    expect(pageTitle("/admin/nope")).toBe("Page Not Found · Valuator");
+  });
+
   function renderAt(route: string) {
     return render(
       <QueryClientProvider client={createQueryClient()}>
@@ -88,7 +96,7 @@ describe("page titles", () => {
     expect(document.body).toHaveFocus();
 
     await user.click(within(screen.getByRole("navigation", { name: "Footer" })).getByRole("link", { name: "Pricing" }));
-    const pricing = await screen.findByRole("heading", { level: 1, name: /pricing/i });
+    const pricing = await screen.findByRole("heading", { level: 1, name: /pricing/i }, { timeout: 5000 });
     await waitFor(() => expect(pricing).toHaveFocus());
     await waitFor(() => expect(document.title).toBe("Pricing · Valuator"));
     // Focusable from script only, inside the page's main region.

@@ -36,7 +36,26 @@ export const PAGE_NAMES: Readonly<Record<string, string>> = {
   "/history": "Request History",
   "/billing": "Billing & Credits",
   "/settings": "Settings",
+  "/admin": "Admin",
+  "/admin/accounts": "Admin · Accounts",
+  "/admin/accounts/:id": "Admin · Account",
+  "/admin/support": "Admin · Support Inbox",
+  "/admin/compliance": "Admin · Compliance",
+  "/admin/overview": "Admin · Overview",
+  "/admin/audit": "Admin · Audit Log",
 };
+
+/** The page name of a path: its own, or that of the route pattern with a ":param" segment it matches. */
+function pageName(path: string): string | undefined {
+  if (PAGE_NAMES[path]) return PAGE_NAMES[path];
+  const got = path.split("/");
+  for (const [pattern, name] of Object.entries(PAGE_NAMES)) {
+    if (!pattern.includes(":")) continue;
+    const want = pattern.split("/");
+    if (want.length === got.length && want.every((seg, i) => seg.startsWith(":") ? got[i] !== "" : seg === got[i])) return name;
+  }
+  return undefined;
+}
 
 /** What a path the route table does not know shows (the catch-all's page). */
 export const NOT_FOUND_NAME = "Page Not Found";
@@ -45,7 +64,7 @@ export const NOT_FOUND_NAME = "Page Not Found";
 export function pageTitle(pathname: string): string {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
   if (path === "/") return HOME_TITLE;
-  return `${PAGE_NAMES[path] ?? NOT_FOUND_NAME} · ${SITE_NAME}`;
+  return `${pageName(path) ?? NOT_FOUND_NAME} · ${SITE_NAME}`;
 }
 
 /**

@@ -52,7 +52,11 @@ export const loadDocs = chunk(() => import("@/features/docs/docs-page"));
 // The charts library is most of the Reporting screen's weight; the other screens do not need it.
 export const loadReporting = chunk(() => import("@/features/reporting/reporting-page"));
 
+// The operator console (issue 27): only operators use it, so no one else downloads it.
+export const loadAdmin = chunk(() => import("@/features/admin/admin-pages"));
+
 const loadReportingScreen = () => Promise.all([loadSignedInApp(), loadReporting()]);
+const loadAdminScreen = () => Promise.all([loadSignedInApp(), loadAdmin()]);
 
 /**
  * The development server's demo sign-in (GET /api/auth/demo: 200 with it, 204 elsewhere), fetched alongside the
@@ -99,13 +103,18 @@ const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/settings": loadSignedInApp,
 };
 
+/** The chunk of a path: its own, or for /admin and every path under it the console's. */
+function chunkOf(path: string): (() => Promise<unknown>) | undefined {
+  return CHUNK_OF_PATH[path] ?? (/^\/admin(\/|$)/.test(path) ? loadAdminScreen : undefined);
+}
+
 /** The loaders of the screens only a signed-in visitor sees; anyone else is sent to the sign-in page. */
-const SIGNED_IN_CHUNKS = new Set<unknown>([loadSignedInApp, loadReportingScreen]);
+const SIGNED_IN_CHUNKS = new Set<unknown>([loadSignedInApp, loadReportingScreen, loadAdminScreen]);
 
 /** Starts loading the code of the route at `pathname` (a no-op for an unknown path or a chunk already loaded). */
 export function prefetchRoute(pathname: string): void {
   // A failed prefetch is retried by the route itself when it is visited, which then reports the failure.
-  CHUNK_OF_PATH[pathname]?.().catch(() => undefined);
+  chunkOf(pathname)?.().catch(() => undefined);
 }
 
 /**
@@ -114,7 +123,7 @@ export function prefetchRoute(pathname: string): void {
  */
 export function loadFirstPage(pathname: string, signedIn: boolean): Promise<void> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  let load = CHUNK_OF_PATH[path];
+  let load = chunkOf(path);
   if (load && !signedIn && SIGNED_IN_CHUNKS.has(load)) load = loadSignInPage;
   // A failure shows when the page renders (ChunkErrorBoundary), not here.
   return load ? load().then(() => undefined, () => undefined) : Promise.resolve();

@@ -7,6 +7,7 @@ import { NotFoundPage } from "./not-found-page";
 import { usePageTitle } from "./page-titles";
 import {
   loadAuthPages,
+  loadAdmin,
   loadDocs,
   loadLandingPage,
   loadPublicFormPages,
@@ -66,6 +67,8 @@ const BillingPage = lazyNamed(loadSignedInApp, "BillingPage");
 const SettingsPage = lazyNamed(loadSignedInApp, "SettingsPage");
 const DocsPage = lazyNamed(loadDocs, "default");
 const ReportingPage = lazyNamed(loadReporting, "ReportingPage");
+// The operator console (issue 27): its own chunk, which picks the page of the path (features/admin/admin-pages.tsx).
+const AdminConsole = lazyNamed(loadAdmin, "AdminConsole");
 
 /** The route table of the spec (product-and-account section 2). */
 export function AppRoutes() {
@@ -125,6 +128,14 @@ export function AppRoutes() {
             <Route path="/history" element={<HistoryPage />} />
             <Route path="/billing" element={<BillingPage />} />
             <Route path="/settings" element={<SettingsPage />} />
+            {/* The operator console (issue 27): a customer sees its "operators only" page at each. */}
+            <Route path="/admin" element={<AdminConsole />} />
+            <Route path="/admin/accounts" element={<AdminConsole />} />
+            <Route path="/admin/accounts/:id" element={<AdminConsole />} />
+            <Route path="/admin/support" element={<AdminConsole />} />
+            <Route path="/admin/compliance" element={<AdminConsole />} />
+            <Route path="/admin/overview" element={<AdminConsole />} />
+            <Route path="/admin/audit" element={<AdminConsole />} />
           </Route>
 
           <Route path="*" element={<NotFoundPage />} />

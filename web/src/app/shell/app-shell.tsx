@@ -4,6 +4,7 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { focusElement, focusIsLost, MAIN_CONTENT_ID, mainContent } from "@/components/ui/focus";
 import { useDialogFocus } from "@/components/ui/use-return-focus";
+import { SupportPanel } from "@/features/support/support-panel";
 import { useAuth } from "@/lib/auth";
 import { Header } from "./header";
 import { Sidebar } from "./sidebar";
@@ -20,7 +21,16 @@ export function AppShell() {
   // The menu is a dialog like every other (focus trapped, given back to "Open menu" on close), except after a link
   // to another page: then the new page's heading takes focus (page-titles.ts), not the menu button.
   const leaving = useRef(false);
+  // The Support panel (issue 27) opens from the header, or on a phone from the menu: the menu closes first, focus
+  // goes back to "Open menu", and then the panel opens, so that closing it returns focus there.
+  const [supportOpen, setSupportOpen] = useState(false);
+  const supportNext = useRef(false);
   const onMenuClose = useCallback((event: Event) => {
+    if (supportNext.current) {
+      supportNext.current = false;
+      setTimeout(() => setSupportOpen(true), 0);
+      return;
+    }
     if (!leaving.current) return;
     leaving.current = false;
     event.preventDefault();
@@ -68,7 +78,14 @@ export function AppShell() {
             className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r bg-sidebar shadow-lg focus:outline-none md:hidden"
           >
             <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
-            <Sidebar navLabel="Main menu" onNavigate={onNavigate} />
+            <Sidebar
+              navLabel="Main menu"
+              onNavigate={onNavigate}
+              onOpenSupport={() => {
+                supportNext.current = true;
+                setMenuOpen(false);
+              }}
+            />
             <DialogPrimitive.Close
               className="absolute right-3 top-4 rounded-sm p-1 opacity-70 hover:opacity-100 focus:outline-none focus:ring-2 focus:ring-ring"
               aria-label="Close menu"
@@ -80,11 +97,17 @@ export function AppShell() {
       </DialogPrimitive.Root>
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <Header onOpenMenu={() => setMenuOpen(true)} menuOpen={menuOpen} />
+        <Header
+          onOpenMenu={() => setMenuOpen(true)}
+          menuOpen={menuOpen}
+          onOpenSupport={() => setSupportOpen(true)}
+          supportOpen={supportOpen}
+        />
         <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8">
           <Outlet />
         </main>
       </div>
+      <SupportPanel open={supportOpen} onOpenChange={setSupportOpen} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { Coins, Menu } from "lucide-react";
+import { Coins, Menu, MessageCircle } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Logo } from "@/components/ui/logo";
 import { useAuth } from "@/lib/auth";
@@ -10,7 +10,18 @@ import { ApiStatus } from "./api-status";
  * The top bar of the signed-in shell: on small screens the menu button and the brand (the sidebar, which carries it on
  * wide screens, is hidden there), then the API status and the balance.
  */
-export function Header({ onOpenMenu, menuOpen = false }: { onOpenMenu: () => void; menuOpen?: boolean }) {
+export function Header({
+  onOpenMenu,
+  menuOpen = false,
+  onOpenSupport,
+  supportOpen = false,
+}: {
+  onOpenMenu: () => void;
+  menuOpen?: boolean;
+  /** Opens the Support panel; the button shows from the `sm` width up (a phone has it in the menu: no room here). */
+  onOpenSupport?: () => void;
+  supportOpen?: boolean;
+}) {
   const { user } = useAuth();
   return (
     <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur sm:gap-3 sm:px-6">
@@ -36,6 +47,21 @@ export function Header({ onOpenMenu, menuOpen = false }: { onOpenMenu: () => voi
         <Logo compact nameClassName="max-[379px]:sr-only" />
       </Link>
       <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-3">
+        {onOpenSupport ? (
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            className="hidden sm:inline-flex"
+            aria-haspopup="dialog"
+            aria-expanded={supportOpen}
+            data-testid="support-button"
+            onClick={onOpenSupport}
+          >
+            <MessageCircle aria-hidden="true" />
+            Support
+          </Button>
+        ) : null}
         <ApiStatus />
         {user ? (
           <Link

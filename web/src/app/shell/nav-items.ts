@@ -1,5 +1,16 @@
 import type { LucideIcon } from "lucide-react";
-import { BarChart3, Building2, CreditCard, History, KeyRound, Search, Settings, Upload, UserSearch } from "lucide-react";
+import {
+  BarChart3,
+  Building2,
+  CreditCard,
+  History,
+  KeyRound,
+  Search,
+  Settings,
+  Upload,
+  UserCog,
+  UserSearch,
+} from "lucide-react";
 
 export interface NavLinkItem {
   kind: "link";
@@ -8,6 +19,8 @@ export interface NavLinkItem {
   icon: LucideIcon;
   /** Further paths at which this item counts as the current one. */
   alsoActiveAt?: string[];
+  /** Every path under this prefix counts as this item's page too (the console's sections). */
+  activeUnder?: string;
 }
 
 export interface NavGroup {
@@ -56,9 +69,19 @@ export const NAV: NavEntry[] = [
   { kind: "link", label: "Settings", to: "/settings", icon: Settings },
 ];
 
+/** The operator console's entry, shown to operators only (the profile's role is "admin"; issue 27). */
+export const ADMIN_NAV: NavLinkItem = {
+  kind: "link",
+  label: "Admin",
+  to: "/admin",
+  icon: UserCog,
+  activeUnder: "/admin/",
+};
+
 /** Whether the item is the current page at this path (a trailing slash is ignored). */
 export function isItemActive(item: NavLinkItem, pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (item.activeUnder && path.startsWith(item.activeUnder)) return true;
   return item.to === path || (item.alsoActiveAt ?? []).includes(path);
 }
 

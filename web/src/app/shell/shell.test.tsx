@@ -12,7 +12,7 @@ afterEach(() => {
   dismissToasts();
 });
 
-const PAGES = ["/dashboard", "/property-lookup", "/batch-upload", "/person-lookup", "/api-keys", "/reporting", "/history", "/billing", "/settings"];
+const PAGES = ["/dashboard", "/property-lookup", "/batch-upload", "/person-lookup", "/api-keys", "/reporting", "/history", "/billing", "/settings", "/admin/accounts/42"];
 
 function renderShell(route: string) {
   return renderWithProviders(
@@ -132,6 +132,16 @@ describe("Sidebar", () => {
       Billing: "/billing",
       Settings: "/settings",
     });
+    // A customer has no way into the operator console.
+    expect(within(nav()).queryByRole("link", { name: "Admin" })).not.toBeInTheDocument();
+  });
+
+  it("shows operators the Admin entry, current on every page of the console (issue 27)", async () => {
+    signedIn({ ...makeUser(), role: "admin" } as ReturnType<typeof makeUser>);
+    renderShell("/admin/accounts/42");
+    await screen.findByRole("heading", { name: "Page /admin/accounts/42" });
+    expect(link("Admin")).toHaveAttribute("href", "/admin");
+    expect(link("Admin")).toHaveAttribute("aria-current", "page");
   });
 
   it("starts with both groups expanded and remembers a collapsed group on the next visit", async () => {

@@ -1,12 +1,14 @@
 import { useState } from "react";
 import { Link, useLocation } from "react-router";
-import { ChevronDown, LogOut } from "lucide-react";
+import { ChevronDown, LogOut, MessageCircle } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import { Logo } from "@/components/ui/logo";
 import { useAuth } from "@/lib/auth";
+import { isOperator } from "@/lib/roles";
 import { cn } from "@/lib/utils";
 import {
+  ADMIN_NAV,
   NAV,
   isGroupActive,
   isItemActive,
@@ -23,10 +25,12 @@ interface SidebarProps {
   navLabel: string;
   /** Called with the link's path when a link is followed (the mobile menu closes itself). */
   onNavigate?: (to: string) => void;
+  /** Opens the Support panel: given in the phone menu, whose header has no room for the Support button. */
+  onOpenSupport?: () => void;
 }
 
 /** The navigation, the signed-in user and the logout button; used as the desktop rail and inside the mobile menu. */
-export function Sidebar({ navLabel, onNavigate }: SidebarProps) {
+export function Sidebar({ navLabel, onNavigate, onOpenSupport }: SidebarProps) {
   const { pathname } = useLocation();
   const { user, logout } = useAuth();
   const [groups, setGroups] = useState<GroupState>(readGroupState);
@@ -71,10 +75,28 @@ export function Sidebar({ navLabel, onNavigate }: SidebarProps) {
               </li>
             ),
           )}
+          {isOperator(user) ? (
+            <li>
+              <SidebarLink item={ADMIN_NAV} active={isItemActive(ADMIN_NAV, pathname)} onNavigate={onNavigate} />
+            </li>
+          ) : null}
         </ul>
       </nav>
 
       <div className="border-t p-4">
+        {onOpenSupport ? (
+          <Button
+            type="button"
+            variant="outline"
+            className="mb-3 w-full justify-start"
+            aria-haspopup="dialog"
+            data-testid="menu-support-button"
+            onClick={onOpenSupport}
+          >
+            <MessageCircle aria-hidden="true" />
+            Support
+          </Button>
+        ) : null}
         {user ? (
           <div className="mb-3 min-w-0">
             <p data-testid="user-name" className="truncate text-sm font-medium">

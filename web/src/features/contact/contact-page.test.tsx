@@ -80,15 +80,18 @@ describe("ContactPage", () => {
     expect(screen.getByLabelText("Message")).toHaveAttribute("rows", "6");
   });
 
-  it("names only the channels that exist: email to the configured address and the form", async () => {
+  it("names only the channels that exist: email to the configured address, the form and the dashboard's chat", async () => {
     renderContact();
     await screen.findByRole("link", { name: "help@valuator.example.com" });
     const titles = screen.getAllByRole("heading", { level: 3 }).map((h) => h.textContent);
-    expect(titles.slice(0, 2)).toEqual(["Email Support", "Contact Form"]);
+    expect(titles.slice(0, 3)).toEqual(["Email Support", "Contact Form", "Live Chat"]);
+    // The chat lives in the signed-in dashboard (issue 27): a visitor is sent to sign in, not promised a chat here.
+    expect(screen.getByText(/For customers with an account: open Support in the dashboard/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Sign in to chat" })).toHaveAttribute("href", "/login");
     expect(screen.getByRole("link", { name: "Send us a message" })).toHaveAttribute("href", "#send-us-a-message");
     expect(document.getElementById("send-us-a-message")).toHaveTextContent("Send us a message");
     const text = document.body.textContent ?? "";
-    expect(text).not.toMatch(/chat|phone/i);
+    expect(text).not.toMatch(/phone/i);
     expect(document.querySelector('a[href^="tel:"]')).toBeNull();
     expect(screen.queryByText("support@valuator.dev")).not.toBeInTheDocument();
   });

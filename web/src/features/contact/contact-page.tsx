@@ -1,12 +1,13 @@
 import type { ReactNode } from "react";
 import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
-import { BookOpen, Mail, MapPin, MessageSquareText } from "lucide-react";
+import { BookOpen, Mail, MapPin, MessageCircle, MessageSquareText } from "lucide-react";
 import { OFFICES } from "@/components/company-info";
 import { PageIntro, PublicLayout } from "@/components/public-layout";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
+import { useOptionalUser } from "@/lib/auth";
 import { useSite } from "@/lib/site";
 import { ContactForm } from "./contact-form";
 
@@ -14,7 +15,9 @@ import { ContactForm } from "./contact-form";
 // and a pointer to the Help Center. Public: no sign-in needed.
 //
 // It names only the channels that exist: email to the installation's support address (GET /api/site, where every
-// form message is also mailed) and the form. There is no phone line and no live chat, so neither is offered.
+// form message is also mailed), the form, and (issue 27) the live chat of the signed-in dashboard, whose Support
+// panel says whether the team is online. There is no phone line, so none is offered; the chat is for customers
+// with an account, so a visitor is sent to sign in rather than promised a chat window here.
 
 const FORM_ID = "send-us-a-message";
 
@@ -66,6 +69,7 @@ function SupportAddress() {
 }
 
 export function ContactPage() {
+  const user = useOptionalUser();
   return (
     <PublicLayout>
       <div className="mx-auto max-w-6xl space-y-10 px-4 py-12 sm:px-6">
@@ -90,7 +94,7 @@ export function ContactPage() {
             <Card>
               <CardHeader>
                 <h2 className={sectionTitle}>Get in touch</h2>
-                <CardDescription>Both reach the same team, who read every message.</CardDescription>
+                <CardDescription>All reach the same team, who read every message.</CardDescription>
               </CardHeader>
               <CardContent>
                 <ul className="space-y-5">
@@ -108,6 +112,18 @@ export function ContactPage() {
                     >
                       Send us a message
                     </a>
+                  </Channel>
+                  <Channel
+                    icon={MessageCircle}
+                    title="Live Chat"
+                    detail="For customers with an account: open Support in the dashboard to write to the team. It shows whether we're online now; outside office hours we reply there and by email."
+                  >
+                    <Link
+                      to={user ? "/dashboard" : "/login"}
+                      className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+                    >
+                      {user ? "Open the dashboard" : "Sign in to chat"}
+                    </Link>
                   </Channel>
                 </ul>
               </CardContent>

@@ -56,7 +56,14 @@ describe("legal pages", () => {
     renderAt(page);
     const links = await screen.findAllByRole("link", { name: "help@valuator.example.com" });
     expect(links[0]).toHaveAttribute("href", "mailto:help@valuator.example.com");
-    expect(document.body.textContent).not.toMatch(/support@valuator\.dev|live chat|phone support/i);
+    // Only channels that exist: no made-up address and no phone line. (There is a live chat since issue 27, in the
+    // signed-in dashboard; the privacy policy names what it keeps.)
+    expect(document.body.textContent).not.toMatch(/support@valuator\.dev|phone support/i);
+  });
+
+  it("the privacy policy says the Support chat's messages are kept like the other messages", () => {
+    renderAt(<PrivacyPage />);
+    expect(document.body.textContent).toMatch(/through the contact form, the Support chat in your dashboard\s+or by email/);
   });
 
   it("the privacy policy says what sign-in alerts keep and which emails exist", () => {

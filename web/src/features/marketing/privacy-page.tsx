@@ -42,8 +42,8 @@ const SECTIONS: readonly LegalSection[] = [
             produce from them.
           </li>
           <li>
-            <strong>Messages:</strong> what you send us through the contact form or by email, including your name,
-            email address and company.
+            <strong>Messages:</strong> what you send us through the contact form, the Support chat in your dashboard
+            or by email, including your name, email address and company.
           </li>
           <li>
             <strong>Technical data:</strong> server logs with request ids, timestamps, IP addresses and browser user
