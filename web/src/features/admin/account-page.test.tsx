@@ -172,6 +172,8 @@ describe("an account's page", () => {
     await waitFor(() => expect(screen.getByTestId("balance-figure")).toHaveTextContent("200 credits"));
     expect(await screen.findByText("Payment refunded")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: /^Refund/ })).not.toBeInTheDocument();
+    // The status in the customer's words, as Billing shows it.
+    expect(screen.getByRole("table", { name: /Payments/ })).toHaveTextContent("Refunded");
   });
 
   it.each([

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
 import { balanceText, formatCredits } from "@/lib/balance";
 import { formatMoney } from "@/lib/money";
+import { paymentStatusLabel } from "@/lib/payment-status";
 import {
   useAccount,
   useAccountAction,
@@ -201,7 +202,7 @@ function AccountView({ data }: { data: AccountDetail }) {
             { header: "Plan", cell: (p) => planLabel(p.plan) },
             { header: "Amount", numeric: true, cell: (p) => formatMoney(p.amountCents) },
             { header: "Credits", numeric: true, cell: (p) => formatCount(p.credits) },
-            { header: "Status", cell: (p) => <Badge variant="outline">{p.status}</Badge> },
+            { header: "Status", cell: (p) => <Badge variant="outline">{paymentStatusLabel(p.status)}</Badge> },
             {
               header: "Refund",
               cell: (p) =>

@@ -8,19 +8,20 @@ import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import { saveBlobFile } from "@/lib/csv";
 import { formatMoney } from "@/lib/money";
+import { paymentStatusLabel } from "@/lib/payment-status";
 import type { PaymentRecord, PlanInfo } from "@/lib/types";
 import { formatDate, formatDateTime, planName } from "../billing-helpers";
 import { fetchReceipt, usePayments } from "../api/billing-api";
 import { LoadError } from "./load-error";
 
-const STATUS: Record<PaymentRecord["status"], { label: string; variant: BadgeProps["variant"] }> = {
-  succeeded: { label: "Paid", variant: "success" },
-  pending: { label: "Pending", variant: "warning" },
-  failed: { label: "Declined", variant: "destructive" },
-  expired: { label: "Expired", variant: "outline" },
-  cancelled: { label: "Cancelled", variant: "secondary" },
-  refunded: { label: "Refunded", variant: "outline" },
-  invoiced: { label: "Invoiced", variant: "secondary" },
+const VARIANT: Record<PaymentRecord["status"], BadgeProps["variant"]> = {
+  succeeded: "success",
+  pending: "warning",
+  failed: "destructive",
+  expired: "outline",
+  cancelled: "secondary",
+  refunded: "outline",
+  invoiced: "secondary",
 };
 
 /** The statuses whose failureMessage (the provider's decline, or why the payment was closed) is worth reading. */
@@ -97,7 +98,7 @@ export function PaymentHistoryCard({ plans }: { plans: readonly PlanInfo[] }) {
               </thead>
               <tbody>
                 {rows.map((p) => {
-                  const status = STATUS[p.status] ?? { label: p.status, variant: "secondary" as const };
+                  const status = { label: paymentStatusLabel(p.status), variant: VARIANT[p.status] ?? "secondary" };
                   const receiptUrl = p.receiptUrl;
                   return (
                     <tr
