@@ -294,7 +294,7 @@ function AccountView({ data }: { data: AccountDetail }) {
           rowKey={(j) => j.id}
           empty="No batch jobs."
           columns={[
-            { header: "File", cell: (j) => <span className="break-all">{j.fileName}</span> },
+            { header: "File", cell: (j) => <span className="break-words">{j.fileName}</span> },
             { header: "Status", cell: (j) => (j.held ? `${j.status} (held while suspended)` : j.status) },
             { header: "Rows", numeric: true, cell: (j) => `${formatCount(j.processedRows)} / ${formatCount(j.totalRows)}` },
             { header: "Failed", numeric: true, cell: (j) => formatCount(j.failedRows) },

@@ -72,13 +72,13 @@ function AdminAuditPageContent() {
               empty="No admin actions recorded."
               columns={[
                 { header: "When", nowrap: true, cell: (r) => <time dateTime={r.createdAt}>{formatWhen(r.createdAt)}</time> },
-                { header: "Who", cell: (r) => <span className="break-all">{r.adminEmail ?? "Command line"}</span> },
+                { header: "Who", cell: (r) => <span className="break-words">{r.adminEmail ?? "Command line"}</span> },
                 { header: "What", cell: (r) => actionLabel(r.action) },
                 {
                   header: "Account",
                   cell: (r) =>
                     r.accountId ? (
-                      <Link to={`/admin/accounts/${r.accountId}`} className="break-all text-primary underline-offset-4 hover:underline">
+                      <Link to={`/admin/accounts/${r.accountId}`} className="break-words text-primary underline-offset-4 hover:underline">
                         {r.accountEmail ?? `#${r.accountId}`}
                       </Link>
                     ) : (

@@ -154,7 +154,7 @@ function PersonAudits() {
               {
                 header: "Account",
                 cell: (r) => (
-                  <Link to={`/admin/accounts/${r.accountId}`} className="break-all text-primary underline-offset-4 hover:underline">
+                  <Link to={`/admin/accounts/${r.accountId}`} className="break-words text-primary underline-offset-4 hover:underline">
                     {r.accountEmail}
                   </Link>
                 ),

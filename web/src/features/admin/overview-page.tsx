@@ -105,12 +105,12 @@ function OverviewView({ data, days }: { data: Overview; days: number }) {
             {
               header: "Account",
               cell: (j) => (
-                <Link to={`/admin/accounts/${j.accountId}`} className="break-all text-primary underline-offset-4 hover:underline">
+                <Link to={`/admin/accounts/${j.accountId}`} className="break-words text-primary underline-offset-4 hover:underline">
                   {j.accountEmail}
                 </Link>
               ),
             },
-            { header: "File", cell: (j) => <span className="break-all">{j.fileName}</span> },
+            { header: "File", cell: (j) => <span className="break-words">{j.fileName}</span> },
             { header: "Failed rows", numeric: true, cell: (j) => formatCount(j.failedRows) },
             { header: "Status", cell: (j) => j.status },
             { header: "Created", nowrap: true, cell: (j) => formatWhen(j.createdAt) },
@@ -160,7 +160,7 @@ function DailyChart({
               <XAxis dataKey="label" tickLine={false} minTickGap={16} fontSize={12} />
               <YAxis allowDecimals={false} tickLine={false} width={40} fontSize={12} />
               <Tooltip formatter={(v) => formatCount(Number(v))} />
-              <Line type="monotone" dataKey="count" name={unit} stroke={color} strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line type="linear" dataKey="count" name={unit} stroke={color} strokeWidth={2} dot={false} isAnimationActive={false} />
             </LineChart>
           )}
         </ResponsiveContainer>

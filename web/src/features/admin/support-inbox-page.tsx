@@ -206,7 +206,7 @@ function ConversationView({ id }: { id: number }) {
           <h2 id="thread-heading" ref={heading} className="break-words text-lg font-semibold focus:outline-none">
             {c.name || c.email || `Conversation ${c.id}`}
           </h2>
-          <p className="break-all text-sm text-muted-foreground">
+          <p className="break-words text-sm text-muted-foreground">
             {c.email}
             {c.accountId ? (
               <>
@@ -292,7 +292,7 @@ function ContactView({ id }: { id: number }) {
         <h2 id="contact-heading" ref={heading} className="break-words text-lg font-semibold focus:outline-none">
           {m.subject || "Contact form message"}
         </h2>
-        <p className="break-all text-sm text-muted-foreground">
+        <p className="break-words text-sm text-muted-foreground">
           {name ? `${name} · ` : ""}
           {m.email}
           {m.company ? ` · ${m.company}` : ""}
