@@ -549,15 +549,20 @@ func TestContactFromAPriorityPlanIsMarked(t *testing.T) {
 	}
 }
 
-// TestSiteNamesTheSupportAddress: the public pages learn the configured support address from GET /api/site.
+// TestSiteNamesTheSupportAddress: the public pages learn the configured support address and the support chat's
+// office hours from GET /api/site.
 func TestSiteNamesTheSupportAddress(t *testing.T) {
 	a := newTestApp(t, testdb.SQLiteURL(t), withMail)
 	r := a.do(req{method: "GET", path: "/api/site"})
 	expectStatus(t, r, http.StatusOK)
-	var site struct{ SupportEmail string }
+	var site struct{ SupportEmail, SupportHours string }
 	r.json(t, &site)
 	if site.SupportEmail != supportEmail {
 		t.Errorf("supportEmail = %q, want %q", site.SupportEmail, supportEmail)
+	}
+	// The default office hours (config), as the Contact page states them.
+	if site.SupportHours != "Mon–Fri 9 AM–6 PM PT" {
+		t.Errorf("supportHours = %q, want the configured hours", site.SupportHours)
 	}
 }
 

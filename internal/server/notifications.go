@@ -39,7 +39,13 @@ func unsubscribeSigner(d Deps) *notify.Signer {
 // gives (VALUATOR_SUPPORT_EMAIL), so that it names only a channel that reaches someone.
 func (s *Server) site(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeJSON(w, http.StatusOK, map[string]string{"supportEmail": s.cfg.SupportEmail})
+	// The support chat's office hours (VALUATOR_SUPPORT_HOURS), so the public Contact page states them as configured
+	// (empty in the tools that build a server without the chat).
+	hours := ""
+	if s.support != nil {
+		hours = s.support.Hours.Text()
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"supportEmail": s.cfg.SupportEmail, "supportHours": hours})
 }
 
 // Unsubscribe answers.

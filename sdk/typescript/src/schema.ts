@@ -311,7 +311,8 @@ export interface paths {
         /**
          * This installation's public facts
          * @description What the public pages need to know about this installation: the support address contact messages are
-         *     emailed to (`VALUATOR_SUPPORT_EMAIL`), which the Contact page gives. No sign-in needed.
+         *     emailed to (`VALUATOR_SUPPORT_EMAIL`) and the support chat's office hours (`VALUATOR_SUPPORT_HOURS`), which
+         *     the Contact page gives. No sign-in needed.
          */
         get: operations["getSite"];
         put?: never;
@@ -2426,6 +2427,12 @@ export interface components {
              * @description The address contact messages are emailed to.
              */
             supportEmail: string;
+            /**
+             * @description When the team answers the dashboard's support chat, as people write it (`VALUATOR_SUPPORT_HOURS`, e.g.
+             *     "Mon–Fri 9 AM–6 PM PT").
+             * @example Mon–Fri 9 AM–6 PM PT
+             */
+            supportHours: string;
         };
         UnsubscribeResult: {
             /**

@@ -21,7 +21,8 @@ let siteReply: () => Promise<Response>;
 
 beforeEach(() => {
   fetchMock = vi.fn();
-  siteReply = async () => jsonResponse(200, { supportEmail: "help@valuator.example.com" });
+  siteReply = async () =>
+    jsonResponse(200, { supportEmail: "help@valuator.example.com", supportHours: "Mon–Thu 8 AM–4 PM ET" });
   vi.stubGlobal("fetch", (url: string, init?: RequestInit) => (url === "/api/site" ? siteReply() : fetchMock(url, init)));
   vi.mocked(toast).mockClear();
 });
@@ -88,6 +89,8 @@ describe("ContactPage", () => {
     // The chat lives in the signed-in dashboard (issue 27): a visitor is sent to sign in, not promised a chat here.
     expect(screen.getByText(/For customers with an account: open Support in the dashboard/)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Sign in to chat" })).toHaveAttribute("href", "/login");
+    // Its hours are the installation's, as the server says them, not the page's own.
+    expect(screen.getByText("Office hours: Mon–Thu 8 AM–4 PM ET")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Send us a message" })).toHaveAttribute("href", "#send-us-a-message");
     expect(document.getElementById("send-us-a-message")).toHaveTextContent("Send us a message");
     const text = document.body.textContent ?? "";

@@ -46,6 +46,12 @@ function Channel({ icon: Icon, title, detail, children }: ChannelProps) {
   );
 }
 
+/** The chat's office hours as this installation configures them (VALUATOR_SUPPORT_HOURS), once the server said them. */
+function ChatHours() {
+  const hours = useSite().data?.supportHours;
+  return hours ? <p className="text-sm text-muted-foreground">Office hours: {hours}</p> : null;
+}
+
 /** The installation's support address, once the server has said it; never an address of the page's own. */
 function SupportAddress() {
   const site = useSite();
@@ -118,6 +124,7 @@ export function ContactPage() {
                     title="Live Chat"
                     detail="For customers with an account: open Support in the dashboard to write to the team. It shows whether we're online now; outside office hours we reply there and by email."
                   >
+                    <ChatHours />
                     <Link
                       to={user ? "/dashboard" : "/login"}
                       className="text-sm font-medium text-primary underline-offset-4 hover:underline"
