@@ -745,16 +745,6 @@ func ParsePersonAuditFilter(get func(string) string) (PersonAuditFilter, error) 
 	default:
 		v.Add("flagged", "flagged must be true or false")
 	}
-	day := func(name string) time.Time {
-		s := get(name)
-		if s == "" {
-			return time.Time{}
-		}
-		t, err := time.Parse(time.DateOnly, s)
-		v.Check(err == nil, name, name+" must be a date such as 2026-11-26")
-		return t
-	}
-	f.From, f.To = day("from"), day("to")
-	v.Check(f.From.IsZero() || f.To.IsZero() || !f.To.Before(f.From), "to", "to must not be before from")
+	f.From, f.To = v.DateRange(get)
 	return f, v.Err()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"time"
 )
 
 // Kind classifies an error for the HTTP layer. Each kind maps to exactly one status code (Kind.Status).
@@ -171,6 +172,23 @@ func (v *Validation) Check(ok bool, field, message string) {
 	if !ok {
 		v.Add(field, message)
 	}
+}
+
+// DateRange reads a filter's optional "from" and "to" days (YYYY-MM-DD, as a date input sends them) with get: each
+// must be a date, and to not before from. A missing one is the zero time.
+func (v *Validation) DateRange(get func(name string) string) (from, to time.Time) {
+	day := func(name string) time.Time {
+		s := get(name)
+		if s == "" {
+			return time.Time{}
+		}
+		t, err := time.Parse(time.DateOnly, s)
+		v.Check(err == nil, name, name+" must be a date such as 2026-11-26")
+		return t
+	}
+	from, to = day("from"), day("to")
+	v.Check(from.IsZero() || to.IsZero() || !to.Before(from), "to", "to must not be before from")
+	return from, to
 }
 
 // Err returns nil when every check passed, else a KindInvalid error naming the first bad field.

@@ -109,17 +109,7 @@ func auditFilter(r *http.Request) (person.AuditFilter, error) {
 	var f person.AuditFilter
 	var v apperr.Validation
 	q := r.URL.Query()
-	day := func(name string) time.Time {
-		s := q.Get(name)
-		if s == "" {
-			return time.Time{}
-		}
-		t, err := time.Parse(time.DateOnly, s)
-		v.Check(err == nil, name, name+" must be a date such as 2026-11-26")
-		return t
-	}
-	f.From, f.To = day("from"), day("to")
-	v.Check(f.From.IsZero() || f.To.IsZero() || !f.To.Before(f.From), "to", "to must not be before from")
+	f.From, f.To = v.DateRange(q.Get)
 	if p := q.Get("purpose"); p != "" {
 		v.Check(person.ValidPurpose(p), "purpose", "purpose must be one of the permissible purposes")
 		f.Purpose = p
