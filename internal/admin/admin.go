@@ -369,9 +369,10 @@ const FailingJobsMax = failingJobsMax
 // Service implements the operators' rules.
 type Service struct {
 	Store Store
-	// Refunder moves the money of a refund (billing.Provider.Refund; nil: payments are not configured).
+	// Refunder moves the money of a refund (billing.Provider.RefundPayment, which leaves the subscription alone;
+	// nil: payments are not configured).
 	Refunder interface {
-		Refund(ctx context.Context, p billing.PaymentRecord) error
+		RefundPayment(ctx context.Context, p billing.PaymentRecord) error
 	}
 	// Enqueue queues reinstated accounts' held batch jobs (nil: none are queued; a worker-less test).
 	Enqueue Enqueue
@@ -600,7 +601,7 @@ func (s *Service) Refund(ctx context.Context, admin account.User, id, paymentID 
 		return RefundResult{}, &apperr.Error{Kind: apperr.KindUnavailable, Code: "payments_unavailable",
 			Message: "Payments are not configured on this server, so nothing can be refunded."}
 	}
-	if err := s.Refunder.Refund(ctx, p); err != nil {
+	if err := s.Refunder.RefundPayment(ctx, p); err != nil {
 		return RefundResult{}, &apperr.Error{Kind: apperr.KindUnavailable, Code: "refund_failed",
 			Message: "The payment provider did not make the refund; nothing was changed. Try again later.", Err: err}
 	}
@@ -614,6 +615,10 @@ func (s *Service) Refund(ctx context.Context, admin account.User, id, paymentID 
 
 // Suspend, Reinstate and Close change the account's status.
 func (s *Service) Suspend(ctx context.Context, admin account.User, id int64, in ReasonInput) (Account, error) {
+	// A suspended operator cannot sign in to lift it, and the command line only gives and takes the role.
+	if admin.ID == id {
+		return Account{}, apperr.Conflict("invalid_state", "", "An operator cannot suspend their own account.")
+	}
 	return s.statusAction(ctx, admin, id, in, func(a Action) (Account, error) { return s.Store.SuspendAccount(ctx, a) })
 }
 

@@ -50,8 +50,12 @@ type Provider interface {
 	ClientSecret(ctx context.Context, p PaymentRecord) (string, error)
 	// CancelPayment withdraws an unpaid payment (and what made it: Parent) so that it can no longer be paid.
 	CancelPayment(ctx context.Context, p PaymentRecord) error
-	// Refund gives a paid payment back in full.
+	// Refund gives back a paid payment that came too late (stale): the money in full, and a subscription it
+	// started is cancelled, since the change it paid for did not happen.
 	Refund(ctx context.Context, p PaymentRecord) error
+	// RefundPayment is an operator's refund (the admin console): the money in full, the subscription left as it
+	// is (cancelling is the customer's or the operator's separate decision).
+	RefundPayment(ctx context.Context, p PaymentRecord) error
 }
 
 // CardRequest replaces the card on file.

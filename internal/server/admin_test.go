@@ -250,6 +250,14 @@ func TestAdminCreditsAndRefund(t *testing.T) {
 		if rows[0].Before["status"] != "succeeded" || rows[0].After["status"] != "refunded" {
 			t.Errorf("refund's audit row: %+v", rows[0])
 		}
+		// An operator cannot lock themselves out: suspending or closing their own account is refused.
+		for _, action := range []string{"suspend", "close"} {
+			r = a.do(req{method: "POST", path: fmt.Sprintf("/api/admin/accounts/%d/%s", opUser.ID, action), token: op,
+				body: map[string]any{"reason": "Trying it on myself"}})
+			if e := expectField(t, r, http.StatusConflict, ""); e.Code != "invalid_state" {
+				t.Errorf("%s of the operator's own account: code %q", action, e.Code)
+			}
+		}
 		// Unknown account and payment.
 		r = a.do(req{method: "GET", path: "/api/admin/accounts/999999", token: op})
 		if e := expectField(t, r, http.StatusNotFound, ""); e.Code != "account_not_found" {

@@ -401,22 +401,35 @@ func (p *Provider) CancelPayment(ctx context.Context, pay billing.PaymentRecord)
 	return nil
 }
 
-// Refund gives a payment back in full, once (the idempotency key is our payment's id). A new subscription paid
-// after it was withdrawn is cancelled too, so that it does not renew.
+// Refund gives a stale payment back in full, once (the idempotency key is our payment's id). A new subscription
+// paid after it was withdrawn is cancelled too, so that it does not renew.
 func (p *Provider) Refund(ctx context.Context, pay billing.PaymentRecord) error {
-	if !strings.HasPrefix(pay.Ref, "pi_") {
-		return fmt.Errorf("stripe: payment %d has no PaymentIntent to refund", pay.ID)
-	}
-	params := &stripe.RefundCreateParams{PaymentIntent: stripe.String(pay.Ref),
-		Metadata: map[string]string{"payment_id": strconv.FormatInt(pay.ID, 10), "reason": "stale_payment"}}
-	params.SetIdempotencyKey("valuator-refund-" + strconv.FormatInt(pay.ID, 10))
-	if _, err := p.sc.V1Refunds.Create(ctx, params); err != nil && !finished(err) {
-		return apiErr("refunding payment "+strconv.FormatInt(pay.ID, 10), err)
+	if err := p.refund(ctx, pay, "stale_payment"); err != nil {
+		return err
 	}
 	if strings.HasPrefix(pay.Parent, "sub_") {
 		if _, err := p.sc.V1Subscriptions.Cancel(ctx, pay.Parent, nil); err != nil && !finished(err) {
 			return apiErr("cancelling the refunded subscription", err)
 		}
+	}
+	return nil
+}
+
+// RefundPayment is an operator's refund: the money back in full, once, and the subscription left running. It shares
+// Refund's idempotency key, so a payment is never refunded twice whichever way it was asked.
+func (p *Provider) RefundPayment(ctx context.Context, pay billing.PaymentRecord) error {
+	return p.refund(ctx, pay, "operator")
+}
+
+func (p *Provider) refund(ctx context.Context, pay billing.PaymentRecord, why string) error {
+	if !strings.HasPrefix(pay.Ref, "pi_") {
+		return fmt.Errorf("stripe: payment %d has no PaymentIntent to refund", pay.ID)
+	}
+	params := &stripe.RefundCreateParams{PaymentIntent: stripe.String(pay.Ref),
+		Metadata: map[string]string{"payment_id": strconv.FormatInt(pay.ID, 10), "reason": why}}
+	params.SetIdempotencyKey("valuator-refund-" + strconv.FormatInt(pay.ID, 10))
+	if _, err := p.sc.V1Refunds.Create(ctx, params); err != nil && !finished(err) {
+		return apiErr("refunding payment "+strconv.FormatInt(pay.ID, 10), err)
 	}
 	return nil
 }

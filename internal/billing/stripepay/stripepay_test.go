@@ -406,6 +406,20 @@ func TestStripeMock(t *testing.T) {
 			t.Errorf("Idempotency-Key = %q, want %q", got, want)
 		}
 	})
+
+	// An operator's refund (the admin console) gives the money back and leaves the subscription running.
+	t.Run("RefundPayment", func(t *testing.T) {
+		if err := p.RefundPayment(ctx, billing.PaymentRecord{ID: 54, Ref: "pi_basic", Parent: "sub_live"}); err != nil {
+			t.Fatalf("RefundPayment: %v", err)
+		}
+		reqs := rec.take()
+		wantRequests(t, reqs, "POST /v1/refunds")
+		wantForm(t, reqs[0], map[string]string{"payment_intent": "pi_basic", "metadata[payment_id]": "54",
+			"metadata[reason]": "operator"})
+		if got, want := reqs[0].IdempotencyKey, "valuator-refund-54"; got != want {
+			t.Errorf("Idempotency-Key = %q, want %q", got, want)
+		}
+	})
 }
 
 // TestPricesLookedUpOnce checks that concurrent first calls look the prices up (and create them) once.
