@@ -21,18 +21,23 @@ function unsubscribeToken(userId: number, topic: string): string {
   return `${body}.${createHmac("sha256", key).update(body).digest("base64url")}`;
 }
 
-test("the contact page names only channels that exist: the configured address and the form", async ({ page, request }) => {
+test("the contact page names only channels that exist: the configured address, the form and the dashboard's chat", async ({ page, request }) => {
   const site = await request.get("/api/site");
   expect(site.ok()).toBe(true);
-  const { supportEmail } = (await site.json()) as { supportEmail: string };
+  const { supportEmail, supportHours } = (await site.json()) as { supportEmail: string; supportHours: string };
   expect(supportEmail).toMatch(/@/);
+  expect(supportHours).toBe("Mon–Fri 9 AM–6 PM PT"); // VALUATOR_SUPPORT_HOURS' default
 
   await page.goto("/contact-us");
   await expect(page.getByRole("heading", { level: 1, name: "Contact Us" })).toBeVisible();
   await expect(page.getByRole("link", { name: supportEmail })).toHaveAttribute("href", `mailto:${supportEmail}`);
   await expect(page.getByRole("heading", { name: "Email Support" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Contact Form" })).toBeVisible();
-  await expect(page.locator("main")).not.toContainText(/live chat|phone/i);
+  // The live chat is the signed-in dashboard's Support panel (issue 27), with the configured office hours.
+  await expect(page.getByRole("heading", { name: "Live Chat" })).toBeVisible();
+  await expect(page.getByText(`Office hours: ${supportHours}`)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in to chat" })).toHaveAttribute("href", "/login");
+  await expect(page.locator("main")).not.toContainText(/phone/i);
   await expect(page.locator('a[href^="tel:"]')).toHaveCount(0);
 
   await page.getByRole("link", { name: "Send us a message" }).click();
