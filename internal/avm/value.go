@@ -263,6 +263,10 @@ func (e *Engine) Trend(at time.Time) float64 {
 	return math.Exp(e.index.At(at)-e.index.At(at.AddDate(-1, 0, 0))) - 1
 }
 
+// PriceIndex is the market's monthly price index, for the statistics of a market (internal/market); it is shared,
+// not copied: callers only read it.
+func (e *Engine) PriceIndex() *Index { return &e.index }
+
 // DataEnd is the day after the latest sale the engine learned from.
 func (e *Engine) DataEnd() time.Time { return e.dataEnd }
 
