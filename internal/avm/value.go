@@ -193,24 +193,9 @@ func (e *Engine) value(h *Home, property int32, at time.Time, skip int32) Valuat
 // valueWith values h; located says whether its coordinates are its own (a record) or approximate (a ZIP
 // centre), and attrs is the share of its main attributes that were known rather than assumed.
 func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, located bool, attrs float64) Valuation {
-	keep := e.evidenceFilter(property, at, skip)
-	x := features(h, make([]float64, 0, len(featureNames)))
-	nb := e.knnFor(h, keep)
-	x = nb.append(x, h)
-	modelLog := e.predictFor(x, property) + e.index.At(at)
-	comps := e.comparables(h, at, keep)
-	mean, neff, sd, mad := compStats(comps)
-	// The comparables' residuals move the value only for a recorded home: around a ZIP code's centre they are
-	// not the subject's comparables (and the calibration of approximate valuations was fitted without them).
-	wComps := 0.0
-	if neff > 0 && located {
-		wComps = e.alpha * neff / (neff + e.k0)
-	}
-	last := lastSale{sale: -1}
-	if property >= 0 {
-		last = e.lastSaleOf(property, at, skip, modelLog)
-	}
-	shift := blendShift(wComps*mean, last)
+	p := e.point(h, property, at, skip, located)
+	modelLog, comps, mean, neff, sd, mad, wComps, last, shift, nb := p.modelLog, p.comps, p.mean, p.neff, p.sd, p.mad,
+		p.wComps, p.last, p.shift, p.nb
 	for i := range comps {
 		comps[i].AdjustedPrice = math.Exp(modelLog + comps[i].resid)
 	}
@@ -244,6 +229,45 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 	lo, hi := e.calib.interval(v.signals)
 	v.Low, v.High = v.Value*math.Exp(lo), v.Value*math.Exp(hi)
 	return v
+}
+
+// pointParts are what a home's point value is made of, before its uncertainty is measured.
+type pointParts struct {
+	modelLog, shift             float64
+	mean, neff, sd, mad, wComps float64
+	comps                       []Comparable
+	last                        lastSale
+	nb                          knn
+}
+
+// point makes a home's point value (valueWith adds its uncertainty; PointValue stops here).
+func (e *Engine) point(h *Home, property int32, at time.Time, skip int32, located bool) pointParts {
+	keep := e.evidenceFilter(property, at, skip)
+	x := features(h, make([]float64, 0, len(featureNames)))
+	nb := e.knnFor(h, keep)
+	x = nb.append(x, h)
+	p := pointParts{nb: nb, last: lastSale{sale: -1}}
+	p.modelLog = e.predictFor(x, property) + e.index.At(at)
+	p.comps = e.comparables(h, at, keep)
+	p.mean, p.neff, p.sd, p.mad = compStats(p.comps)
+	// The comparables' residuals move the value only for a recorded home: around a ZIP code's centre they are
+	// not the subject's comparables (and the calibration of approximate valuations was fitted without them).
+	if p.neff > 0 && located {
+		p.wComps = e.alpha * p.neff / (p.neff + e.k0)
+	}
+	if property >= 0 {
+		p.last = e.lastSaleOf(property, at, skip, p.modelLog)
+	}
+	p.shift = blendShift(p.wComps*p.mean, p.last)
+	return p
+}
+
+// PointValue is Value's estimate alone, without its range and confidence (whose signals and calibration cost
+// about as much again): for the distribution of a market's values (internal/market), which shows no ranges.
+func (e *Engine) PointValue(h Home, property int32, at time.Time) float64 {
+	at, _ = e.AsOf(at)
+	p := e.point(&h, property, at, -1, true)
+	return math.Exp(p.modelLog + p.shift)
 }
 
 // blendShift is how far the evidence beside the model moves its log value: the comparables' shift, then the last
