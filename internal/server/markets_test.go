@@ -260,3 +260,37 @@ func TestMarketStatistics(t *testing.T) {
 		}
 	})
 }
+
+// TestValuationValueHistory: a valuation carries its value history (60 months, the last the estimate) at no extra
+// credit.
+func TestValuationValueHistory(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL, withSeattle)
+		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+		r := a.do(req{method: "POST", path: "/api/property/lookup", token: token,
+			body: map[string]any{"address": "1000 N 40th St", "city": "Seattle", "state": "WA", "zip": "98103"}})
+		expectStatus(t, r, http.StatusOK)
+		var ans struct {
+			Data struct {
+				Valuation    struct{ EstimatedValue int64 }
+				ValueHistory []struct {
+					Month string
+					Value int64
+				}
+				Meta marketMeta
+			}
+		}
+		r.json(t, &ans)
+		h := ans.Data.ValueHistory
+		if len(h) != 60 || h[59].Month != "2026-03" || h[0].Month != "2021-04" || h[59].Value != ans.Data.Valuation.EstimatedValue {
+			t.Fatalf("value history %+v, estimate %d", h, ans.Data.Valuation.EstimatedValue)
+		}
+		// The market rose 0.5% a month over its two years: two years back the home was worth less.
+		if h[35].Value >= h[59].Value {
+			t.Errorf("March 2024 %d, March 2026 %d", h[35].Value, h[59].Value)
+		}
+		if ans.Data.Meta.CreditsUsed != 1 || ans.Data.Meta.CreditsRemaining != 99 {
+			t.Errorf("meta %+v", ans.Data.Meta)
+		}
+	})
+}
