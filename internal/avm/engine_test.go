@@ -286,3 +286,30 @@ func TestTooUncertain(t *testing.T) {
 		}
 	}
 }
+
+// TestPointValueIsValuesEstimate: the market statistics' values (PointValue) are exactly the estimates a valuation
+// gives, without the range.
+func TestPointValueIsValuesEstimate(t *testing.T) {
+	m, _ := synthMarket(500, 3)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := e.DataEnd().AddDate(0, 1, 0)
+	for i := int32(0); i < 40; i++ {
+		h := m.Properties[i].Home
+		if got, want := e.PointValue(h, i, at), e.Value(h, i, at).Value; got != want {
+			t.Errorf("home %d: point value %v, valuation %v", i, got, want)
+		}
+	}
+	ix := e.PriceIndex()
+	if l, ok := ix.Month(ix.Start); !ok || l != ix.Levels[0] {
+		t.Errorf("first month %v %v", l, ok)
+	}
+	if _, ok := ix.Month(ix.Start.AddDate(0, -1, 0)); ok {
+		t.Error("a month before the data has a level")
+	}
+	if l, ok := ix.Month(ix.End().AddDate(0, 2, 0)); !ok || l != ix.At(ix.End().AddDate(0, 2, 15)) {
+		t.Errorf("a month after the data: %v %v", l, ok)
+	}
+}

@@ -290,3 +290,22 @@ func median(v []float64) float64 {
 	}
 	return (c[n/2-1] + c[n/2]) / 2
 }
+
+// Month is the index's log level for the calendar month of t, as the statistics of a market show it (internal/
+// market): the month's own smoothed level within the data, the extrapolated level (At) of its middle after it;
+// ok is false before the data, where the first level is held for want of any.
+func (ix *Index) Month(t time.Time) (level float64, ok bool) {
+	if len(ix.Levels) == 0 {
+		return 0, false
+	}
+	m := monthIndex(ix.Start, t)
+	switch {
+	case m < 0:
+		return ix.Levels[0], false
+	case m < len(ix.Levels):
+		return ix.Levels[m], true
+	default:
+		mid := monthStart(t).AddDate(0, 0, 15)
+		return ix.At(mid), true
+	}
+}

@@ -193,24 +193,9 @@ func (e *Engine) value(h *Home, property int32, at time.Time, skip int32) Valuat
 // valueWith values h; located says whether its coordinates are its own (a record) or approximate (a ZIP
 // centre), and attrs is the share of its main attributes that were known rather than assumed.
 func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, located bool, attrs float64) Valuation {
-	keep := e.evidenceFilter(property, at, skip)
-	x := features(h, make([]float64, 0, len(featureNames)))
-	nb := e.knnFor(h, keep)
-	x = nb.append(x, h)
-	modelLog := e.predictFor(x, property) + e.index.At(at)
-	comps := e.comparables(h, at, keep)
-	mean, neff, sd, mad := compStats(comps)
-	// The comparables' residuals move the value only for a recorded home: around a ZIP code's centre they are
-	// not the subject's comparables (and the calibration of approximate valuations was fitted without them).
-	wComps := 0.0
-	if neff > 0 && located {
-		wComps = e.alpha * neff / (neff + e.k0)
-	}
-	last := lastSale{sale: -1}
-	if property >= 0 {
-		last = e.lastSaleOf(property, at, skip, modelLog)
-	}
-	shift := blendShift(wComps*mean, last)
+	p := e.point(h, property, at, skip, located)
+	modelLog, comps, mean, neff, sd, mad, wComps, last, shift, nb := p.modelLog, p.comps, p.mean, p.neff, p.sd, p.mad,
+		p.wComps, p.last, p.shift, p.nb
 	for i := range comps {
 		comps[i].AdjustedPrice = math.Exp(modelLog + comps[i].resid)
 	}
@@ -246,6 +231,45 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 	return v
 }
 
+// pointParts are what a home's point value is made of, before its uncertainty is measured.
+type pointParts struct {
+	modelLog, shift             float64
+	mean, neff, sd, mad, wComps float64
+	comps                       []Comparable
+	last                        lastSale
+	nb                          knn
+}
+
+// point makes a home's point value (valueWith adds its uncertainty; PointValue stops here).
+func (e *Engine) point(h *Home, property int32, at time.Time, skip int32, located bool) pointParts {
+	keep := e.evidenceFilter(property, at, skip)
+	x := features(h, make([]float64, 0, len(featureNames)))
+	nb := e.knnFor(h, keep)
+	x = nb.append(x, h)
+	p := pointParts{nb: nb, last: lastSale{sale: -1}}
+	p.modelLog = e.predictFor(x, property) + e.index.At(at)
+	p.comps = e.comparables(h, at, keep)
+	p.mean, p.neff, p.sd, p.mad = compStats(p.comps)
+	// The comparables' residuals move the value only for a recorded home: around a ZIP code's centre they are
+	// not the subject's comparables (and the calibration of approximate valuations was fitted without them).
+	if p.neff > 0 && located {
+		p.wComps = e.alpha * p.neff / (p.neff + e.k0)
+	}
+	if property >= 0 {
+		p.last = e.lastSaleOf(property, at, skip, p.modelLog)
+	}
+	p.shift = blendShift(p.wComps*p.mean, p.last)
+	return p
+}
+
+// PointValue is Value's estimate alone, without its range and confidence (whose signals and calibration cost
+// about as much again): for the distribution of a market's values (internal/market), which shows no ranges.
+func (e *Engine) PointValue(h Home, property int32, at time.Time) float64 {
+	at, _ = e.AsOf(at)
+	p := e.point(&h, property, at, -1, true)
+	return math.Exp(p.modelLog + p.shift)
+}
+
 // blendShift is how far the evidence beside the model moves its log value: the comparables' shift, then the last
 // sale's pull, blended by its weight: value = (1−w)·(model + compShift) + w·lastSale.
 func blendShift(compShift float64, last lastSale) float64 {
@@ -262,6 +286,10 @@ func (e *Engine) Covers(lat, lon, miles float64) bool {
 func (e *Engine) Trend(at time.Time) float64 {
 	return math.Exp(e.index.At(at)-e.index.At(at.AddDate(-1, 0, 0))) - 1
 }
+
+// PriceIndex is the market's monthly price index, for the statistics of a market (internal/market); it is shared,
+// not copied: callers only read it.
+func (e *Engine) PriceIndex() *Index { return &e.index }
 
 // DataEnd is the day after the latest sale the engine learned from.
 func (e *Engine) DataEnd() time.Time { return e.dataEnd }

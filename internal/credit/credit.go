@@ -20,6 +20,7 @@ const (
 	ValuationCost    = 1
 	PersonLookupCost = 5
 	BatchCostPerRow  = 1
+	MarketCost       = 1 // per ZIP code answered
 )
 
 // Kinds of ledger rows.

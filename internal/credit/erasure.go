@@ -12,6 +12,7 @@ var erasedDescriptions = map[string]string{
 	KindValuation:             "Property valuation",
 	usage.ServicePersonLookup: "Person lookup",
 	usage.ServiceBatch:        "Batch valuation",
+	usage.ServiceMarket:       "Market statistics",
 	KindPlanCredits:           "Plan credits",
 	KindProration:             "Prorated plan credits",
 	KindExpiry:                "Carried credits expired",

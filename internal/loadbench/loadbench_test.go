@@ -63,13 +63,14 @@ var (
 )
 
 type target struct {
-	url     string
-	keys    []string
-	slow    []string
-	exact   []url.Values // addresses of recorded demo homes
-	kcZIPs  []string     // King County ZIP codes, for addresses not on record
-	service *valuation.Service
-	db      *store.DB
+	url      string
+	keys     []string
+	slow     []string
+	exact    []url.Values // addresses of recorded demo homes
+	kcZIPs   []string     // King County ZIP codes, for addresses not on record
+	demoZIPs []string     // the demo market's ZIP codes, for market statistics
+	service  *valuation.Service
+	db       *store.DB
 }
 
 func setup(b *testing.B, dbURL string) *target {
@@ -200,6 +201,14 @@ func setup(b *testing.B, dbURL string) *target {
 		t.kcZIPs = append(t.kcZIPs, z)
 	}
 	sort.Strings(t.kcZIPs)
+	demoZIPs := map[string]bool{}
+	for _, h := range dm.Homes {
+		demoZIPs[h.ZIP] = true
+	}
+	for z := range demoZIPs {
+		t.demoZIPs = append(t.demoZIPs, z)
+	}
+	sort.Strings(t.demoZIPs)
 	return t
 }
 

@@ -51,6 +51,11 @@ func (s *Server) routeTable() []route {
 		// The public API (x-api-key) and its keys.
 		{"GET", "/api/v1/property/valuation", noHead(s.requireAPIKey(s.publicValuation))},
 		{"GET", "/api/v1/person", noHead(s.requireAPIKey(s.publicPerson))},
+		// Market statistics (issue 28): 1 credit per ZIP code answered, as a valuation.
+		{"GET", "/api/v1/markets", noHead(s.requireAPIKey(s.publicMarket))},
+		{"GET", "/api/v1/markets/compare", noHead(s.requireAPIKey(s.publicMarketCompare))},
+		{"GET", "/api/markets", noHead(s.requireUser(s.dashboardMarket))},
+		{"GET", "/api/markets/compare", noHead(s.requireUser(s.dashboardMarketCompare))},
 		{"GET", "/api/api-keys", s.requireUser(s.listAPIKeys)},
 		{"POST", "/api/api-keys", s.requireUser(s.createAPIKey)},
 		{"DELETE", "/api/api-keys/{id}", s.requireUser(s.deleteAPIKey)},

@@ -18,6 +18,7 @@ const (
 	ServiceValuation    = "property_valuation"
 	ServicePersonLookup = "person_lookup"
 	ServiceBatch        = "batch"
+	ServiceMarket       = "market_statistics"
 )
 
 // Record is one call, as stored.

@@ -32,6 +32,9 @@ type snapshot struct {
 	byCity     map[string][]int32
 	// sales of each property, oldest first, as indexes into data.Sales
 	salesOf map[int32][]int32
+	// stats are the market statistics' records by ZIP and the engine's values of their homes (markets.go),
+	// made on first use.
+	stats marketStats
 }
 
 // toMarket converts the records to the engine's market, in the same order (property index = position).

@@ -16,7 +16,37 @@ type Result struct {
 	Valuation  ResultValue    `json:"valuation"`
 	Details    ResultDetails  `json:"details"`
 	MarketData ResultMarket   `json:"marketData"`
-	Meta       ResultMeta     `json:"meta"`
+	// ValueHistory is the home's estimated value at the end of each of the last ValueHistoryMonths months, oldest
+	// first (valueHistory); the last is the estimate itself.
+	ValueHistory []ValuePoint `json:"valueHistory"`
+	Meta         ResultMeta   `json:"meta"`
+}
+
+// ValuePoint is the estimated value at the end of a month ("2026-03").
+type ValuePoint struct {
+	Month string `json:"month"`
+	Value int64  `json:"value"`
+}
+
+// ValueHistoryMonths is how many months valueHistory covers.
+const ValueHistoryMonths = 60
+
+// valueHistory carries today's value back by the market's index: value·exp(index(end of month) − index(at)), at
+// the end of each of the last ValueHistoryMonths months, the current month's at at itself (so the last entry is
+// the estimate); rounded as the estimate is.
+func valueHistory(ix *avm.Index, value float64, at time.Time) []ValuePoint {
+	out := make([]ValuePoint, ValueHistoryMonths)
+	now := ix.At(at)
+	first := time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1-ValueHistoryMonths, 0)
+	for i := range out {
+		month := first.AddDate(0, i, 0)
+		end := month.AddDate(0, 1, 0).Add(-time.Second)
+		if i == len(out)-1 {
+			end = at
+		}
+		out[i] = ValuePoint{Month: month.Format("2006-01"), Value: round(value * math.Exp(ix.At(end)-now))}
+	}
+	return out
 }
 
 type ResultProperty struct {
@@ -215,6 +245,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		r.MarketData.RentSource = optS(rent.Source)
 	}
 	r.MarketData.MarketTrend = optF(math.Round(snap.engine.Trend(at)*1000) / 1000)
+	r.ValueHistory = valueHistory(snap.engine.PriceIndex(), val.Value, at)
 	if m.property >= 0 {
 		r.MarketData.PriceHistory = snap.priceHistory(m.property)
 		if len(r.MarketData.PriceHistory) > 0 {

@@ -11,6 +11,7 @@ import (
 
 	"valuator/internal/apperr"
 	"valuator/internal/avm"
+	"valuator/internal/market"
 	"valuator/internal/metrics"
 	"valuator/internal/store"
 	"valuator/internal/usage"
@@ -39,6 +40,8 @@ type Service struct {
 	snap atomic.Pointer[snapshot]
 	// cache keeps recent valuations (see resultCache); the key includes the snapshot's version.
 	cache *resultCache
+	// markets keeps market statistics (markets.go); the key includes the snapshot's version.
+	markets *lru[*market.Market]
 	// loading serialises reloads; status says what the engine is doing, for readiness and errors.
 	loading sync.Mutex
 	status  atomic.Value // string
@@ -51,7 +54,8 @@ func New(st Store, log *slog.Logger, now func() time.Time, opt avm.Options) *Ser
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{store: st, log: log, now: now, opt: opt, cache: newResultCache(20000)}
+	s := &Service{store: st, log: log, now: now, opt: opt, cache: newResultCache(20000),
+		markets: newLRU[*market.Market](2000)}
 	s.status.Store("not loaded")
 	return s
 }

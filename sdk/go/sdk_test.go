@@ -213,3 +213,38 @@ func TestOutOfCredits(t *testing.T) {
 		t.Errorf("402 balance = %+v, want a Free account with no credits left", *b)
 	}
 }
+
+// TestMarket: a ZIP code's statistics, a comparison that lists the ZIP code without records, and the free 404 and
+// 400.
+func TestMarket(t *testing.T) {
+	s := startServer(t)
+	c := newClient(t, s, s.createKey(t, "sdk-go-market", 0), nil)
+	ctx := context.Background()
+
+	m, err := c.Market(ctx, api.PublicMarketParams{Zip: "98103", HistoryMonths: ptr(12)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sales, err := m.Sales.AsMarketFigures()
+	if m.Zip != "98103" || len(m.History) != 12 || len(m.PriceIndex) != 12 || err != nil || sales.Count < 5 ||
+		!(sales.Min <= sales.Median && sales.Median <= sales.Max) {
+		t.Errorf("market %+v, sales %+v (%v)", m, sales, err)
+	}
+	if v, err := m.Values.AsMarketValues(); err != nil || v.Count < 5 || v.P25 > v.P75 {
+		t.Errorf("values %+v (%v)", v, err)
+	}
+
+	cmp, err := c.CompareMarkets(ctx, api.PublicMarketComparisonParams{Zip: []string{"98103", "12345"}})
+	if err != nil || len(cmp.Markets) != 1 || len(cmp.NotFound) != 1 || cmp.NotFound[0] != "12345" {
+		t.Errorf("compare %+v (%v)", cmp, err)
+	}
+
+	_, err = c.Market(ctx, api.PublicMarketParams{Zip: "12345"})
+	if e := apiErr(t, err); e.StatusCode != 404 || e.Code != "market_not_found" || !valuator.IsNotFound(err) {
+		t.Errorf("no records: %+v", e)
+	}
+	_, err = c.Market(ctx, api.PublicMarketParams{Zip: "981"})
+	if e := apiErr(t, err); e.StatusCode != 400 || e.Field != "zip" {
+		t.Errorf("bad zip: %+v", e)
+	}
+}

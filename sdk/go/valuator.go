@@ -155,6 +155,34 @@ func (c *Client) Valuate(ctx context.Context, params api.PublicValuationParams) 
 	return &r.JSON200.Data, nil
 }
 
+// Market is a ZIP code's market statistics (1 credit): sales and rents of the last 12 months, the distribution of
+// the engine's values, the price index and monthly history; blocks with fewer than 5 records carry the reason they
+// are omitted instead of figures. A ZIP code with no records is a free 404 (IsNotFound, code market_not_found); a
+// ZIP code that is not 5 digits, or a bad HistoryMonths or PropertyType, is a free 400 naming the field.
+func (c *Client) Market(ctx context.Context, params api.PublicMarketParams) (*api.Market, error) {
+	r, err := c.api.PublicMarketWithResponse(ctx, &params)
+	if err != nil {
+		return nil, err
+	}
+	if r.JSON200 == nil {
+		return nil, apiError(r.HTTPResponse, r.Body)
+	}
+	return &r.JSON200.Data, nil
+}
+
+// CompareMarkets is the statistics of up to 5 ZIP codes side by side (1 credit per ZIP code with records; those
+// without are listed in NotFound, free); a 404 when none has records.
+func (c *Client) CompareMarkets(ctx context.Context, params api.PublicMarketComparisonParams) (*api.MarketComparison, error) {
+	r, err := c.api.PublicMarketComparisonWithResponse(ctx, &params)
+	if err != nil {
+		return nil, err
+	}
+	if r.JSON200 == nil {
+		return nil, apiError(r.HTTPResponse, r.Body)
+	}
+	return &r.JSON200.Data, nil
+}
+
 // FindPerson looks a person up by name and address (5 credits on a hit); 404 when no one matches.
 func (c *Client) FindPerson(ctx context.Context, params api.PublicPersonParams) (*api.PersonLookup, error) {
 	r, err := c.api.PublicPersonWithResponse(ctx, &params)

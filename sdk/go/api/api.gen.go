@@ -215,6 +215,63 @@ func (e ColumnType) Valid() bool {
 	}
 }
 
+// Defines values for MarketGroupBedrooms.
+const (
+	N1 MarketGroupBedrooms = "1"
+	N2 MarketGroupBedrooms = "2"
+	N3 MarketGroupBedrooms = "3"
+	N4 MarketGroupBedrooms = "4"
+	N5 MarketGroupBedrooms = "5+"
+)
+
+// Valid indicates whether the value is a known member of the MarketGroupBedrooms enum.
+func (e MarketGroupBedrooms) Valid() bool {
+	switch e {
+	case N1:
+		return true
+	case N2:
+		return true
+	case N3:
+		return true
+	case N4:
+		return true
+	case N5:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MarketGroupPropertyType.
+const (
+	MarketGroupPropertyTypeCondo        MarketGroupPropertyType = "Condo"
+	MarketGroupPropertyTypeManufactured MarketGroupPropertyType = "Manufactured"
+	MarketGroupPropertyTypeMultiFamily  MarketGroupPropertyType = "Multi-Family"
+	MarketGroupPropertyTypeOther        MarketGroupPropertyType = "Other"
+	MarketGroupPropertyTypeSingleFamily MarketGroupPropertyType = "Single Family"
+	MarketGroupPropertyTypeTownhouse    MarketGroupPropertyType = "Townhouse"
+)
+
+// Valid indicates whether the value is a known member of the MarketGroupPropertyType enum.
+func (e MarketGroupPropertyType) Valid() bool {
+	switch e {
+	case MarketGroupPropertyTypeCondo:
+		return true
+	case MarketGroupPropertyTypeManufactured:
+		return true
+	case MarketGroupPropertyTypeMultiFamily:
+		return true
+	case MarketGroupPropertyTypeOther:
+		return true
+	case MarketGroupPropertyTypeSingleFamily:
+		return true
+	case MarketGroupPropertyTypeTownhouse:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PersonResultSource.
 const (
 	Demo       PersonResultSource = "demo"
@@ -377,6 +434,66 @@ func (e PublicBatchDownloadParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for PublicMarketParamsPropertyType.
+const (
+	PublicMarketParamsPropertyTypeCondo        PublicMarketParamsPropertyType = "Condo"
+	PublicMarketParamsPropertyTypeManufactured PublicMarketParamsPropertyType = "Manufactured"
+	PublicMarketParamsPropertyTypeMultiFamily  PublicMarketParamsPropertyType = "Multi-Family"
+	PublicMarketParamsPropertyTypeOther        PublicMarketParamsPropertyType = "Other"
+	PublicMarketParamsPropertyTypeSingleFamily PublicMarketParamsPropertyType = "Single Family"
+	PublicMarketParamsPropertyTypeTownhouse    PublicMarketParamsPropertyType = "Townhouse"
+)
+
+// Valid indicates whether the value is a known member of the PublicMarketParamsPropertyType enum.
+func (e PublicMarketParamsPropertyType) Valid() bool {
+	switch e {
+	case PublicMarketParamsPropertyTypeCondo:
+		return true
+	case PublicMarketParamsPropertyTypeManufactured:
+		return true
+	case PublicMarketParamsPropertyTypeMultiFamily:
+		return true
+	case PublicMarketParamsPropertyTypeOther:
+		return true
+	case PublicMarketParamsPropertyTypeSingleFamily:
+		return true
+	case PublicMarketParamsPropertyTypeTownhouse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PublicMarketComparisonParamsPropertyType.
+const (
+	PublicMarketComparisonParamsPropertyTypeCondo        PublicMarketComparisonParamsPropertyType = "Condo"
+	PublicMarketComparisonParamsPropertyTypeManufactured PublicMarketComparisonParamsPropertyType = "Manufactured"
+	PublicMarketComparisonParamsPropertyTypeMultiFamily  PublicMarketComparisonParamsPropertyType = "Multi-Family"
+	PublicMarketComparisonParamsPropertyTypeOther        PublicMarketComparisonParamsPropertyType = "Other"
+	PublicMarketComparisonParamsPropertyTypeSingleFamily PublicMarketComparisonParamsPropertyType = "Single Family"
+	PublicMarketComparisonParamsPropertyTypeTownhouse    PublicMarketComparisonParamsPropertyType = "Townhouse"
+)
+
+// Valid indicates whether the value is a known member of the PublicMarketComparisonParamsPropertyType enum.
+func (e PublicMarketComparisonParamsPropertyType) Valid() bool {
+	switch e {
+	case PublicMarketComparisonParamsPropertyTypeCondo:
+		return true
+	case PublicMarketComparisonParamsPropertyTypeManufactured:
+		return true
+	case PublicMarketComparisonParamsPropertyTypeMultiFamily:
+		return true
+	case PublicMarketComparisonParamsPropertyTypeOther:
+		return true
+	case PublicMarketComparisonParamsPropertyTypeSingleFamily:
+		return true
+	case PublicMarketComparisonParamsPropertyTypeTownhouse:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PublicPersonParamsPurpose.
 const (
 	ContactingOwner       PublicPersonParamsPurpose = "contacting_owner"
@@ -406,28 +523,28 @@ func (e PublicPersonParamsPurpose) Valid() bool {
 
 // Defines values for PublicValuationParamsPropertyType.
 const (
-	Condo        PublicValuationParamsPropertyType = "Condo"
-	Manufactured PublicValuationParamsPropertyType = "Manufactured"
-	MultiFamily  PublicValuationParamsPropertyType = "Multi-Family"
-	Other        PublicValuationParamsPropertyType = "Other"
-	SingleFamily PublicValuationParamsPropertyType = "Single Family"
-	Townhouse    PublicValuationParamsPropertyType = "Townhouse"
+	PublicValuationParamsPropertyTypeCondo        PublicValuationParamsPropertyType = "Condo"
+	PublicValuationParamsPropertyTypeManufactured PublicValuationParamsPropertyType = "Manufactured"
+	PublicValuationParamsPropertyTypeMultiFamily  PublicValuationParamsPropertyType = "Multi-Family"
+	PublicValuationParamsPropertyTypeOther        PublicValuationParamsPropertyType = "Other"
+	PublicValuationParamsPropertyTypeSingleFamily PublicValuationParamsPropertyType = "Single Family"
+	PublicValuationParamsPropertyTypeTownhouse    PublicValuationParamsPropertyType = "Townhouse"
 )
 
 // Valid indicates whether the value is a known member of the PublicValuationParamsPropertyType enum.
 func (e PublicValuationParamsPropertyType) Valid() bool {
 	switch e {
-	case Condo:
+	case PublicValuationParamsPropertyTypeCondo:
 		return true
-	case Manufactured:
+	case PublicValuationParamsPropertyTypeManufactured:
 		return true
-	case MultiFamily:
+	case PublicValuationParamsPropertyTypeMultiFamily:
 		return true
-	case Other:
+	case PublicValuationParamsPropertyTypeOther:
 		return true
-	case SingleFamily:
+	case PublicValuationParamsPropertyTypeSingleFamily:
 		return true
-	case Townhouse:
+	case PublicValuationParamsPropertyTypeTownhouse:
 		return true
 	default:
 		return false
@@ -565,6 +682,17 @@ type BatchUploadForm struct {
 	WebhookUrl *string `json:"webhookUrl,omitempty"`
 }
 
+// CallMeta The meta of a metered call (as a valuation's meta).
+type CallMeta struct {
+	CreditsRemaining int64  `json:"creditsRemaining"`
+	CreditsUsed      int64  `json:"creditsUsed"`
+	RequestId        string `json:"requestId"`
+
+	// ResponseTime Milliseconds.
+	ResponseTime int64     `json:"responseTime"`
+	Timestamp    time.Time `json:"timestamp"`
+}
+
 // ColumnMapping Every column of the file (by header) and what it holds.
 type ColumnMapping map[string]ColumnType
 
@@ -646,6 +774,127 @@ type Error struct {
 
 	// UsedBytes Batch data the account keeps now, for 413 storage_quota_exceeded.
 	UsedBytes *int64 `json:"usedBytes,omitempty"`
+}
+
+// Market A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+type Market struct {
+	// AsOf The newest record (sale or rent) used.
+	AsOf openapi_types.Date `json:"asOf"`
+	City string             `json:"city"`
+
+	// History Per month, oldest first; a median is null when the month has fewer than 5 records.
+	History []struct {
+		MedianRent      *int64 `json:"medianRent"`
+		MedianSalePrice *int64 `json:"medianSalePrice"`
+		Month           string `json:"month"`
+		RentsCount      int    `json:"rentsCount"`
+		SalesCount      int    `json:"salesCount"`
+	} `json:"history"`
+
+	// PriceIndex The engine's monthly price index of the market the ZIP code belongs to, oldest first, relative to the first month shown (1.0).
+	PriceIndex []struct {
+		// Change12m Change over twelve months; null without an index twelve months before.
+		Change12m *float32 `json:"change12m"`
+
+		// Change1m Change over one month (0.004 = +0.4%); null without an index the month before.
+		Change1m *float32 `json:"change1m"`
+		Index    float32  `json:"index"`
+		Month    string   `json:"month"`
+	} `json:"priceIndex"`
+
+	// PropertyType The type filter applied, or null.
+	PropertyType *string `json:"propertyType"`
+
+	// Rents The sales (or rents) of the 12 months up to asOf, or why they are omitted. For rents the figures are monthly rents.
+	Rents MarketBlock `json:"rents"`
+
+	// Sales The sales (or rents) of the 12 months up to asOf, or why they are omitted. For rents the figures are monthly rents.
+	Sales MarketBlock `json:"sales"`
+	State string      `json:"state"`
+
+	// Values The distribution of the engine's current values of every home on record in the ZIP code, or why it is omitted.
+	Values Market_Values `json:"values"`
+	Zip    string        `json:"zip"`
+}
+
+// Market_Values The distribution of the engine's current values of every home on record in the ZIP code, or why it is omitted.
+type Market_Values struct {
+	union json.RawMessage
+}
+
+// MarketBlock The sales (or rents) of the 12 months up to asOf, or why they are omitted. For rents the figures are monthly rents.
+type MarketBlock struct {
+	union json.RawMessage
+}
+
+// MarketComparison defines model for MarketComparison.
+type MarketComparison struct {
+	Markets []Market `json:"markets"`
+
+	// NotFound The ZIP codes asked for that have no records (not charged).
+	NotFound []string `json:"notFound"`
+}
+
+// MarketFigures The figures of a block of sales or rents (5 records or more).
+type MarketFigures struct {
+	ByBedrooms     []MarketGroup `json:"byBedrooms"`
+	ByPropertyType []MarketGroup `json:"byPropertyType"`
+	Count          int           `json:"count"`
+	Max            int64         `json:"max"`
+	Mean           int64         `json:"mean"`
+	Median         int64         `json:"median"`
+
+	// MedianPricePerSqft Sales only; null when fewer than 5 records have a floor area.
+	MedianPricePerSqft *int64 `json:"medianPricePerSqft,omitempty"`
+
+	// MedianRentPerSqft Rents only; null when fewer than 5 records have a floor area.
+	MedianRentPerSqft *int64 `json:"medianRentPerSqft,omitempty"`
+	Min               int64  `json:"min"`
+
+	// Omitted The groups with fewer than 5 records, left out.
+	Omitted []struct {
+		Group  string `json:"group"`
+		Reason string `json:"reason"`
+	} `json:"omitted"`
+}
+
+// MarketGroup The figures of one property type (propertyType) or bedroom count (bedrooms).
+type MarketGroup struct {
+	Bedrooms *MarketGroupBedrooms `json:"bedrooms,omitempty"`
+	Count    int                  `json:"count"`
+	Max      int64                `json:"max"`
+	Mean     int64                `json:"mean"`
+	Median   int64                `json:"median"`
+
+	// MedianPricePerSqft Sales only; null when fewer than 5 records have a floor area.
+	MedianPricePerSqft *int64 `json:"medianPricePerSqft,omitempty"`
+
+	// MedianRentPerSqft Rents only; null when fewer than 5 records have a floor area.
+	MedianRentPerSqft *int64                   `json:"medianRentPerSqft,omitempty"`
+	Min               int64                    `json:"min"`
+	PropertyType      *MarketGroupPropertyType `json:"propertyType,omitempty"`
+}
+
+// MarketGroupBedrooms defines model for MarketGroup.Bedrooms.
+type MarketGroupBedrooms string
+
+// MarketGroupPropertyType defines model for MarketGroup.PropertyType.
+type MarketGroupPropertyType string
+
+// MarketOmitted A block left out because it has fewer than 5 records, and why.
+type MarketOmitted struct {
+	Count   int    `json:"count"`
+	Omitted string `json:"omitted"`
+}
+
+// MarketValues The distribution of the engine's values of the homes on record (5 or more).
+type MarketValues struct {
+	Count  int   `json:"count"`
+	Max    int64 `json:"max"`
+	Median int64 `json:"median"`
+	Min    int64 `json:"min"`
+	P25    int64 `json:"p25"`
+	P75    int64 `json:"p75"`
 }
 
 // Pagination defines model for Pagination.
@@ -842,6 +1091,14 @@ type PropertyValuation struct {
 		// WithinTenPercent Calibrated probability that the home would sell within 10% of the estimate.
 		WithinTenPercent float32 `json:"withinTenPercent"`
 	} `json:"valuation"`
+
+	// ValueHistory The home's estimated value at the end of each of the last 60 months, oldest first: today's value carried
+	// back by the market's price index (value · exp(index(month) − index(today))), rounded as
+	// `estimatedValue`; the last entry is the estimate itself. No extra credit.
+	ValueHistory *[]struct {
+		Month string `json:"month"`
+		Value int64  `json:"value"`
+	} `json:"valueHistory,omitempty"`
 }
 
 // PropertyValuationDetailsHomeStatus Null for a home that is not on record.
@@ -878,6 +1135,9 @@ type PublicConflict = Error
 
 // PublicGone The one error shape of every endpoint.
 type PublicGone = Error
+
+// PublicMarketNotFound The one error shape of every endpoint.
+type PublicMarketNotFound = Error
 
 // PublicNotFound The one error shape of every endpoint.
 type PublicNotFound = Error
@@ -931,6 +1191,36 @@ type PublicBatchUploadParams struct {
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
+// PublicMarketParams defines parameters for PublicMarket.
+type PublicMarketParams struct {
+	// Zip A 5-digit ZIP code.
+	Zip string `form:"zip" json:"zip"`
+
+	// HistoryMonths Months of price index and history, ending with the month of the newest record.
+	HistoryMonths *int `form:"historyMonths,omitempty" json:"historyMonths,omitempty"`
+
+	// PropertyType Only homes of this type.
+	PropertyType *PublicMarketParamsPropertyType `form:"propertyType,omitempty" json:"propertyType,omitempty"`
+}
+
+// PublicMarketParamsPropertyType defines parameters for PublicMarket.
+type PublicMarketParamsPropertyType string
+
+// PublicMarketComparisonParams defines parameters for PublicMarketComparison.
+type PublicMarketComparisonParams struct {
+	// Zip A 5-digit ZIP code; repeat the parameter for each ZIP code (at most 5).
+	Zip []string `form:"zip" json:"zip"`
+
+	// HistoryMonths Months of price index and history, ending with the month of the newest record.
+	HistoryMonths *int `form:"historyMonths,omitempty" json:"historyMonths,omitempty"`
+
+	// PropertyType Only homes of this type.
+	PropertyType *PublicMarketComparisonParamsPropertyType `form:"propertyType,omitempty" json:"propertyType,omitempty"`
+}
+
+// PublicMarketComparisonParamsPropertyType defines parameters for PublicMarketComparison.
+type PublicMarketComparisonParamsPropertyType string
+
 // PublicPersonParams defines parameters for PublicPerson.
 type PublicPersonParams struct {
 	Name        string  `form:"name" json:"name"`
@@ -970,6 +1260,130 @@ type PublicValuationParamsPropertyType string
 
 // PublicBatchUploadMultipartRequestBody defines body for PublicBatchUpload for multipart/form-data ContentType.
 type PublicBatchUploadMultipartRequestBody = BatchUploadForm
+
+// AsMarketValues returns the union data inside the Market_Values as a MarketValues
+func (t Market_Values) AsMarketValues() (MarketValues, error) {
+	var body MarketValues
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMarketValues overwrites any union data inside the Market_Values as the provided MarketValues
+func (t *Market_Values) FromMarketValues(v MarketValues) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMarketValues performs a merge with any union data inside the Market_Values, using the provided MarketValues
+func (t *Market_Values) MergeMarketValues(v MarketValues) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMarketOmitted returns the union data inside the Market_Values as a MarketOmitted
+func (t Market_Values) AsMarketOmitted() (MarketOmitted, error) {
+	var body MarketOmitted
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMarketOmitted overwrites any union data inside the Market_Values as the provided MarketOmitted
+func (t *Market_Values) FromMarketOmitted(v MarketOmitted) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMarketOmitted performs a merge with any union data inside the Market_Values, using the provided MarketOmitted
+func (t *Market_Values) MergeMarketOmitted(v MarketOmitted) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Market_Values) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Market_Values) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsMarketFigures returns the union data inside the MarketBlock as a MarketFigures
+func (t MarketBlock) AsMarketFigures() (MarketFigures, error) {
+	var body MarketFigures
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMarketFigures overwrites any union data inside the MarketBlock as the provided MarketFigures
+func (t *MarketBlock) FromMarketFigures(v MarketFigures) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMarketFigures performs a merge with any union data inside the MarketBlock, using the provided MarketFigures
+func (t *MarketBlock) MergeMarketFigures(v MarketFigures) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMarketOmitted returns the union data inside the MarketBlock as a MarketOmitted
+func (t MarketBlock) AsMarketOmitted() (MarketOmitted, error) {
+	var body MarketOmitted
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMarketOmitted overwrites any union data inside the MarketBlock as the provided MarketOmitted
+func (t *MarketBlock) FromMarketOmitted(v MarketOmitted) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMarketOmitted performs a merge with any union data inside the MarketBlock, using the provided MarketOmitted
+func (t *MarketBlock) MergeMarketOmitted(v MarketOmitted) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t MarketBlock) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *MarketBlock) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -1085,6 +1499,33 @@ type ClientInterface interface {
 	// Corresponds with POST /api/batch/upload (the `PublicBatchUpload` operationId).
 	PublicBatchUploadWithBody(ctx context.Context, params *PublicBatchUploadParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PublicMarket A ZIP code's market statistics (public API)
+	//
+	// What a ZIP code's market is doing, from the records and the valuation engine in memory: the sales and
+	// rents of the 12 months up to the newest record (median, mean, min, max, median price per square foot,
+	// split by property type and bedrooms), the distribution of the engine's current values of every home on
+	// record, the engine's monthly price index and a monthly history. A block or group with fewer than 5
+	// records is omitted with a reason, never a median of two. 1 credit; a ZIP code with no records is a free
+	// 404 (`market_not_found`); a ZIP code that is not 5 digits, or a bad `historyMonths` or `propertyType`, is
+	// a free 400 naming the field. Use GET with query parameters only.
+	//
+	// Rate limits, headers and 429s are those of the public valuation.
+	//
+	// Corresponds with GET /api/v1/markets (the `PublicMarket` operationId).
+	PublicMarket(ctx context.Context, params *PublicMarketParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicMarketComparison Compare the markets of up to 5 ZIP codes (public API)
+	//
+	// The statistics of up to 5 distinct ZIP codes side by side (give `zip` once for each), with the same
+	// options as a single market. 1 credit per ZIP code with records; a ZIP code with none is listed in
+	// `notFound` and costs nothing; when none has records the answer is a free 404 (`market_not_found`). No ZIP
+	// code, more than 5, or one that is not 5 digits is a free 400 naming `zip`.
+	//
+	// Rate limits, headers and 429s are those of the public valuation.
+	//
+	// Corresponds with GET /api/v1/markets/compare (the `PublicMarketComparison` operationId).
+	PublicMarketComparison(ctx context.Context, params *PublicMarketComparisonParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PublicPerson Find a person (public API, 5 credits on a hit)
 	//
 	// The public form of POST /api/find-person, with the same rules (a full first name and a last name; the credit check before the lookup; more than 50 misses in an hour slow the account) and the same rate limits and headers as the valuation endpoint. `purpose` defaults to real_estate_transaction.
@@ -1171,6 +1612,53 @@ func (c *Client) PublicBatchStatus(ctx context.Context, jobId int64, params *Pub
 // Corresponds with POST /api/batch/upload (the `PublicBatchUpload` operationId).
 func (c *Client) PublicBatchUploadWithBody(ctx context.Context, params *PublicBatchUploadParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPublicBatchUploadRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicMarket A ZIP code's market statistics (public API)
+//
+// What a ZIP code's market is doing, from the records and the valuation engine in memory: the sales and
+// rents of the 12 months up to the newest record (median, mean, min, max, median price per square foot,
+// split by property type and bedrooms), the distribution of the engine's current values of every home on
+// record, the engine's monthly price index and a monthly history. A block or group with fewer than 5
+// records is omitted with a reason, never a median of two. 1 credit; a ZIP code with no records is a free
+// 404 (`market_not_found`); a ZIP code that is not 5 digits, or a bad `historyMonths` or `propertyType`, is
+// a free 400 naming the field. Use GET with query parameters only.
+//
+// Rate limits, headers and 429s are those of the public valuation.
+//
+// Corresponds with GET /api/v1/markets (the `PublicMarket` operationId).
+func (c *Client) PublicMarket(ctx context.Context, params *PublicMarketParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicMarketRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicMarketComparison Compare the markets of up to 5 ZIP codes (public API)
+//
+// The statistics of up to 5 distinct ZIP codes side by side (give `zip` once for each), with the same
+// options as a single market. 1 credit per ZIP code with records; a ZIP code with none is listed in
+// `notFound` and costs nothing; when none has records the answer is a free 404 (`market_not_found`). No ZIP
+// code, more than 5, or one that is not 5 digits is a free 400 naming `zip`.
+//
+// Rate limits, headers and 429s are those of the public valuation.
+//
+// Corresponds with GET /api/v1/markets/compare (the `PublicMarketComparison` operationId).
+func (c *Client) PublicMarketComparison(ctx context.Context, params *PublicMarketComparisonParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicMarketComparisonRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1399,6 +1887,158 @@ func NewPublicBatchUploadRequestWithBody(server string, params *PublicBatchUploa
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewPublicMarketRequest constructs an http.Request for the PublicMarket method
+func NewPublicMarketRequest(server string, params *PublicMarketParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/markets")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "zip", params.Zip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.HistoryMonths != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "historyMonths", *params.HistoryMonths, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PropertyType != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "propertyType", *params.PropertyType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPublicMarketComparisonRequest constructs an http.Request for the PublicMarketComparison method
+func NewPublicMarketComparisonRequest(server string, params *PublicMarketComparisonParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/markets/compare")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Zip != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "zip", params.Zip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.HistoryMonths != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "historyMonths", *params.HistoryMonths, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PropertyType != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "propertyType", *params.PropertyType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -1751,6 +2391,37 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/batch/upload (the `PublicBatchUpload` operationId).
 	PublicBatchUploadWithBodyWithResponse(ctx context.Context, params *PublicBatchUploadParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicBatchUploadResponse, error)
+
+	// PublicMarketWithResponse A ZIP code's market statistics (public API)
+	//
+	// What a ZIP code's market is doing, from the records and the valuation engine in memory: the sales and
+	// rents of the 12 months up to the newest record (median, mean, min, max, median price per square foot,
+	// split by property type and bedrooms), the distribution of the engine's current values of every home on
+	// record, the engine's monthly price index and a monthly history. A block or group with fewer than 5
+	// records is omitted with a reason, never a median of two. 1 credit; a ZIP code with no records is a free
+	// 404 (`market_not_found`); a ZIP code that is not 5 digits, or a bad `historyMonths` or `propertyType`, is
+	// a free 400 naming the field. Use GET with query parameters only.
+	//
+	// Rate limits, headers and 429s are those of the public valuation.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/markets (the `PublicMarket` operationId).
+	PublicMarketWithResponse(ctx context.Context, params *PublicMarketParams, reqEditors ...RequestEditorFn) (*PublicMarketResponse, error)
+
+	// PublicMarketComparisonWithResponse Compare the markets of up to 5 ZIP codes (public API)
+	//
+	// The statistics of up to 5 distinct ZIP codes side by side (give `zip` once for each), with the same
+	// options as a single market. 1 credit per ZIP code with records; a ZIP code with none is listed in
+	// `notFound` and costs nothing; when none has records the answer is a free 404 (`market_not_found`). No ZIP
+	// code, more than 5, or one that is not 5 digits is a free 400 naming `zip`.
+	//
+	// Rate limits, headers and 429s are those of the public valuation.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/markets/compare (the `PublicMarketComparison` operationId).
+	PublicMarketComparisonWithResponse(ctx context.Context, params *PublicMarketComparisonParams, reqEditors ...RequestEditorFn) (*PublicMarketComparisonResponse, error)
 
 	// PublicPersonWithResponse Find a person (public API, 5 credits on a hit)
 	//
@@ -2389,6 +3060,426 @@ func (r PublicBatchUploadResponse) ContentType() string {
 	return ""
 }
 
+// PublicMarketResponse200Headers the declared response headers of an HTTP 200 response for PublicMarket
+type PublicMarketResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponse400Headers the declared response headers of an HTTP 400 response for PublicMarket
+type PublicMarketResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponse401Headers the declared response headers of an HTTP 401 response for PublicMarket
+type PublicMarketResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponse402Headers the declared response headers of an HTTP 402 response for PublicMarket
+type PublicMarketResponse402Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponse403Headers the declared response headers of an HTTP 403 response for PublicMarket
+type PublicMarketResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponse404Headers the declared response headers of an HTTP 404 response for PublicMarket
+type PublicMarketResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponse429Headers the declared response headers of an HTTP 429 response for PublicMarket
+type PublicMarketResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponse500Headers the declared response headers of an HTTP 500 response for PublicMarket
+type PublicMarketResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicMarketResponse503Headers the declared response headers of an HTTP 503 response for PublicMarket
+type PublicMarketResponse503Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketResponseDefaultHeaders the declared response headers of an HTTP default response for PublicMarket
+type PublicMarketResponseDefaultHeaders struct {
+	XRequestId string
+}
+
+type PublicMarketResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+		Data Market `json:"data"`
+
+		// Meta The meta of a metered call (as a valuation's meta).
+		Meta CallMeta `json:"meta"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PublicPaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicMarketNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicMarketResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicMarketResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicMarketResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *PublicMarketResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicMarketResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicMarketResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicMarketResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicMarketResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PublicMarketResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicMarketResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicMarketResponse) GetJSON200() *struct {
+	// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+	Data Market `json:"data"`
+
+	// Meta The meta of a metered call (as a valuation's meta).
+	Meta CallMeta `json:"meta"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicMarketResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicMarketResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r PublicMarketResponse) GetJSON402() *PublicPaymentRequired {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicMarketResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicMarketResponse) GetJSON404() *PublicMarketNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicMarketResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicMarketResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PublicMarketResponse) GetJSON503() *PublicUnavailable {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicMarketResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicMarketResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicMarketResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicMarketResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicMarketResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PublicMarketComparisonResponse200Headers the declared response headers of an HTTP 200 response for PublicMarketComparison
+type PublicMarketComparisonResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponse400Headers the declared response headers of an HTTP 400 response for PublicMarketComparison
+type PublicMarketComparisonResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponse401Headers the declared response headers of an HTTP 401 response for PublicMarketComparison
+type PublicMarketComparisonResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponse402Headers the declared response headers of an HTTP 402 response for PublicMarketComparison
+type PublicMarketComparisonResponse402Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponse403Headers the declared response headers of an HTTP 403 response for PublicMarketComparison
+type PublicMarketComparisonResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponse404Headers the declared response headers of an HTTP 404 response for PublicMarketComparison
+type PublicMarketComparisonResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponse429Headers the declared response headers of an HTTP 429 response for PublicMarketComparison
+type PublicMarketComparisonResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponse500Headers the declared response headers of an HTTP 500 response for PublicMarketComparison
+type PublicMarketComparisonResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicMarketComparisonResponse503Headers the declared response headers of an HTTP 503 response for PublicMarketComparison
+type PublicMarketComparisonResponse503Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicMarketComparisonResponseDefaultHeaders the declared response headers of an HTTP default response for PublicMarketComparison
+type PublicMarketComparisonResponseDefaultHeaders struct {
+	XRequestId string
+}
+
+type PublicMarketComparisonResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Data MarketComparison `json:"data"`
+
+		// Meta The meta of a metered call (as a valuation's meta).
+		Meta CallMeta `json:"meta"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PublicPaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicMarketNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicMarketComparisonResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicMarketComparisonResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicMarketComparisonResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *PublicMarketComparisonResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicMarketComparisonResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicMarketComparisonResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicMarketComparisonResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicMarketComparisonResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PublicMarketComparisonResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicMarketComparisonResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON200() *struct {
+	Data MarketComparison `json:"data"`
+
+	// Meta The meta of a metered call (as a valuation's meta).
+	Meta CallMeta `json:"meta"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON402() *PublicPaymentRequired {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON404() *PublicMarketNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PublicMarketComparisonResponse) GetJSON503() *PublicUnavailable {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicMarketComparisonResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicMarketComparisonResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicMarketComparisonResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicMarketComparisonResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicMarketComparisonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PublicPersonResponse200Headers the declared response headers of an HTTP 200 response for PublicPerson
 type PublicPersonResponse200Headers struct {
 	XRequestId          string
@@ -2875,6 +3966,49 @@ func (c *ClientWithResponses) PublicBatchUploadWithBodyWithResponse(ctx context.
 		return nil, err
 	}
 	return ParsePublicBatchUploadResponse(rsp)
+}
+
+// PublicMarketWithResponse A ZIP code's market statistics (public API)
+//
+// What a ZIP code's market is doing, from the records and the valuation engine in memory: the sales and
+// rents of the 12 months up to the newest record (median, mean, min, max, median price per square foot,
+// split by property type and bedrooms), the distribution of the engine's current values of every home on
+// record, the engine's monthly price index and a monthly history. A block or group with fewer than 5
+// records is omitted with a reason, never a median of two. 1 credit; a ZIP code with no records is a free
+// 404 (`market_not_found`); a ZIP code that is not 5 digits, or a bad `historyMonths` or `propertyType`, is
+// a free 400 naming the field. Use GET with query parameters only.
+//
+// Rate limits, headers and 429s are those of the public valuation.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/markets (the `PublicMarket` operationId).
+func (c *ClientWithResponses) PublicMarketWithResponse(ctx context.Context, params *PublicMarketParams, reqEditors ...RequestEditorFn) (*PublicMarketResponse, error) {
+	rsp, err := c.PublicMarket(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicMarketResponse(rsp)
+}
+
+// PublicMarketComparisonWithResponse Compare the markets of up to 5 ZIP codes (public API)
+//
+// The statistics of up to 5 distinct ZIP codes side by side (give `zip` once for each), with the same
+// options as a single market. 1 credit per ZIP code with records; a ZIP code with none is listed in
+// `notFound` and costs nothing; when none has records the answer is a free 404 (`market_not_found`). No ZIP
+// code, more than 5, or one that is not 5 digits is a free 400 naming `zip`.
+//
+// Rate limits, headers and 429s are those of the public valuation.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/markets/compare (the `PublicMarketComparison` operationId).
+func (c *ClientWithResponses) PublicMarketComparisonWithResponse(ctx context.Context, params *PublicMarketComparisonParams, reqEditors ...RequestEditorFn) (*PublicMarketComparisonResponse, error) {
+	rsp, err := c.PublicMarketComparison(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicMarketComparisonResponse(rsp)
 }
 
 // PublicPersonWithResponse Find a person (public API, 5 credits on a hit)
@@ -4037,6 +5171,751 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.Headers500 = &headers
 	case true:
 		var headers PublicBatchUploadResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicMarketResponse parses an HTTP response from a PublicMarketWithResponse call
+func ParsePublicMarketResponse(rsp *http.Response) (*PublicMarketResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicMarketResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+			Data Market `json:"data"`
+
+			// Meta The meta of a metered call (as a valuation's meta).
+			Meta CallMeta `json:"meta"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PublicPaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicMarketNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicMarketResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicMarketResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicMarketResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers PublicMarketResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicMarketResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicMarketResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicMarketResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicMarketResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PublicMarketResponse503Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers PublicMarketResponseDefaultHeaders
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicMarketComparisonResponse parses an HTTP response from a PublicMarketComparisonWithResponse call
+func ParsePublicMarketComparisonResponse(rsp *http.Response) (*PublicMarketComparisonResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicMarketComparisonResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Data MarketComparison `json:"data"`
+
+			// Meta The meta of a metered call (as a valuation's meta).
+			Meta CallMeta `json:"meta"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PublicPaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicMarketNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicMarketComparisonResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicMarketComparisonResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicMarketComparisonResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers PublicMarketComparisonResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicMarketComparisonResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicMarketComparisonResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicMarketComparisonResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicMarketComparisonResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PublicMarketComparisonResponse503Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers PublicMarketComparisonResponseDefaultHeaders
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

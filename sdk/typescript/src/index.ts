@@ -9,11 +9,15 @@ export type PropertyValuation = components["schemas"]["PropertyValuation"];
 export type BatchStatus = components["schemas"]["BatchStatus"];
 export type BatchResult = components["schemas"]["BatchResult"];
 export type PersonLookup = components["schemas"]["PersonLookup"];
+export type Market = components["schemas"]["Market"];
+export type MarketComparison = components["schemas"]["MarketComparison"];
 export type ErrorBody = components["schemas"]["Error"];
 /** What an account has left (plan credits, overage and its cost, the limit left): the body of a 402 carries it. */
 export type Balance = components["schemas"]["Balance"];
 export type ValuationParams = NonNullable<operations["publicValuation"]["parameters"]["query"]>;
 export type PersonParams = NonNullable<operations["publicPerson"]["parameters"]["query"]>;
+export type MarketParams = NonNullable<operations["publicMarket"]["parameters"]["query"]>;
+export type MarketComparisonParams = NonNullable<operations["publicMarketComparison"]["parameters"]["query"]>;
 export type BatchStatusParams = NonNullable<operations["publicBatchStatus"]["parameters"]["query"]>;
 export type DownloadFormat = "csv" | "xlsx";
 
@@ -124,6 +128,14 @@ export interface ValuatorClient {
    * (valuation_too_uncertain: its 80% range would be over three times wide; not charged), 429, ...
    */
   valuate(params: ValuationParams, init?: { signal?: AbortSignal }): Promise<PropertyValuation>;
+  /**
+   * A ZIP code's market statistics (1 credit): sales and rents of the last 12 months, the engine's values, price
+   * index and monthly history; a block with fewer than 5 records is `{count, omitted}`. A ZIP code with no records
+   * is a free 404 (`market_not_found`); bad input a free 400 naming the field.
+   */
+  market(params: MarketParams, init?: { signal?: AbortSignal }): Promise<Market>;
+  /** Up to 5 ZIP codes side by side (1 credit per ZIP code with records; the others are listed in `notFound`). */
+  compareMarkets(params: MarketComparisonParams, init?: { signal?: AbortSignal }): Promise<MarketComparison>;
   /** Finds a person by name and address (5 credits on a hit); 404 when no one matches. */
   findPerson(params: PersonParams, init?: { signal?: AbortSignal }): Promise<PersonLookup>;
   /** Uploads a CSV, XLSX or XLS file and, unless poll is false, waits until the job is completed or failed. */
@@ -210,6 +222,24 @@ export function createValuatorClient(options: ValuatorClientOptions): ValuatorCl
 
     async valuate(params, init) {
       const { data, error, response } = await raw.GET("/api/v1/property/valuation", {
+        params: { query: params },
+        signal: init?.signal,
+      });
+      if (!data) throw toError(response, error);
+      return data.data;
+    },
+
+    async market(params, init) {
+      const { data, error, response } = await raw.GET("/api/v1/markets", {
+        params: { query: params },
+        signal: init?.signal,
+      });
+      if (!data) throw toError(response, error);
+      return data.data;
+    },
+
+    async compareMarkets(params, init) {
+      const { data, error, response } = await raw.GET("/api/v1/markets/compare", {
         params: { query: params },
         signal: init?.signal,
       });

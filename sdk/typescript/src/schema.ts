@@ -466,6 +466,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ZIP code's market statistics
+         * @description What a ZIP code's market is doing, from the records and the valuation engine in memory: the sales and
+         *     rents of the 12 months up to the newest record (median, mean, min, max, median price per square foot,
+         *     split by property type and bedrooms), the distribution of the engine's current values of every home on
+         *     record, the engine's monthly price index and a monthly history. A block or group with fewer than 5
+         *     records is omitted with a reason, never a median of two. 1 credit; a ZIP code with no records is a free
+         *     404 (`market_not_found`); a ZIP code that is not 5 digits, or a bad `historyMonths` or `propertyType`, is
+         *     a free 400 naming the field. Use GET with query parameters only.
+         */
+        get: operations["getMarket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/markets/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare the markets of up to 5 ZIP codes
+         * @description The statistics of up to 5 distinct ZIP codes side by side (give `zip` once for each), with the same
+         *     options as a single market. 1 credit per ZIP code with records; a ZIP code with none is listed in
+         *     `notFound` and costs nothing; when none has records the answer is a free 404 (`market_not_found`). No ZIP
+         *     code, more than 5, or one that is not 5 digits is a free 400 naming `zip`.
+         */
+        get: operations["getMarketComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ZIP code's market statistics (public API)
+         * @description What a ZIP code's market is doing, from the records and the valuation engine in memory: the sales and
+         *     rents of the 12 months up to the newest record (median, mean, min, max, median price per square foot,
+         *     split by property type and bedrooms), the distribution of the engine's current values of every home on
+         *     record, the engine's monthly price index and a monthly history. A block or group with fewer than 5
+         *     records is omitted with a reason, never a median of two. 1 credit; a ZIP code with no records is a free
+         *     404 (`market_not_found`); a ZIP code that is not 5 digits, or a bad `historyMonths` or `propertyType`, is
+         *     a free 400 naming the field. Use GET with query parameters only.
+         *
+         *     Rate limits, headers and 429s are those of the public valuation.
+         */
+        get: operations["publicMarket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/markets/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare the markets of up to 5 ZIP codes (public API)
+         * @description The statistics of up to 5 distinct ZIP codes side by side (give `zip` once for each), with the same
+         *     options as a single market. 1 credit per ZIP code with records; a ZIP code with none is listed in
+         *     `notFound` and costs nothing; when none has records the answer is a free 404 (`market_not_found`). No ZIP
+         *     code, more than 5, or one that is not 5 digits is a free 400 naming `zip`.
+         *
+         *     Rate limits, headers and 429s are those of the public valuation.
+         */
+        get: operations["publicMarketComparison"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -1678,6 +1780,146 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The meta of a metered call (as a valuation's meta). */
+        CallMeta: {
+            requestId: string;
+            /** Format: date-time */
+            timestamp: string;
+            /**
+             * Format: int64
+             * @description Milliseconds.
+             */
+            responseTime: number;
+            /** Format: int64 */
+            creditsUsed: number;
+            /** Format: int64 */
+            creditsRemaining: number;
+        };
+        /** @description A ZIP code's market statistics (issue 28). Dollars are whole dollars. */
+        Market: {
+            zip: string;
+            city: string;
+            state: string;
+            /**
+             * Format: date
+             * @description The newest record (sale or rent) used.
+             */
+            asOf: string;
+            /** @description The type filter applied, or null. */
+            propertyType: string | null;
+            sales: components["schemas"]["MarketBlock"];
+            rents: components["schemas"]["MarketBlock"];
+            /** @description The distribution of the engine's current values of every home on record in the ZIP code, or why it is omitted. */
+            values: components["schemas"]["MarketValues"] | components["schemas"]["MarketOmitted"];
+            /** @description The engine's monthly price index of the market the ZIP code belongs to, oldest first, relative to the first month shown (1.0). */
+            priceIndex: {
+                month: string;
+                index: number;
+                /** @description Change over one month (0.004 = +0.4%); null without an index the month before. */
+                change1m: number | null;
+                /** @description Change over twelve months; null without an index twelve months before. */
+                change12m: number | null;
+            }[];
+            /** @description Per month, oldest first; a median is null when the month has fewer than 5 records. */
+            history: {
+                month: string;
+                /** Format: int32 */
+                salesCount: number;
+                /** Format: int64 */
+                medianSalePrice: number | null;
+                /** Format: int32 */
+                rentsCount: number;
+                /** Format: int64 */
+                medianRent: number | null;
+            }[];
+        };
+        /** @description The distribution of the engine's values of the homes on record (5 or more). */
+        MarketValues: {
+            /** Format: int32 */
+            count: number;
+            /** Format: int64 */
+            median: number;
+            /** Format: int64 */
+            p25: number;
+            /** Format: int64 */
+            p75: number;
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+        };
+        /** @description A block left out because it has fewer than 5 records, and why. */
+        MarketOmitted: {
+            /** Format: int32 */
+            count: number;
+            /** @example Fewer than 5 sales in the last 12 months. */
+            omitted: string;
+        };
+        /** @description The sales (or rents) of the 12 months up to asOf, or why they are omitted. For rents the figures are monthly rents. */
+        MarketBlock: components["schemas"]["MarketFigures"] | components["schemas"]["MarketOmitted"];
+        /** @description The figures of a block of sales or rents (5 records or more). */
+        MarketFigures: {
+            /** Format: int32 */
+            count: number;
+            /** Format: int64 */
+            median: number;
+            /** Format: int64 */
+            mean: number;
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+            /**
+             * Format: int64
+             * @description Sales only; null when fewer than 5 records have a floor area.
+             */
+            medianPricePerSqft?: number | null;
+            /**
+             * Format: int64
+             * @description Rents only; null when fewer than 5 records have a floor area.
+             */
+            medianRentPerSqft?: number | null;
+            byPropertyType: components["schemas"]["MarketGroup"][];
+            byBedrooms: components["schemas"]["MarketGroup"][];
+            /** @description The groups with fewer than 5 records, left out. */
+            omitted: {
+                /** @example Manufactured */
+                group: string;
+                reason: string;
+            }[];
+        };
+        /** @description The figures of one property type (propertyType) or bedroom count (bedrooms). */
+        MarketGroup: {
+            /** @enum {string} */
+            propertyType?: "Single Family" | "Condo" | "Townhouse" | "Multi-Family" | "Manufactured" | "Other";
+            /** @enum {string} */
+            bedrooms?: "1" | "2" | "3" | "4" | "5+";
+            /** Format: int32 */
+            count: number;
+            /** Format: int64 */
+            median: number;
+            /** Format: int64 */
+            mean: number;
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+            /**
+             * Format: int64
+             * @description Sales only; null when fewer than 5 records have a floor area.
+             */
+            medianPricePerSqft?: number | null;
+            /**
+             * Format: int64
+             * @description Rents only; null when fewer than 5 records have a floor area.
+             */
+            medianRentPerSqft?: number | null;
+        };
+        MarketComparison: {
+            markets: components["schemas"]["Market"][];
+            /** @description The ZIP codes asked for that have no records (not charged). */
+            notFound: string[];
+        };
         /** @description The one error shape of every endpoint. */
         Error: {
             /** @description A message a person can read. */
@@ -2003,6 +2245,20 @@ export interface components {
                 priceHistory: components["schemas"]["PriceEvent"][];
                 comparables: components["schemas"]["ComparableSale"][];
             };
+            /**
+             * @description The home's estimated value at the end of each of the last 60 months, oldest first: today's value carried
+             *     back by the market's price index (value · exp(index(month) − index(today))), rounded as
+             *     `estimatedValue`; the last entry is the estimate itself. No extra credit.
+             */
+            valueHistory?: {
+                /** @example 2021-12 */
+                month: string;
+                /**
+                 * Format: int64
+                 * @example 812000
+                 */
+                value: number;
+            }[];
             meta: {
                 requestId: string;
                 /** Format: date-time */
@@ -2158,7 +2414,7 @@ export interface components {
             /** @example GET /api/v1/property/valuation */
             endpoint: string;
             /** @enum {string} */
-            apiService: "property_valuation" | "person_lookup" | "batch";
+            apiService: "property_valuation" | "person_lookup" | "batch" | "market_statistics";
             creditsUsed: number;
             /** @description The parameters of the call. */
             requestData: {
@@ -3487,6 +3743,43 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The ZIP codes asked for have no records (code `market_not_found`). Not charged. */
+        PublicMarketNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "No records for ZIP 12345.",
+                 *       "code": "market_not_found",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The ZIP codes asked for have no records (code `market_not_found`). Not charged. */
+        MarketNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "No records for ZIP 12345.",
+                 *       "code": "market_not_found",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description The address cannot be valued (code `property_not_found`). Not charged. Either it is not on record and the
          *     facts to value it from were not given: the message says what to add, `field` and `fields` name the
@@ -4567,6 +4860,188 @@ export interface operations {
             403: components["responses"]["PublicAccountSuspended"];
             404: components["responses"]["PublicPropertyNotFound"];
             422: components["responses"]["PublicTooUncertain"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["PublicUnavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    getMarket: {
+        parameters: {
+            query: {
+                /**
+                 * @description A 5-digit ZIP code.
+                 * @example 98103
+                 */
+                zip: string;
+                /** @description Months of price index and history, ending with the month of the newest record. */
+                historyMonths?: number;
+                /** @description Only homes of this type. */
+                propertyType?: "Single Family" | "Condo" | "Townhouse" | "Multi-Family" | "Manufactured" | "Other";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The market statistics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Market"];
+                        meta: components["schemas"]["CallMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["MarketNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    getMarketComparison: {
+        parameters: {
+            query: {
+                /**
+                 * @description A 5-digit ZIP code; repeat the parameter for each ZIP code (at most 5).
+                 * @example [
+                 *       "98103",
+                 *       "98115"
+                 *     ]
+                 */
+                zip: string[];
+                /** @description Months of price index and history, ending with the month of the newest record. */
+                historyMonths?: number;
+                /** @description Only homes of this type. */
+                propertyType?: "Single Family" | "Condo" | "Townhouse" | "Multi-Family" | "Manufactured" | "Other";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The market statistics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MarketComparison"];
+                        meta: components["schemas"]["CallMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["MarketNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicMarket: {
+        parameters: {
+            query: {
+                /**
+                 * @description A 5-digit ZIP code.
+                 * @example 98103
+                 */
+                zip: string;
+                /** @description Months of price index and history, ending with the month of the newest record. */
+                historyMonths?: number;
+                /** @description Only homes of this type. */
+                propertyType?: "Single Family" | "Condo" | "Townhouse" | "Multi-Family" | "Manufactured" | "Other";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The market statistics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Market"];
+                        meta: components["schemas"]["CallMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            402: components["responses"]["PublicPaymentRequired"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicMarketNotFound"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["PublicUnavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicMarketComparison: {
+        parameters: {
+            query: {
+                /**
+                 * @description A 5-digit ZIP code; repeat the parameter for each ZIP code (at most 5).
+                 * @example [
+                 *       "98103",
+                 *       "98115"
+                 *     ]
+                 */
+                zip: string[];
+                /** @description Months of price index and history, ending with the month of the newest record. */
+                historyMonths?: number;
+                /** @description Only homes of this type. */
+                propertyType?: "Single Family" | "Condo" | "Townhouse" | "Multi-Family" | "Manufactured" | "Other";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The market statistics. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MarketComparison"];
+                        meta: components["schemas"]["CallMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            402: components["responses"]["PublicPaymentRequired"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicMarketNotFound"];
             429: components["responses"]["PublicTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["PublicUnavailable"];

@@ -130,6 +130,19 @@ describe("Valuator TypeScript SDK against the real server", { timeout: 300_000 }
     assert.equal(missing.status, 404);
   });
 
+  it("answers a ZIP code's market statistics and compares ZIP codes", async () => {
+    const m = await client.market({ zip: "98103", historyMonths: 12 });
+    assert.equal(m.zip, "98103");
+    assert.equal(m.history.length, 12);
+    assert.equal(m.priceIndex.length, 12);
+    assert.ok("median" in m.sales && m.sales.count >= 5 && m.sales.min <= m.sales.median, JSON.stringify(m.sales));
+    const cmp = await client.compareMarkets({ zip: ["98103", "12345"] });
+    assert.equal(cmp.markets.length, 1);
+    assert.deepEqual(cmp.notFound, ["12345"]);
+    const missing = await rejection(client.market({ zip: "12345" }));
+    assert.equal(missing.status, 404);
+  });
+
   it("surfaces a 402 with the account's balance", async () => {
     const broke = createValuatorClient({ baseUrl: server.baseUrl, apiKey: await server.newAccountKey("sdk-ts-broke") });
     const margaret = { name: "Margaret Larkspur", street_line_1: "5873 River Dr N", city: "Seattle", state_code: "WA",

@@ -1,0 +1,474 @@
+// Package market computes a ZIP code's market statistics (issue 28, api/openapi.yaml Market) from records already
+// in memory: the sales and rents on record, the engine's value of each home and its monthly price index. It does
+// no I/O; internal/valuation feeds it the loaded market and caches its answers per snapshot.
+package market
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"time"
+
+	"valuator/internal/property"
+)
+
+// MinRecords is the fewest records a figure is computed from: a block, a group or a month with fewer is omitted
+// with a reason, because the median of two sales says nothing about a market.
+const MinRecords = 5
+
+// WindowMonths is the span of the sales and rents blocks, ending at the newest record.
+const WindowMonths = 12
+
+// Bounds and default of historyMonths (the length of the price index and of the monthly history).
+const (
+	DefaultHistoryMonths = 24
+	MaxHistoryMonths     = 120
+)
+
+// Types are the engine's property types, in the order groups are shown (avm.PropertyType values).
+var Types = []string{"Single Family", "Condo", "Townhouse", "Multi-Family", "Manufactured", "Other"}
+
+// Record is one sale or rent of a home, with what the groups and the per-square-foot figure need.
+type Record struct {
+	Date   time.Time
+	Amount int64 // sale price or monthly rent, dollars
+	Type   string
+	Beds   float64
+	Sqft   float64
+}
+
+// HomeRef is a home on record in a ZIP: its position in the market's homes, and its type for the filter.
+type HomeRef struct {
+	Index int32
+	Type  string
+}
+
+// ZIP is every record of one ZIP code, grouped once per loaded market.
+type ZIP struct {
+	ZIP, City, State string
+	Sales, Rents     []Record
+	Homes            []HomeRef
+}
+
+// ByZIP groups a market's records by the ZIP code of their home. Records of homes not on record are skipped.
+func ByZIP(homes []property.Home, sales []property.Sale, rents []property.Rental) map[string]*ZIP {
+	out := map[string]*ZIP{}
+	at := make(map[int64]int32, len(homes))
+	for i := range homes {
+		h := &homes[i]
+		at[h.ID] = int32(i)
+		if h.ZIP == "" {
+			continue
+		}
+		z := out[h.ZIP]
+		if z == nil {
+			z = &ZIP{ZIP: h.ZIP, City: h.City, State: h.State}
+			out[h.ZIP] = z
+		}
+		z.Homes = append(z.Homes, HomeRef{Index: int32(i), Type: h.Type})
+	}
+	rec := func(pid int64, d time.Time, amount int64) (*ZIP, Record, bool) {
+		i, ok := at[pid]
+		if !ok || amount <= 0 {
+			return nil, Record{}, false
+		}
+		h := &homes[i]
+		z := out[h.ZIP]
+		return z, Record{Date: d, Amount: amount, Type: h.Type, Beds: h.Beds, Sqft: h.Sqft}, z != nil
+	}
+	for _, s := range sales {
+		if z, r, ok := rec(s.PropertyID, s.Date, s.Price); ok {
+			z.Sales = append(z.Sales, r)
+		}
+	}
+	for _, s := range rents {
+		if z, r, ok := rec(s.PropertyID, s.Date, s.Rent); ok {
+			z.Rents = append(z.Rents, r)
+		}
+	}
+	return out
+}
+
+// Index is the engine's monthly price index in log units (avm.Index.Month): ok is false for a month before the
+// index's data, which has no level of its own.
+type Index interface {
+	Month(month time.Time) (level float64, ok bool)
+}
+
+// Options select what is computed.
+type Options struct {
+	PropertyType  string // "" for every type
+	HistoryMonths int    // 1..MaxHistoryMonths
+}
+
+// Market is a ZIP code's statistics (api/openapi.yaml Market).
+type Market struct {
+	ZIP          string       `json:"zip"`
+	City         string       `json:"city"`
+	State        string       `json:"state"`
+	AsOf         string       `json:"asOf"`
+	PropertyType *string      `json:"propertyType"`
+	Sales        Block        `json:"sales"`
+	Rents        Block        `json:"rents"`
+	Values       Values       `json:"values"`
+	PriceIndex   []IndexMonth `json:"priceIndex"`
+	History      []Month      `json:"history"`
+}
+
+// Block is the figures of the sales or rents of the window. When the whole block is too thin, only Count and
+// Thin are set and it is written as {"count", "omitted": reason}.
+type Block struct {
+	Count   int
+	Thin    string
+	Figures                // the whole block's figures
+	ByType  []Group        // groups with at least MinRecords
+	ByBeds  []Group        // "1".."4", "5+"
+	Omit    []OmittedGroup // the groups left out
+	rent    bool           // names the per-square-foot figure medianRentPerSqft
+}
+
+// Figures are the statistics of a set of records, in whole dollars. PerSqft is nil when fewer than MinRecords of
+// them have a floor area.
+type Figures struct {
+	Median, Mean, Min, Max int64
+	PerSqft                *int64
+}
+
+// Group is the figures of one property type or bedroom count.
+type Group struct {
+	PropertyType string
+	Bedrooms     string
+	Count        int
+	Figures
+	rent bool
+}
+
+// OmittedGroup is a group left out of a block, and why.
+type OmittedGroup struct {
+	Group  string `json:"group"`
+	Reason string `json:"reason"`
+}
+
+func (f Figures) fields(m map[string]any, rent bool) {
+	m["median"], m["mean"], m["min"], m["max"] = f.Median, f.Mean, f.Min, f.Max
+	name := "medianPricePerSqft"
+	if rent {
+		name = "medianRentPerSqft"
+	}
+	m[name] = f.PerSqft
+}
+
+// MarshalJSON writes the block as the contract has it: the figures, or the count and the reason it is omitted.
+func (b Block) MarshalJSON() ([]byte, error) {
+	if b.Thin != "" {
+		return json.Marshal(map[string]any{"count": b.Count, "omitted": b.Thin})
+	}
+	m := map[string]any{"count": b.Count, "byPropertyType": nonNil(b.ByType), "byBedrooms": nonNil(b.ByBeds),
+		"omitted": b.Omit}
+	if b.Omit == nil {
+		m["omitted"] = []OmittedGroup{}
+	}
+	b.Figures.fields(m, b.rent)
+	return json.Marshal(m)
+}
+
+// MarshalJSON writes a group with the name of its kind (propertyType or bedrooms).
+func (g Group) MarshalJSON() ([]byte, error) {
+	m := map[string]any{"count": g.Count}
+	if g.PropertyType != "" {
+		m["propertyType"] = g.PropertyType
+	} else {
+		m["bedrooms"] = g.Bedrooms
+	}
+	g.Figures.fields(m, g.rent)
+	return json.Marshal(m)
+}
+
+func nonNil(g []Group) []Group {
+	if g == nil {
+		return []Group{}
+	}
+	return g
+}
+
+// Values is the distribution of the engine's values of the homes on record; Thin, when set, omits it.
+type Values struct {
+	Count                      int
+	Median, P25, P75, Min, Max int64
+	Thin                       string
+}
+
+// MarshalJSON writes the distribution, or the reason it is omitted.
+func (v Values) MarshalJSON() ([]byte, error) {
+	if v.Thin != "" {
+		return json.Marshal(map[string]any{"count": v.Count, "omitted": v.Thin})
+	}
+	return json.Marshal(map[string]any{"count": v.Count, "median": v.Median, "p25": v.P25, "p75": v.P75,
+		"min": v.Min, "max": v.Max})
+}
+
+// IndexMonth is one month of the price index: its level relative to the first month shown, and its changes.
+type IndexMonth struct {
+	Month     string   `json:"month"`
+	Index     float64  `json:"index"`
+	Change1m  *float64 `json:"change1m"`
+	Change12m *float64 `json:"change12m"`
+}
+
+// Month is one month of history; a median is nil when the month has fewer than MinRecords records.
+type Month struct {
+	Month           string `json:"month"`
+	SalesCount      int    `json:"salesCount"`
+	MedianSalePrice *int64 `json:"medianSalePrice"`
+	RentsCount      int    `json:"rentsCount"`
+	MedianRent      *int64 `json:"medianRent"`
+}
+
+// Compute is the market of z as opt selects. values are the engine's values of z.Homes (same order; NaN or 0 for
+// a home it could not value); ix is the engine's index (nil when there is no engine).
+func Compute(z *ZIP, opt Options, values []float64, ix Index) Market {
+	sales, rents := filter(z.Sales, opt.PropertyType), filter(z.Rents, opt.PropertyType)
+	asOf := newest(sales, rents)
+	if asOf.IsZero() {
+		// No record of the type asked: the blocks are empty, dated by the ZIP's newest record.
+		asOf = newest(z.Sales, z.Rents)
+	}
+	m := Market{ZIP: z.ZIP, City: z.City, State: z.State, AsOf: asOf.Format("2006-01-02")}
+	if opt.PropertyType != "" {
+		t := opt.PropertyType
+		m.PropertyType = &t
+	}
+	from := asOf.AddDate(0, -WindowMonths, 0)
+	m.Sales = block(window(sales, from, asOf), "sales", false)
+	m.Rents = block(window(rents, from, asOf), "rents", true)
+	m.Values = distribution(z.Homes, values, opt.PropertyType)
+	months := opt.HistoryMonths
+	if months <= 0 {
+		months = DefaultHistoryMonths
+	}
+	first := monthStart(asOf).AddDate(0, 1-months, 0)
+	m.History = history(sales, rents, first, months)
+	m.PriceIndex = priceIndex(ix, first, months)
+	return m
+}
+
+func filter(rs []Record, typ string) []Record {
+	if typ == "" {
+		return rs
+	}
+	var out []Record
+	for _, r := range rs {
+		if r.Type == typ {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func newest(lists ...[]Record) time.Time {
+	var t time.Time
+	for _, l := range lists {
+		for _, r := range l {
+			if r.Date.After(t) {
+				t = r.Date
+			}
+		}
+	}
+	return t
+}
+
+// window keeps the records after from up to and including to (the 12 months up to asOf).
+func window(rs []Record, from, to time.Time) []Record {
+	var out []Record
+	for _, r := range rs {
+		if r.Date.After(from) && !r.Date.After(to) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func thinReason(what string) string {
+	return "Fewer than 5 " + what + " in the last 12 months."
+}
+
+func block(rs []Record, what string, rent bool) Block {
+	b := Block{Count: len(rs), rent: rent}
+	if len(rs) < MinRecords {
+		b.Thin = thinReason(what)
+		return b
+	}
+	b.Figures = figures(rs)
+	byType := map[string][]Record{}
+	byBeds := map[string][]Record{}
+	for _, r := range rs {
+		t := r.Type
+		if t == "" {
+			t = "Other"
+		}
+		byType[t] = append(byType[t], r)
+		if k := bedsGroup(r.Beds); k != "" {
+			byBeds[k] = append(byBeds[k], r)
+		}
+	}
+	add := func(name string, list []Record, g Group, to *[]Group) {
+		if len(list) == 0 {
+			return
+		}
+		if len(list) < MinRecords {
+			b.Omit = append(b.Omit, OmittedGroup{Group: name, Reason: thinReason(what)})
+			return
+		}
+		g.Count, g.Figures, g.rent = len(list), figures(list), rent
+		*to = append(*to, g)
+	}
+	for _, t := range Types {
+		add(t, byType[t], Group{PropertyType: t}, &b.ByType)
+	}
+	for _, k := range []string{"1", "2", "3", "4", "5+"} {
+		add(k+" bedrooms", byBeds[k], Group{Bedrooms: k}, &b.ByBeds)
+	}
+	return b
+}
+
+// bedsGroup is the bedroom group of a home; "" when its bedrooms are unknown or none (studios are not a group of
+// the contract).
+func bedsGroup(beds float64) string {
+	n := int(math.Round(beds))
+	switch {
+	case !(beds >= 0.5):
+		return ""
+	case n >= 5:
+		return "5+"
+	default:
+		return string(rune('0' + n))
+	}
+}
+
+func figures(rs []Record) Figures {
+	amounts := make([]float64, len(rs))
+	var per []float64
+	sum := 0.0
+	for i, r := range rs {
+		amounts[i] = float64(r.Amount)
+		sum += amounts[i]
+		if r.Sqft > 0 {
+			per = append(per, float64(r.Amount)/r.Sqft)
+		}
+	}
+	sort.Float64s(amounts)
+	f := Figures{Median: dollars(median(amounts)), Mean: dollars(sum / float64(len(rs))),
+		Min: dollars(amounts[0]), Max: dollars(amounts[len(amounts)-1])}
+	if len(per) >= MinRecords {
+		sort.Float64s(per)
+		v := dollars(median(per))
+		f.PerSqft = &v
+	}
+	return f
+}
+
+func distribution(homes []HomeRef, values []float64, typ string) Values {
+	var vs []float64
+	for i, h := range homes {
+		if typ != "" && h.Type != typ {
+			continue
+		}
+		if i < len(values) && values[i] > 0 && !math.IsInf(values[i], 0) {
+			vs = append(vs, values[i])
+		}
+	}
+	v := Values{Count: len(vs)}
+	if len(vs) < MinRecords {
+		v.Thin = "Fewer than 5 homes on record."
+		return v
+	}
+	sort.Float64s(vs)
+	v.Median, v.P25, v.P75 = dollars(quantile(vs, 0.5)), dollars(quantile(vs, 0.25)), dollars(quantile(vs, 0.75))
+	v.Min, v.Max = dollars(vs[0]), dollars(vs[len(vs)-1])
+	return v
+}
+
+func history(sales, rents []Record, first time.Time, months int) []Month {
+	out := make([]Month, months)
+	salesBy := make([][]float64, months)
+	rentsBy := make([][]float64, months)
+	put := func(rs []Record, into [][]float64) {
+		for _, r := range rs {
+			if i := monthsBetween(first, r.Date); i >= 0 && i < months {
+				into[i] = append(into[i], float64(r.Amount))
+			}
+		}
+	}
+	put(sales, salesBy)
+	put(rents, rentsBy)
+	med := func(v []float64) *int64 {
+		if len(v) < MinRecords {
+			return nil
+		}
+		sort.Float64s(v)
+		d := dollars(median(v))
+		return &d
+	}
+	for i := range out {
+		out[i] = Month{Month: first.AddDate(0, i, 0).Format("2006-01"), SalesCount: len(salesBy[i]),
+			MedianSalePrice: med(salesBy[i]), RentsCount: len(rentsBy[i]), MedianRent: med(rentsBy[i])}
+	}
+	return out
+}
+
+// priceIndex is the index's months from first, relative to the first: exp(level - level(first)), with the changes
+// over one and twelve months where the index has the earlier month.
+func priceIndex(ix Index, first time.Time, months int) []IndexMonth {
+	out := make([]IndexMonth, 0, months)
+	if ix == nil {
+		return out
+	}
+	base, _ := ix.Month(first)
+	change := func(level float64, m time.Time, back int) *float64 {
+		prev, ok := ix.Month(m.AddDate(0, -back, 0))
+		if !ok {
+			return nil
+		}
+		c := round4(math.Exp(level-prev) - 1)
+		return &c
+	}
+	for i := 0; i < months; i++ {
+		m := first.AddDate(0, i, 0)
+		level, _ := ix.Month(m)
+		out = append(out, IndexMonth{Month: m.Format("2006-01"), Index: round4(math.Exp(level - base)),
+			Change1m: change(level, m, 1), Change12m: change(level, m, 12)})
+	}
+	return out
+}
+
+func round4(v float64) float64 { return math.Round(v*10000) / 10000 }
+
+func dollars(v float64) int64 { return int64(math.Round(v)) }
+
+func monthStart(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+func monthsBetween(first, t time.Time) int {
+	return (t.Year()-first.Year())*12 + int(t.Month()) - int(first.Month())
+}
+
+// median of sorted values; the mean of the middle two for an even count.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// quantile of sorted values, interpolated linearly between the nearest ranks (the usual definition, R's type 7).
+func quantile(sorted []float64, q float64) float64 {
+	pos := q * float64(len(sorted)-1)
+	i := int(pos)
+	if i+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	f := pos - float64(i)
+	return sorted[i]*(1-f) + sorted[i+1]*f
+}

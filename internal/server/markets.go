@@ -1,0 +1,68 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"valuator/internal/apperr"
+	"valuator/internal/market"
+	"valuator/internal/usage"
+	"valuator/internal/valuation"
+)
+
+// marketsOf reads a market statistics call's query (validated by the service, which names the bad field). A body on
+// this GET is refused as on the public valuation: it would be silently ignored.
+func marketsOf(r *http.Request) (valuation.MarketInput, error) {
+	q := r.URL.Query()
+	in := valuation.MarketInput{ZIP: q["zip"], HistoryMonths: q.Get("historyMonths"), PropertyType: q.Get("propertyType")}
+	if r.ContentLength > 0 || len(r.TransferEncoding) > 0 || strings.Contains(r.Header.Get("Content-Type"), "json") {
+		return in, apperr.Invalid("body", "Use GET with query parameters and no JSON body: "+r.URL.Path+"?zip=...")
+	}
+	return in, nil
+}
+
+// The four market statistics routes: the public API (API key) and the dashboard (session), one ZIP or a comparison.
+func (s *Server) publicMarket(w http.ResponseWriter, r *http.Request) { s.marketsByKey(w, r, false) }
+func (s *Server) publicMarketCompare(w http.ResponseWriter, r *http.Request) {
+	s.marketsByKey(w, r, true)
+}
+func (s *Server) dashboardMarket(w http.ResponseWriter, r *http.Request) {
+	s.marketsBySession(w, r, false)
+}
+func (s *Server) dashboardMarketCompare(w http.ResponseWriter, r *http.Request) {
+	s.marketsBySession(w, r, true)
+}
+
+func (s *Server) marketsByKey(w http.ResponseWriter, r *http.Request, compare bool) {
+	p := keyFrom(r.Context())
+	s.meteredMarkets(w, r, callOf(r, p.userID, p.keyID, p.keyName, "GET "+r.URL.Path, time.Now()), compare)
+}
+
+func (s *Server) marketsBySession(w http.ResponseWriter, r *http.Request, compare bool) {
+	s.meteredMarkets(w, r, callOf(r, userFrom(r.Context()).user.ID, 0, "", "GET "+r.URL.Path, time.Now()), compare)
+}
+
+// meteredMarkets answers the call and charges for it (valuation.Service.MeteredMarkets): {"data": Market} for one
+// ZIP, {"data": {"markets", "notFound"}} for a comparison, with the meta of a valuation.
+func (s *Server) meteredMarkets(w http.ResponseWriter, r *http.Request, call usage.Call, compare bool) {
+	in, err := marketsOf(r)
+	if err != nil {
+		s.writeError(w, r, s.valuation.RefusedMarkets(r.Context(), call, in, err))
+		return
+	}
+	ans, err := s.valuation.MeteredMarkets(r.Context(), call, in, compare)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.metrics.Credits(usage.ServiceMarket, ans.Meta.CreditsUsed)
+	var data any = ans.Markets[0]
+	if compare {
+		data = struct {
+			Markets  []*market.Market `json:"markets"`
+			NotFound []string         `json:"notFound"`
+		}{ans.Markets, ans.NotFound}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": data, "meta": ans.Meta})
+}

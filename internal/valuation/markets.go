@@ -1,0 +1,251 @@
+package valuation
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"valuator/internal/apperr"
+	"valuator/internal/credit"
+	"valuator/internal/market"
+	"valuator/internal/usage"
+)
+
+// MarketInput is a market statistics call as sent (GET /api/v1/markets and its twins): read by ParseMarket, kept
+// as sent in the usage record.
+type MarketInput struct {
+	ZIP           []string `json:"zip"`
+	HistoryMonths string   `json:"historyMonths,omitempty"`
+	PropertyType  string   `json:"propertyType,omitempty"`
+}
+
+// MaxCompareZIPs is how many ZIP codes one comparison may ask for.
+const MaxCompareZIPs = 5
+
+var zipPattern = regexp.MustCompile(`^[0-9]{5}$`)
+
+// marketQuery is a valid MarketInput.
+type marketQuery struct {
+	zips []string
+	opt  market.Options
+}
+
+// parse checks the input, naming the first bad field; compare allows up to MaxCompareZIPs distinct ZIP codes,
+// otherwise exactly one is asked for.
+func (in MarketInput) parse(compare bool) (marketQuery, error) {
+	var q marketQuery
+	var v apperr.Validation
+	seen := map[string]bool{}
+	for _, z := range in.ZIP {
+		z = strings.TrimSpace(z)
+		if !zipPattern.MatchString(z) {
+			v.Add("zip", "zip must be a 5-digit ZIP code")
+			break
+		}
+		if !seen[z] {
+			seen[z] = true
+			q.zips = append(q.zips, z)
+		}
+	}
+	switch {
+	case len(in.ZIP) == 0:
+		v.Add("zip", "zip is required: a 5-digit ZIP code")
+	case !compare && len(in.ZIP) > 1:
+		v.Add("zip", "zip must be given once; compare markets with /markets/compare")
+	case compare && len(q.zips) > MaxCompareZIPs:
+		v.Add("zip", fmt.Sprintf("zip: at most %d ZIP codes can be compared", MaxCompareZIPs))
+	}
+	q.opt.HistoryMonths = market.DefaultHistoryMonths
+	if s := strings.TrimSpace(in.HistoryMonths); s != "" {
+		n, err := strconv.Atoi(s)
+		ok := err == nil && n >= 1 && n <= market.MaxHistoryMonths
+		v.Check(ok, "historyMonths", fmt.Sprintf("historyMonths must be a whole number from 1 to %d", market.MaxHistoryMonths))
+		if ok {
+			q.opt.HistoryMonths = n
+		}
+	}
+	if t := strings.TrimSpace(in.PropertyType); t != "" {
+		known := false
+		for _, k := range market.Types {
+			if strings.EqualFold(k, t) {
+				q.opt.PropertyType, known = k, true
+			}
+		}
+		v.Check(known, "propertyType", "propertyType must be one of: "+strings.Join(market.Types, ", "))
+	}
+	return q, v.Err()
+}
+
+// MarketsAnswer is what a market statistics call returns: the markets found, in the order asked, and the ZIP codes
+// with no records (a comparison only; a single ZIP with none is a 404).
+type MarketsAnswer struct {
+	Markets  []*market.Market
+	NotFound []string
+	Meta     ResultMeta
+}
+
+// errMarketNotFound answers a ZIP code with no records, free.
+func errMarketNotFound(zips []string) error {
+	return apperr.NotFound("market_not_found", "No records for ZIP "+strings.Join(zips, ", ")+".")
+}
+
+// marketStats is a snapshot's statistics: its records by ZIP code, grouped on first use, and the engine's values
+// of each ZIP's homes, computed once per ZIP (a value is the costliest part, and it does not depend on the type
+// filter or the months asked).
+type marketStats struct {
+	once   sync.Once
+	zips   map[string]*market.ZIP
+	mu     sync.Mutex
+	values map[string]*zipValues
+}
+
+type zipValues struct {
+	once sync.Once
+	v    []float64
+}
+
+func (snap *snapshot) zip(code string) *market.ZIP {
+	st := &snap.stats
+	st.once.Do(func() {
+		st.zips = market.ByZIP(snap.data.Homes, snap.data.Sales, snap.data.Rentals)
+		st.values = map[string]*zipValues{}
+	})
+	return st.zips[code]
+}
+
+// zipValues are the engine's current values of z's homes (as of at), computed once per snapshot.
+func (snap *snapshot) zipValues(z *market.ZIP, at time.Time) []float64 {
+	if snap.engine == nil {
+		return nil
+	}
+	st := &snap.stats
+	st.mu.Lock()
+	zv := st.values[z.ZIP]
+	if zv == nil {
+		zv = &zipValues{}
+		st.values[z.ZIP] = zv
+	}
+	st.mu.Unlock()
+	zv.once.Do(func() {
+		at, _ = snap.engine.AsOf(at)
+		zv.v = make([]float64, len(z.Homes))
+		for i, h := range z.Homes {
+			v := snap.engine.PointValue(snap.market.Properties[h.Index].Home, h.Index, at)
+			if v > 0 && !math.IsInf(v, 0) {
+				zv.v[i] = v
+			}
+		}
+	})
+	return zv.v
+}
+
+// Market is the statistics of one ZIP code as opt selects, from the market in memory; nil when the ZIP has no
+// records. Answers are cached per snapshot version, so they last until the market is reloaded.
+func (s *Service) market(snap *snapshot, code string, opt market.Options) *market.Market {
+	key := fmt.Sprintf("%s|%s|%s|%d", snap.version, code, opt.PropertyType, opt.HistoryMonths)
+	if m, ok := s.markets.get(key); ok {
+		return m
+	}
+	z := snap.zip(code)
+	if z == nil || len(z.Sales)+len(z.Rents) == 0 {
+		return nil
+	}
+	var ix market.Index
+	if snap.engine != nil {
+		ix = snap.engine.PriceIndex()
+	}
+	m := market.Compute(z, opt, snap.zipValues(z, s.now().UTC()), ix)
+	s.markets.put(key, &m)
+	return &m
+}
+
+// Markets answers a market statistics call without charging for it.
+func (s *Service) Markets(ctx context.Context, in MarketInput, compare bool) (*MarketsAnswer, error) {
+	q, err := in.parse(compare)
+	if err != nil {
+		return nil, err
+	}
+	snap := s.snap.Load()
+	if snap == nil {
+		return nil, s.errNotReady()
+	}
+	ans := &MarketsAnswer{Markets: []*market.Market{}, NotFound: []string{}}
+	for _, z := range q.zips {
+		if m := s.market(snap, z, q.opt); m != nil {
+			ans.Markets = append(ans.Markets, m)
+		} else {
+			ans.NotFound = append(ans.NotFound, z)
+		}
+	}
+	if len(ans.Markets) == 0 {
+		return nil, errMarketNotFound(ans.NotFound)
+	}
+	return ans, nil
+}
+
+// MeteredMarkets answers and charges a market statistics call: MarketCost per ZIP code found, with its usage
+// record, in one transaction (as Metered does for valuations); bad input, a ZIP with no records or our failure
+// cost nothing and are recorded by RefusedMarkets.
+func (s *Service) MeteredMarkets(ctx context.Context, call usage.Call, in MarketInput, compare bool) (*MarketsAnswer, error) {
+	ans, err := s.Markets(ctx, in, compare)
+	if err != nil {
+		return nil, s.RefusedMarkets(ctx, call, in, err)
+	}
+	zips := make([]string, len(ans.Markets))
+	for i, m := range ans.Markets {
+		zips[i] = m.ZIP
+	}
+	cost := credit.MarketCost * int64(len(ans.Markets))
+	rec := marketRecord(call, in, 200, s.now())
+	rec.PropertyAddress = marketSubject(zips)
+	balance, err := s.store.Meter(ctx, rec, cost, rec.PropertyAddress)
+	var ins *credit.ErrInsufficient
+	if errors.As(err, &ins) {
+		return nil, s.RefusedMarkets(ctx, call, in, ins.Answer(cost))
+	}
+	if err != nil {
+		return nil, err
+	}
+	ans.Meta = ResultMeta{RequestID: call.RequestID, Timestamp: s.now().UTC().Format(time.RFC3339),
+		ResponseTime: time.Since(call.Start).Milliseconds(), CreditsUsed: cost, CreditsRemaining: balance}
+	return ans, nil
+}
+
+// marketSubject is what History shows of a market call: "Market statistics: 98103" (or "98103, 98115").
+func marketSubject(zips []string) string { return "Market statistics: " + strings.Join(zips, ", ") }
+
+// RefusedMarkets records a market call that failed with err (it cost nothing) and returns err.
+func (s *Service) RefusedMarkets(ctx context.Context, call usage.Call, in MarketInput, err error) error {
+	kind := apperr.KindInternal
+	if e, ok := apperr.As(err); ok {
+		kind = e.Kind
+	}
+	rec := marketRecord(call, in, kind.Status(), s.now())
+	var valid []string
+	for _, z := range in.ZIP {
+		if zipPattern.MatchString(strings.TrimSpace(z)) {
+			valid = append(valid, strings.TrimSpace(z))
+		}
+	}
+	// Only well-formed ZIP codes are written into the subject: the rest of the input is kept, sanitised, as
+	// request data.
+	rec.PropertyAddress = marketSubject(valid)
+	if uerr := s.store.RecordUsage(ctx, rec); uerr != nil {
+		s.log.Error("recording usage", "request_id", rec.RequestID, "err", uerr)
+	}
+	return err
+}
+
+func marketRecord(call usage.Call, in MarketInput, status int, now time.Time) usage.Record {
+	rec := call.Record(usage.ServiceMarket, status, now)
+	data, _ := json.Marshal(in)
+	rec.RequestData = string(data)
+	return rec
+}
