@@ -37,6 +37,13 @@ function renderMarkets(routes: Record<string, FakeRoute>, route = "/markets") {
   return { ...server, ...view, user, calls };
 }
 
+/** Opens the screen at a URL (a shared link) and presses Search, as a search from a link is only run by the button. */
+async function searchFrom(routes: Record<string, FakeRoute>, route: string) {
+  const ctx = renderMarkets(routes, route);
+  await ctx.user.click(screen.getByRole("button", { name: /^Search \(\d+ Credits?\)$/ }));
+  return ctx;
+}
+
 function location() {
   return screen.getByTestId("location").textContent ?? "";
 }
@@ -85,7 +92,7 @@ describe("the Markets screen", () => {
   });
 
   it("draws the headline figures, charts and tables from the contract's data", async () => {
-    renderMarkets({ [ONE]: { body: envelope(makeMarket()) } }, "/markets?zip=98103");
+    await searchFrom({ [ONE]: { body: envelope(makeMarket()) } }, "/markets?zip=98103");
     expect(await screen.findByTestId("stat-median-sale-value")).toHaveTextContent("$890,000");
     expect(screen.getByTestId("stat-median-sale-note")).toHaveTextContent("Mean $934,512; $612 per sq ft");
     expect(screen.getByTestId("stat-sales-count-value")).toHaveTextContent("143");
@@ -113,7 +120,7 @@ describe("the Markets screen", () => {
 
   it("shows a thin block's reason in place of its figures", async () => {
     const thin = makeMarket({ sales: { count: 3, omitted: "Fewer than 5 sales in the last 12 months." } });
-    renderMarkets({ [ONE]: { body: envelope(thin) } }, "/markets?zip=98103");
+    await searchFrom({ [ONE]: { body: envelope(thin) } }, "/markets?zip=98103");
     expect(await screen.findByTestId("stat-median-sale-value")).toHaveTextContent("—");
     expect(screen.getByTestId("stat-median-sale-note")).toHaveTextContent("Fewer than 5 sales in the last 12 months.");
     expect(screen.getByTestId("stat-sales-count-value")).toHaveTextContent("3");
@@ -145,7 +152,7 @@ describe("the Markets screen", () => {
 
   it("puts a 400's message on the field it names", async () => {
     const key = "GET /api/markets?zip=98103&historyMonths=120";
-    renderMarkets(
+    await searchFrom(
       { [key]: { status: 400, body: errorBody("historyMonths must be between 1 and 120", { field: "historyMonths" }) } },
       "/markets?zip=98103&historyMonths=120",
     );
@@ -156,7 +163,7 @@ describe("the Markets screen", () => {
 
   it("says a ZIP with no records is not found, and free", async () => {
     const key = "GET /api/markets?zip=12345";
-    renderMarkets(
+    await searchFrom(
       { [key]: { status: 404, body: errorBody("No records for ZIP 12345.", { code: "market_not_found", field: "zip" }) } },
       "/markets?zip=12345",
     );
@@ -166,7 +173,7 @@ describe("the Markets screen", () => {
   });
 
   it("handles running out of credits as the lookup does: a toast with the balance and a way to Billing", async () => {
-    renderMarkets(
+    await searchFrom(
       { [ONE]: { status: 402, body: errorBody("Insufficient credits", { code: "insufficient_credits", balance: 0, creditsRequired: 1 }) } },
       "/markets?zip=98103",
     );
@@ -218,16 +225,33 @@ describe("the Markets screen", () => {
     expect(location()).toBe("/markets?zip=98103&compare=98115");
   });
 
-  it("opens a shared comparison from its URL", async () => {
-    const { calls } = renderMarkets(
-      { [TWO]: { body: envelope({ markets: [makeMarket(), makeThinMarket()], notFound: [] }, 2) } },
-      "/markets?zip=98103&compare=98115",
+  it("fills the form from a shared URL and charges nothing until Search is pressed", async () => {
+    const { calls, user } = renderMarkets(
+      { [TWO + "&propertyType=Condo"]: { body: envelope({ markets: [makeMarket(), makeThinMarket()], notFound: [] }, 2) } },
+      "/markets?zip=98103&compare=98115&propertyType=Condo",
     );
+    expect(screen.getByLabelText("ZIP Code")).toHaveValue("98103");
+    expect(screen.getByLabelText("Property Type")).toHaveValue("Condo");
+    expect(screen.getByRole("list", { name: "ZIP codes compared" })).toHaveTextContent("98115");
+    expect(screen.getByTestId("markets-ready")).toHaveTextContent("Ready to search 98103, 98115");
+    expect(screen.getByTestId("markets-ready")).toHaveTextContent("it costs 2 credits");
+    expect(calls(TWO + "&propertyType=Condo")).toHaveLength(0);
+
+    await user.click(screen.getByRole("button", { name: "Search (2 Credits)" }));
     expect(await screen.findByTestId("market-title")).toHaveTextContent("98103, 98115 compared");
-    expect(screen.getByRole("button", { name: "Search (2 Credits)" })).toBeInTheDocument();
-    expect(calls(TWO)).toHaveLength(1);
-    // Focus is not taken on arrival from a link: only a search the user made is announced.
-    expect(screen.getByTestId("market-title")).not.toHaveFocus();
+    expect(calls(TWO + "&propertyType=Condo")).toHaveLength(1);
+    expect(location()).toBe("/markets?zip=98103&compare=98115&propertyType=Condo");
+    await waitFor(() => expect(screen.getByTestId("market-title")).toHaveFocus());
+  });
+
+  it("asks again when the same search is pressed after a failure (credits bought since a 402)", async () => {
+    let answer: FakeRoute = { status: 402, body: errorBody("Insufficient credits", { code: "insufficient_credits", balance: 0, creditsRequired: 1 }) };
+    const { calls, user } = await searchFrom({ [ONE]: () => answer as { status: number; body: unknown } }, "/markets?zip=98103");
+    await screen.findByTestId("markets-no-credits");
+    answer = { body: envelope(makeMarket()) };
+    await user.click(screen.getByRole("button", { name: "Search (1 Credit)" }));
+    expect(await screen.findByTestId("stat-median-sale-value")).toHaveTextContent("$890,000");
+    expect(calls(ONE)).toHaveLength(2);
   });
 
   it("stops at five ZIPs", async () => {
@@ -245,7 +269,7 @@ describe("the Markets screen", () => {
   it("exports what is shown as CSV, protected against formulas", async () => {
     const { blobs, click } = captureDownloads();
     const evil = makeThinMarket({ city: "=HYPERLINK(\"http://x\")" });
-    const { user } = renderMarkets(
+    const { user } = await searchFrom(
       { [TWO]: { body: envelope({ markets: [makeMarket(), evil], notFound: [] }, 2) } },
       "/markets?zip=98103&compare=98115",
     );

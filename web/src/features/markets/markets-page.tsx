@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
 import { AlertCircle, Download, Plus, Search, X } from "lucide-react";
 import { PageHeader } from "@/app/shell/page-header";
 import { Button } from "@/components/ui/button";
@@ -25,6 +26,8 @@ import {
   isNotFound,
   isThin,
   MARKET_PROPERTY_TYPES,
+  marketsKey,
+  marketsUrl,
   MAX_ZIPS,
   paramsFromQuery,
   queryFromParams,
@@ -67,7 +70,13 @@ const selectClass =
 export function MarketsPage() {
   const [params, setParams] = useSearchParams();
   const query = queryFromParams(params);
-  const markets = useMarkets(query);
+  const queryClient = useQueryClient();
+  // A search is charged, so it runs only from the button that says its cost: a URL (a shared link, the lookup's
+  // "See the 98103 market") fills the form and waits. An answer this session already paid for is shown at once.
+  const [confirmed, setConfirmed] = useState<string | null>(null);
+  const url = query ? marketsUrl(query) : null;
+  const paid = !!query && queryClient.getQueryData(marketsKey(query)) !== undefined;
+  const markets = useMarkets(query, paid || (url !== null && url === confirmed));
   const { refreshUser } = useAuth();
 
   // Each outcome (the statistics, not found, a failure shown in place) takes focus to its heading.
@@ -108,6 +117,10 @@ export function MarketsPage() {
 
   const onSearch = (q: MarketQuery) => {
     searched.current = true;
+    const next = marketsUrl(q);
+    // The same search again after a failure (credits bought since a 402, the server back) asks again.
+    if (next === confirmed && markets.isError) void markets.refetch();
+    setConfirmed(next);
     setParams(paramsFromQuery(q));
   };
 
@@ -130,6 +143,8 @@ export function MarketsPage() {
         <section ref={resultArea} aria-label="Market statistics" aria-busy={markets.isFetching} className="space-y-6">
           {!query ? (
             <IntroCard />
+          ) : markets.isPending && !markets.isFetching ? (
+            <ReadyCard query={query} />
           ) : markets.isFetching ? (
             <Card data-testid="markets-pending">
               <CardContent className="flex flex-col items-center gap-3 py-16 text-center">
@@ -336,6 +351,21 @@ function IntroCard() {
         <h2 className="text-lg font-semibold">Search a ZIP code</h2>
         <p className="text-sm text-muted-foreground">
           See its sales, rents, the values of the homes on record and the price index, and compare up to five ZIP codes.
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A search from the URL, waiting for the button: what it will show and cost. */
+function ReadyCard({ query }: { query: MarketQuery }) {
+  const zips = zipsOf(query);
+  return (
+    <Card data-testid="markets-ready" className="border-dashed">
+      <CardContent className="space-y-1 py-10 text-center">
+        <h2 className="text-lg font-semibold">{`Ready to search ${zips.join(", ")}`}</h2>
+        <p className="text-sm text-muted-foreground">
+          {`Press Search to see ${zips.length === 1 ? "its market" : "their markets side by side"}; it costs ${creditsText(zips.length).toLowerCase()}, and a ZIP code with no records is free.`}
         </p>
       </CardContent>
     </Card>

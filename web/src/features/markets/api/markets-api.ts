@@ -156,15 +156,20 @@ export async function fetchMarkets(q: MarketQuery): Promise<MarketsResult> {
   return { markets: [res.data], notFound: [], creditsUsed: res.meta?.creditsUsed ?? null };
 }
 
+export function marketsKey(q: MarketQuery | null): readonly unknown[] {
+  return ["markets", q ? marketsUrl(q) : null];
+}
+
 /**
- * The statistics of a search; nothing is asked until there is one. Every answer costs credits, so an answer is kept
- * for the session and never fetched again behind the user's back (no refetch on focus, reconnect or failure).
+ * The statistics of a search, asked only once `run` says so (the user pressed the button that states the cost).
+ * Every answer costs credits, so an answer is kept for the session and never fetched again behind the user's back
+ * (no refetch on focus, reconnect or failure).
  */
-export function useMarkets(q: MarketQuery | null) {
+export function useMarkets(q: MarketQuery | null, run: boolean) {
   return useQuery({
-    queryKey: ["markets", q ? marketsUrl(q) : null],
+    queryKey: marketsKey(q),
     queryFn: () => fetchMarkets(q!),
-    enabled: q !== null,
+    enabled: q !== null && run,
     staleTime: Infinity,
     gcTime: 30 * 60_000,
     retry: false,
