@@ -1,6 +1,7 @@
 import type { Market } from "./api/markets-api";
 
-// Markets shaped exactly as the contract of issue 28 writes them (/tmp/issue28/api.md): the unit tests render these.
+// Markets shaped exactly as the contract of issue 28 writes them (api.md and its deviations, api-changes.md: the meta is
+// the valuation's, per-sq-ft figures may be null, omitted bedroom groups are named "1 bedrooms"): the unit tests render these.
 
 function months(n: number, last = "2026-11"): string[] {
   const [y, m] = last.split("-").map(Number) as [number, number];
@@ -71,11 +72,14 @@ export function makeThinMarket(overrides: Partial<Market> = {}): Market {
     zip: "98115",
     city: "SEATTLE",
     rents: { count: 3, omitted: "Fewer than 5 rents in the last 12 months." },
-    values: { omitted: "Fewer than 5 homes on record." },
+    values: { count: 3, omitted: "Fewer than 5 homes on record." },
     ...overrides,
   });
 }
 
 export function envelope(data: unknown, creditsUsed = 1) {
-  return { data, meta: { requestId: "req-mkt", creditsUsed, creditBalance: null } };
+  return {
+    data,
+    meta: { requestId: "req-mkt", timestamp: "2026-11-27T01:00:00Z", responseTime: 4, creditsUsed, creditsRemaining: 99 },
+  };
 }

@@ -127,6 +127,18 @@ describe("the Markets screen", () => {
     expect(screen.getByTestId("omitted-98103")).toHaveTextContent("All sales: Fewer than 5 sales in the last 12 months.");
   });
 
+  it("says when the market has no price index yet, and leaves a null per-sq-ft figure out", async () => {
+    const base = makeMarket();
+    const noIndex = makeMarket({
+      priceIndex: [],
+      sales: { ...(base.sales as Exclude<typeof base.sales, { omitted: string }>), medianPricePerSqft: null },
+    });
+    await searchFrom({ [ONE]: { body: envelope(noIndex) } }, "/markets?zip=98103");
+    expect(await screen.findByTestId("price-index-none")).toHaveTextContent("too few sales");
+    expect(screen.getByTestId("stat-index-change-value")).toHaveTextContent("—");
+    expect(screen.getByTestId("stat-median-sale-note")).toHaveTextContent(/^Mean \$934,512$/);
+  });
+
   it("sends the property type and history asked, and keeps them in the URL", async () => {
     const key = "GET /api/markets?zip=98103&historyMonths=60&propertyType=Condo";
     const { calls, user } = renderMarkets({ [key]: { body: envelope(makeMarket({ propertyType: "Condo" }, 60)) } });

@@ -505,7 +505,9 @@ function HeadlineCards({ market: m }: { market: Market }) {
         note={
           isThin(m.sales)
             ? m.sales.omitted
-            : `Mean ${dollars(m.sales.mean)}; ${dollars(m.sales.medianPricePerSqft)} per sq ft`
+            : typeof m.sales.medianPricePerSqft === "number"
+              ? `Mean ${dollars(m.sales.mean)}; ${dollars(m.sales.medianPricePerSqft)} per sq ft`
+              : `Mean ${dollars(m.sales.mean)}`
         }
       />
       <HeadlineCard
@@ -539,7 +541,7 @@ function HeadlineCards({ market: m }: { market: Market }) {
             ? idx.change12m === null
               ? "Not enough history for a 12-month change"
               : `${percentChange(idx.change1m)} over the last month (${idx.month})`
-            : "No index for this market"
+            : "Too few sales for the engine to fit an index"
         }
       />
     </div>

@@ -69,7 +69,8 @@ export interface ValueDistribution {
   max: number;
 }
 
-export type Values = ValueDistribution | { omitted: string };
+/** Thin: fewer than 5 homes on record (api-changes.md 3: the count is kept). */
+export type Values = ValueDistribution | { count?: number; omitted: string };
 
 export interface IndexPoint {
   month: string;

@@ -34,6 +34,12 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
         </CardDescription>
       </CardHeader>
       <CardContent>
+        {months.length === 0 ? (
+          <p data-testid="price-index-none" className="rounded-md border border-dashed bg-muted/40 p-4 text-sm text-muted-foreground">
+            No price index: the market has too few sales for the engine to fit one.
+          </p>
+        ) : (
+        <>
         <div className="h-64 w-full" aria-hidden="true" data-testid="price-index-drawing">
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
@@ -82,6 +88,8 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
             </tbody>
           </table>
         </div>
+        </>
+        )}
       </CardContent>
     </Card>
   );
