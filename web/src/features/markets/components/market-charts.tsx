@@ -39,56 +39,56 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
             No price index: the market has too few sales for the engine to fit one.
           </p>
         ) : (
-        <>
-        <div className="h-64 w-full" aria-hidden="true" data-testid="price-index-drawing">
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="label" tickLine={false} minTickGap={24} fontSize={12} />
-              <YAxis tickLine={false} width={44} fontSize={12} domain={["auto", "auto"]} tickFormatter={(v: number) => v.toFixed(2)} />
-              <Tooltip formatter={(v) => Number(v).toFixed(3)} />
-              {markets.length > 1 ? <Legend /> : null}
-              {markets.map((m, i) => (
-                <Line
-                  key={m.zip}
-                  type="monotone"
-                  dataKey={m.zip}
-                  name={m.zip}
-                  stroke={SERIES_COLOURS[i % SERIES_COLOURS.length]}
-                  strokeWidth={2}
-                  dot={false}
-                  connectNulls
-                  isAnimationActive={false}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
-        </div>
-        <div className="sr-only">
-          <table data-testid="price-index-data">
-            <caption>Price index by month</caption>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                {markets.map((m) => (
-                  <th key={m.zip} scope="col">{`${m.zip} index (12-month change)`}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {months.map((month) => (
-                <tr key={month}>
-                  <td>{monthLabel(month)}</td>
-                  {markets.map((m) => {
-                    const p = m.priceIndex.find((x) => x.month === month);
-                    return <td key={m.zip}>{p ? `${p.index.toFixed(3)} (${percentChange(p.change12m)})` : "—"}</td>;
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        </>
+          <>
+            <div className="h-64 w-full" aria-hidden="true" data-testid="price-index-drawing">
+              <ResponsiveContainer width="100%" height="100%">
+                <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
+                  <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                  <XAxis dataKey="label" tickLine={false} minTickGap={24} fontSize={12} />
+                  <YAxis tickLine={false} width={44} fontSize={12} domain={["auto", "auto"]} tickFormatter={(v: number) => v.toFixed(2)} />
+                  <Tooltip formatter={(v) => Number(v).toFixed(3)} />
+                  {markets.length > 1 ? <Legend /> : null}
+                  {markets.map((m, i) => (
+                    <Line
+                      key={m.zip}
+                      type="monotone"
+                      dataKey={m.zip}
+                      name={m.zip}
+                      stroke={SERIES_COLOURS[i % SERIES_COLOURS.length]}
+                      strokeWidth={2}
+                      dot={false}
+                      connectNulls
+                      isAnimationActive={false}
+                    />
+                  ))}
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+            <div className="sr-only">
+              <table data-testid="price-index-data">
+                <caption>Price index by month</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Month</th>
+                    {markets.map((m) => (
+                      <th key={m.zip} scope="col">{`${m.zip} index (12-month change)`}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {months.map((month) => (
+                    <tr key={month}>
+                      <td>{monthLabel(month)}</td>
+                      {markets.map((m) => {
+                        const p = m.priceIndex.find((x) => x.month === month);
+                        return <td key={m.zip}>{p ? `${p.index.toFixed(3)} (${percentChange(p.change12m)})` : "—"}</td>;
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </CardContent>
     </Card>
