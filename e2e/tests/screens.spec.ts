@@ -51,6 +51,15 @@ const SCENES: Scene[] = [
       await expect(page.getByTestId("audit-row").first()).toBeVisible();
     },
   },
+  {
+    // Markets (issue 28): two demo ZIPs side by side, the widest state of the screen.
+    name: "markets-compare",
+    path: "/markets?zip=98103&compare=98115",
+    act: async (page) => {
+      await page.getByRole("button", { name: "Search (2 Credits)" }).click();
+      await expect(page.getByRole("table", { name: "ZIP codes compared" })).toBeVisible();
+    },
+  },
   { name: "not-found", path: "/no-such-page" },
 ];
 

@@ -1,8 +1,8 @@
 import { expect, registerThroughUI, test, uniqueEmail } from "./fixtures";
 
 test("signed-out visitors are sent to sign in from every protected route", async ({ page }) => {
-  for (const path of ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/api-keys", "/reporting",
-    "/history", "/billing", "/settings"]) {
+  for (const path of ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/markets", "/api-keys",
+    "/reporting", "/history", "/billing", "/settings"]) {
     await page.goto(path);
     await expect(page, `visiting ${path}`).toHaveURL(/\/login$/);
   }

@@ -15,8 +15,8 @@ export type Viewport = (typeof VIEWPORTS)[number];
 const DEMO = { email: "demo@valuator.dev", password: "valuator-demo" };
 
 // What each route shows signed out; protected screens send a visitor to sign in.
-export const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/api-keys", "/reporting",
-  "/history", "/billing", "/settings",
+export const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/markets", "/api-keys",
+  "/reporting", "/history", "/billing", "/settings",
   // The operator console (issue 27): the demo account is a customer, so these show the "operators only" page.
   "/admin", "/admin/accounts", "/admin/accounts/:id", "/admin/support", "/admin/compliance", "/admin/overview",
   "/admin/audit"];

@@ -191,6 +191,7 @@ var appPages = []appPage{
 	{path: "/property-lookup", private: true},
 	{path: "/person-lookup", private: true},
 	{path: "/batch-upload", private: true},
+	{path: "/markets", private: true},
 	{path: "/api-keys", private: true},
 	{path: "/reporting", private: true},
 	{path: "/history", private: true},

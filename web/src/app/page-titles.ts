@@ -31,6 +31,7 @@ export const PAGE_NAMES: Readonly<Record<string, string>> = {
   "/property-lookup": "Property Lookup",
   "/person-lookup": "Person Lookup",
   "/batch-upload": "Batch Upload",
+  "/markets": "Markets",
   "/api-keys": "API Keys",
   "/reporting": "Reporting",
   "/history": "Request History",

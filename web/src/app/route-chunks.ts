@@ -51,12 +51,16 @@ export const loadSignedInApp = chunk(withToaster(() => import("./signed-in-app")
 export const loadDocs = chunk(() => import("@/features/docs/docs-page"));
 // The charts library is most of the Reporting screen's weight; the other screens do not need it.
 export const loadReporting = chunk(() => import("@/features/reporting/reporting-page"));
+// The Markets screen (issue 28) draws charts too: its own chunk, so neither the public pages nor the other signed-in
+// screens download it.
+export const loadMarkets = chunk(() => import("@/features/markets/markets-page"));
 
 // The operator console (issue 27): only operators use it, so no one else downloads it.
 export const loadAdmin = chunk(() => import("@/features/admin/admin-pages"));
 
 const loadReportingScreen = () => Promise.all([loadSignedInApp(), loadReporting()]);
 const loadAdminScreen = () => Promise.all([loadSignedInApp(), loadAdmin()]);
+const loadMarketsScreen = () => Promise.all([loadSignedInApp(), loadMarkets()]);
 
 /**
  * The development server's demo sign-in (GET /api/auth/demo: 200 with it, 204 elsewhere), fetched alongside the
@@ -96,6 +100,7 @@ const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/property-lookup": loadSignedInApp,
   "/person-lookup": loadSignedInApp,
   "/batch-upload": loadSignedInApp,
+  "/markets": loadMarketsScreen,
   "/api-keys": loadSignedInApp,
   "/reporting": loadReportingScreen,
   "/history": loadSignedInApp,
@@ -109,7 +114,7 @@ function chunkOf(path: string): (() => Promise<unknown>) | undefined {
 }
 
 /** The loaders of the screens only a signed-in visitor sees; anyone else is sent to the sign-in page. */
-const SIGNED_IN_CHUNKS = new Set<unknown>([loadSignedInApp, loadReportingScreen, loadAdminScreen]);
+const SIGNED_IN_CHUNKS = new Set<unknown>([loadSignedInApp, loadReportingScreen, loadMarketsScreen, loadAdminScreen]);
 
 /** Starts loading the code of the route at `pathname` (a no-op for an unknown path or a chunk already loaded). */
 export function prefetchRoute(pathname: string): void {

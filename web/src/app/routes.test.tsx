@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Component, lazy, Suspense, type ReactNode } from "react";
-import { act, render, screen } from "@testing-library/react";
+import { act, render, screen, within } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router";
 import { toast } from "@/components/ui/use-toast";
@@ -13,6 +13,7 @@ import {
   loadAuthPages,
   loadFirstPage,
   loadLandingPage,
+  loadMarkets,
   loadSignedInApp,
   prefetchedDemoAccount,
   reloadOnce,
@@ -68,6 +69,23 @@ describe("the route table", () => {
     renderRoutes("/history");
     expect(await screen.findByRole("heading", { level: 1, name: "Request History" }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByRole("navigation", { name: /main/i })).toBeInTheDocument();
+  });
+});
+
+describe("the Markets route (issue 28)", () => {
+  it("loads the Markets screen in its own chunk for a signed-in visitor, titled", async () => {
+    localStorage.setItem("token", "vs_test");
+    mockFetch({ "GET /api/user/profile": { body: makeUser() } });
+    renderRoutes("/markets");
+    expect(await screen.findByRole("heading", { level: 1, name: "Markets" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(within(screen.getByRole("navigation", { name: "Main" })).getByRole("link", { name: "Markets" })).toHaveAttribute("aria-current", "page");
+    expect(document.title).toBe("Markets · Valuator");
+  });
+
+  it("loads the shell and the Markets chunk together on a first visit", async () => {
+    await loadFirstPage("/markets", true);
+    expect(loadSignedInApp.module?.AppShell).toBeTypeOf("function");
+    expect(loadMarkets.module?.MarketsPage).toBeTypeOf("function");
   });
 });
 

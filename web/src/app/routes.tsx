@@ -10,6 +10,7 @@ import {
   loadAdmin,
   loadDocs,
   loadLandingPage,
+  loadMarkets,
   loadPublicFormPages,
   loadPublicPages,
   loadReporting,
@@ -67,6 +68,8 @@ const BillingPage = lazyNamed(loadSignedInApp, "BillingPage");
 const SettingsPage = lazyNamed(loadSignedInApp, "SettingsPage");
 const DocsPage = lazyNamed(loadDocs, "default");
 const ReportingPage = lazyNamed(loadReporting, "ReportingPage");
+// Markets (issue 28): its own chunk, for the charts, like Reporting.
+const MarketsPage = lazyNamed(loadMarkets, "MarketsPage");
 // The operator console (issue 27): its own chunk, which picks the page of the path (features/admin/admin-pages.tsx).
 const AdminConsole = lazyNamed(loadAdmin, "AdminConsole");
 
@@ -116,6 +119,14 @@ export function AppRoutes() {
             <Route path="/property-lookup" element={<PropertyLookupPage />} />
             <Route path="/person-lookup" element={<PersonLookupPage />} />
             <Route path="/batch-upload" element={<BatchUploadPage />} />
+            <Route
+              path="/markets"
+              element={
+                <Suspense fallback={<FullPageSpinner label="Loading market statistics" />}>
+                  <MarketsPage />
+                </Suspense>
+              }
+            />
             <Route path="/api-keys" element={<ApiKeysPage />} />
             <Route
               path="/reporting"

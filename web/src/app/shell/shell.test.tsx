@@ -12,7 +12,7 @@ afterEach(() => {
   dismissToasts();
 });
 
-const PAGES = ["/dashboard", "/property-lookup", "/batch-upload", "/person-lookup", "/api-keys", "/reporting", "/history", "/billing", "/settings", "/admin/accounts/42"];
+const PAGES = ["/dashboard", "/property-lookup", "/batch-upload", "/markets", "/person-lookup", "/api-keys", "/reporting", "/history", "/billing", "/settings", "/admin/accounts/42"];
 
 function renderShell(route: string) {
   return renderWithProviders(
@@ -125,6 +125,7 @@ describe("Sidebar", () => {
     expect(targets).toEqual({
       "Single Lookup": "/dashboard",
       "Batch Upload": "/batch-upload",
+      Markets: "/markets",
       "Person Lookup": "/person-lookup",
       "API Keys": "/api-keys",
       Reporting: "/reporting",

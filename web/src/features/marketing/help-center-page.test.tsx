@@ -27,6 +27,7 @@ describe("HelpCenterPage", () => {
       "Credits and billing",
       "Batch uploads and column mapping",
       "Valuation confidence and ranges",
+      "Market statistics",
       "Errors and what to do",
     ]) {
       expect(screen.getByRole("heading", { level: 2, name: topic })).toBeInTheDocument();
@@ -37,6 +38,13 @@ describe("HelpCenterPage", () => {
     expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
     expect(screen.getByRole("link", { name: "Read the API docs" })).toHaveAttribute("href", "/docs");
     expect(screen.getByRole("link", { name: "Contact support" })).toHaveAttribute("href", "/contact-us");
+  });
+
+  it("explains market statistics: what they return, 1 credit per ZIP, thin data left out (issue 28)", () => {
+    renderOnServer(<HelpCenterPage />);
+    expect(screen.getByText(/For a ZIP code, from our own records/)).toHaveTextContent("GET /api/v1/markets?zip=98103");
+    expect(screen.getByText(/^1 credit per ZIP code, like a valuation/)).toHaveTextContent("up to five ZIP codes");
+    expect(screen.getByText(/A figure made of fewer than 5 records is left out/)).toBeInTheDocument();
   });
 
   it("explains confidence as 1 - FSD with the spec's levels, and the range rule", () => {

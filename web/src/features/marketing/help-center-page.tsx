@@ -1,7 +1,7 @@
 import type * as React from "react";
 import type { LucideIcon } from "lucide-react";
 import { Link } from "react-router";
-import { AlertTriangle, BookOpen, CreditCard, FileSpreadsheet, Gauge, KeyRound, Rocket } from "lucide-react";
+import { AlertTriangle, BookOpen, CreditCard, FileSpreadsheet, Gauge, KeyRound, Rocket, TrendingUp } from "lucide-react";
 import { SupportEmailLink } from "@/components/support-email-link";
 import { CodeBlock } from "@/components/code-block";
 import { PageIntro, PublicLayout } from "@/components/public-layout";
@@ -346,6 +346,48 @@ const TOPICS: readonly Topic[] = [
             Usually because there are few recent sales of similar homes nearby, the property is unusual for its area,
             or its record is missing details such as living area. If a unit number is not on record, we value the
             building instead and say so in the response's <code>matchCode</code>.
+          </p>
+        ),
+      },
+    ],
+  },
+  {
+    id: "markets",
+    title: "Market statistics",
+    summary: "What a ZIP code's market is doing, and what it costs.",
+    icon: TrendingUp,
+    articles: [
+      {
+        q: "What do market statistics return?",
+        a: (
+          <p>
+            For a ZIP code, from our own records: the sales and rents of the last 12 months (count, median, mean,
+            lowest and highest, median price per square foot, split by property type and by bedrooms), the median and
+            quartiles of our current values of every home on record there, the market's monthly price index with its
+            change over 1 and 12 months, and the sales count and median sale price and rent of each month. Ask{" "}
+            <code>GET /api/v1/markets?zip=98103</code> (up to 120 months of history with <code>historyMonths</code>, one
+            property type with <code>propertyType</code>), or open the Markets screen after signing in. We hold no
+            listings, so there is no days-on-market figure.
+          </p>
+        ),
+      },
+      {
+        q: "What do they cost?",
+        a: (
+          <p>
+            1 credit per ZIP code, like a valuation. <code>GET /api/v1/markets/compare</code> puts up to five ZIP codes
+            side by side for 1 credit each; a ZIP code with no records costs nothing (a 404, or listed as not found in
+            a comparison), and neither does a request we refuse.
+          </p>
+        ),
+      },
+      {
+        q: "Why is a figure missing?",
+        a: (
+          <p>
+            A figure made of fewer than 5 records is left out, with the reason ("Fewer than 5 sales in the last 12
+            months."), never shown as the median of two sales. A quiet ZIP code, a rare property type or a month with
+            few sales is therefore listed as omitted rather than given a number that would mislead.
           </p>
         ),
       },

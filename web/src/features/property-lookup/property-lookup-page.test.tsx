@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { Route, Routes } from "react-router";
+import { MemoryRouter, Route, Routes } from "react-router";
 import { GENERATED_EXAMPLE } from "@/lib/example-valuation";
 import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
 import type { PropertyValuation } from "@/lib/types";
@@ -487,10 +487,13 @@ describe("the confidence badge", () => {
   ] as const)("at confidence %d (level %s) shows %s and the level, coloured %s", (confidence, level, percent, colour) => {
     const base = makeResult();
     render(
-      <ValuationCard
-        result={makeResult({ valuation: { ...base.valuation, confidence, confidenceLevel: level } })}
-        onDownload={() => {}}
-      />,
+      // The card links to its ZIP's market (issue 28): it lives inside the router.
+      <MemoryRouter>
+        <ValuationCard
+          result={makeResult({ valuation: { ...base.valuation, confidence, confidenceLevel: level } })}
+          onDownload={() => {}}
+        />
+      </MemoryRouter>,
     );
     const badge = screen.getByTestId("confidence-badge");
     expect(badge).toHaveTextContent(`${percent} ${level} Confidence`);
@@ -845,5 +848,46 @@ describe("valuations that say how sure they are (issue 25)", () => {
     expect(screen.getByTestId("confidence-meaning")).toHaveTextContent(
       "about 2 in 3 homes like this sell within ±9% of our estimate (FSD 0.09); 71% sell within 10%",
     );
+  });
+});
+
+describe("the value history and the ZIP's market (issue 28)", () => {
+  /** 60 month-end values, oldest first, the last one today's estimate (the contract's valueHistory). */
+  function valueHistory(estimate: number) {
+    return Array.from({ length: 60 }, (_, i) => {
+      const k = 2021 * 12 + 11 + i; // Dec 2021 .. Nov 2026
+      return {
+        month: `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}`,
+        value: i === 59 ? estimate : Math.round((estimate * (0.8 + (0.2 * i) / 59)) / 1000) * 1000,
+      };
+    });
+  }
+
+  it("draws the 60 monthly values beside the sales history, for no extra call", async () => {
+    const base = makeResult();
+    const result = { ...base, valueHistory: valueHistory(base.valuation.estimatedValue) } as PropertyValuation;
+    const { requests } = await lookUp({ [LOOKUP]: { body: { data: result } } });
+    const card = await screen.findByTestId("valuation-result");
+    const history = within(card).getByTestId("value-history");
+    expect(within(card).getByRole("heading", { name: "Value History" })).toBeInTheDocument();
+    const rows = within(within(history).getByTestId("value-history-data")).getAllByRole("row");
+    expect(rows).toHaveLength(61);
+    expect(rows[1]).toHaveTextContent("Dec 2021");
+    expect(rows[60]).toHaveTextContent(`Nov 2026${formatCurrency(base.valuation.estimatedValue)}`);
+    expect(within(history).getByTestId("value-history-summary")).toHaveTextContent(
+      `to ${formatCurrency(base.valuation.estimatedValue)} in Nov 2026 (+25.0%)`,
+    );
+    expect(requests.filter((r) => r.url.startsWith("/api/markets"))).toHaveLength(0);
+  });
+
+  it("links to the ZIP's market", async () => {
+    const { user } = await lookUp({ [LOOKUP]: { body: { data: makeResult() } } });
+    const card = await screen.findByTestId("valuation-result");
+    const link = within(card).getByRole("link", { name: "See the 98109 market" });
+    expect(link).toHaveAttribute("href", "/markets?zip=98109");
+    // No value history from an older server: no chart, still the link.
+    expect(within(card).queryByTestId("value-history")).not.toBeInTheDocument();
+    await user.click(link);
+    expect(screen.getByTestId("location")).toHaveTextContent("/markets?zip=98109");
   });
 });

@@ -40,6 +40,7 @@ import { ComparablesTable } from "./comparables-table";
 import { ConfidenceBadge } from "./confidence-badge";
 import { PriceHistoryChart } from "./price-history-chart";
 import { PropertyPhoto } from "./property-photo";
+import { ValueHistory } from "./value-history";
 
 interface StatProps {
   icon: ReactNode;
@@ -294,6 +295,11 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
           history={marketData.priceHistory}
           estimate={{ date: valuation.valuationDate, value: valuation.estimatedValue }}
         />
+      </CardContent>
+
+      <CardContent className="border-t pt-6">
+        <SectionHeading aside="The estimate at the end of each month, over the last five years">Value History</SectionHeading>
+        <ValueHistory result={result} />
       </CardContent>
 
       <CardFooter className="flex flex-col items-start gap-3 border-t pt-6 sm:flex-row sm:items-center sm:justify-between">

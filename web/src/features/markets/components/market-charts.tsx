@@ -1,0 +1,157 @@
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { Market } from "../api/markets-api";
+import { dollars, monthLabel, percentChange } from "../markets-helpers";
+
+// The Markets screen's two charts, drawn with recharts (this screen's own chunk, like Reporting's). As on Reporting,
+// the drawing is for the eye: hidden from screen readers and out of the Tab order, with a hidden table of the same
+// figures beside it.
+
+/** One colour per ZIP compared, in order (distinct for common colour blindness, and on white). */
+export const SERIES_COLOURS = ["#2563eb", "#d97706", "#059669", "#db2777", "#7c3aed"] as const;
+const SALE = "#2563eb";
+const RENT = "#059669";
+
+const compactUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 });
+
+/** The price index of every ZIP shown, one line each (1.0 is the first month shown). */
+export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
+  const months = [...new Set(markets.flatMap((m) => m.priceIndex.map((p) => p.month)))].sort();
+  const data = months.map((month) => {
+    const row: Record<string, string | number | null> = { month, label: monthLabel(month) };
+    for (const m of markets) row[m.zip] = m.priceIndex.find((p) => p.month === month)?.index ?? null;
+    return row;
+  });
+  const first = markets[0];
+  return (
+    <Card data-testid="price-index-chart">
+      <CardHeader>
+        <CardTitle className="text-lg">Price index</CardTitle>
+        <CardDescription>
+          {markets.length > 1
+            ? "The engine's monthly index of each ZIP's market; 1.00 is the first month shown"
+            : `The engine's monthly index of the ${first?.zip ?? ""} market; 1.00 is the first month shown`}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {months.length === 0 ? (
+          <p data-testid="price-index-none" className="rounded-md border border-dashed bg-muted/40 p-4 text-sm text-muted-foreground">
+            No price index: the market has too few sales for the engine to fit one.
+          </p>
+        ) : (
+          <>
+            <div className="h-64 w-full" aria-hidden="true" data-testid="price-index-drawing">
+              <ResponsiveContainer width="100%" height="100%">
+                <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
+                  <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                  <XAxis dataKey="label" tickLine={false} minTickGap={24} fontSize={12} />
+                  <YAxis tickLine={false} width={44} fontSize={12} domain={["auto", "auto"]} tickFormatter={(v: number) => v.toFixed(2)} />
+                  <Tooltip formatter={(v) => Number(v).toFixed(3)} />
+                  {markets.length > 1 ? <Legend /> : null}
+                  {markets.map((m, i) => (
+                    <Line
+                      key={m.zip}
+                      type="monotone"
+                      dataKey={m.zip}
+                      name={m.zip}
+                      stroke={SERIES_COLOURS[i % SERIES_COLOURS.length]}
+                      strokeWidth={2}
+                      dot={false}
+                      connectNulls
+                      isAnimationActive={false}
+                    />
+                  ))}
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+            <div className="sr-only">
+              <table data-testid="price-index-data">
+                <caption>Price index by month</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Month</th>
+                    {markets.map((m) => (
+                      <th key={m.zip} scope="col">{`${m.zip} index (12-month change)`}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {months.map((month) => (
+                    <tr key={month}>
+                      <td>{monthLabel(month)}</td>
+                      {markets.map((m) => {
+                        const p = m.priceIndex.find((x) => x.month === month);
+                        return <td key={m.zip}>{p ? `${p.index.toFixed(3)} (${percentChange(p.change12m)})` : "—"}</td>;
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The median sale price and the median rent of one ZIP by month; a month with fewer than 5 records is a gap. */
+export function MedianPricesChart({ market }: { market: Market }) {
+  const data = market.history.map((h) => ({
+    month: h.month,
+    label: monthLabel(h.month),
+    sale: h.medianSalePrice,
+    rent: h.medianRent,
+  }));
+  return (
+    <Card data-testid="median-prices-chart">
+      <CardHeader>
+        <CardTitle className="text-lg">Median sale price and rent</CardTitle>
+        <CardDescription>
+          {`${market.zip} by month; a month with fewer than 5 sales or rents is left out`}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <div className="h-64 w-full" aria-hidden="true" data-testid="median-prices-drawing">
+          <ResponsiveContainer width="100%" height="100%">
+            <LineChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: 0 }} accessibilityLayer={false}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="label" tickLine={false} minTickGap={24} fontSize={12} />
+              <YAxis yAxisId="sale" tickLine={false} width={56} fontSize={12} tickFormatter={(v: number) => compactUsd.format(v)} />
+              <YAxis yAxisId="rent" orientation="right" tickLine={false} width={52} fontSize={12} tickFormatter={(v: number) => compactUsd.format(v)} />
+              <Tooltip formatter={(v) => dollars(Number(v))} />
+              <Legend />
+              <Line yAxisId="sale" type="monotone" dataKey="sale" name="Median sale price" stroke={SALE} strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line yAxisId="rent" type="monotone" dataKey="rent" name="Median rent (monthly)" stroke={RENT} strokeWidth={2} dot={false} isAnimationActive={false} />
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
+        <div className="sr-only">
+          <table data-testid="median-prices-data">
+            <caption>{`Median sale price and rent by month, ${market.zip}`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Month</th>
+                <th scope="col">Sales</th>
+                <th scope="col">Median sale price</th>
+                <th scope="col">Rents</th>
+                <th scope="col">Median rent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {market.history.map((h) => (
+                <tr key={h.month}>
+                  <td>{monthLabel(h.month)}</td>
+                  <td>{h.salesCount}</td>
+                  <td>{h.medianSalePrice === null ? "Fewer than 5 sales" : dollars(h.medianSalePrice)}</td>
+                  <td>{h.rentsCount}</td>
+                  <td>{h.medianRent === null ? "Fewer than 5 rents" : dollars(h.medianRent)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
