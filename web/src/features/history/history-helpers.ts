@@ -141,6 +141,7 @@ export const SERVICE_LABELS: Record<UsageEntry["apiService"], string> = {
   property_valuation: "Property valuation",
   person_lookup: "Person lookup",
   batch: "Batch",
+  market_statistics: "Market statistics",
 };
 
 export function serviceLabel(service: UsageEntry["apiService"]): string {

@@ -13,6 +13,7 @@ const SERVICE_LABELS: Record<UsageEntry["apiService"], string> = {
   property_valuation: "Property valuation",
   person_lookup: "Person lookup",
   batch: "Batch upload",
+  market_statistics: "Market statistics",
 };
 
 interface RecentActivityProps {
