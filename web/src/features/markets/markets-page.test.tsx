@@ -91,6 +91,14 @@ describe("the Markets screen", () => {
     await waitFor(() => expect(screen.getByTestId("market-title")).toHaveFocus());
   });
 
+  it("says there is no monthly median to draw when no month has 5 records, instead of empty axes", async () => {
+    const base = makeMarket();
+    const history = base.history.map((h) => ({ ...h, medianSalePrice: null, medianRent: null }));
+    await searchFrom({ [ONE]: { body: envelope(makeMarket({ history })) } }, "/markets?zip=98103");
+    expect(await screen.findByTestId("median-prices-none")).toHaveTextContent("no monthly median to draw");
+    expect(screen.getByTestId("median-prices-drawing")).toHaveClass("hidden");
+  });
+
   it("draws the headline figures, charts and tables from the contract's data", async () => {
     await searchFrom({ [ONE]: { body: envelope(makeMarket()) } }, "/markets?zip=98103");
     expect(await screen.findByTestId("stat-median-sale-value")).toHaveTextContent("$890,000");
@@ -106,6 +114,7 @@ describe("the Markets screen", () => {
     expect(within(screen.getByTestId("price-index-data")).getAllByRole("row")).toHaveLength(25);
     // A month with fewer than 5 sales has no median: said so, never a number.
     expect(within(screen.getByTestId("median-prices-data")).getAllByText("Fewer than 5 sales").length).toBeGreaterThan(0);
+    expect(screen.queryByTestId("median-prices-none")).not.toBeInTheDocument();
 
     const byType = screen.getByRole("table", { name: "98103 by property type" });
     const condo = within(byType).getByRole("row", { name: /Condo/ });

@@ -103,6 +103,8 @@ export function MedianPricesChart({ market }: { market: Market }) {
     sale: h.medianSalePrice,
     rent: h.medianRent,
   }));
+  // A small market may have no month with 5 records: say so rather than draw empty axes.
+  const empty = data.every((d) => d.sale === null && d.rent === null);
   return (
     <Card data-testid="median-prices-chart">
       <CardHeader>
@@ -112,7 +114,16 @@ export function MedianPricesChart({ market }: { market: Market }) {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <div className="h-64 w-full" aria-hidden="true" data-testid="median-prices-drawing">
+        {empty ? (
+          <p className="py-8 text-center text-sm text-muted-foreground" data-testid="median-prices-none">
+            No month has 5 or more sales or rents in this ZIP, so there is no monthly median to draw.
+          </p>
+        ) : null}
+        <div
+          className={empty ? "hidden" : "h-64 w-full"}
+          aria-hidden="true"
+          data-testid="median-prices-drawing"
+        >
           <ResponsiveContainer width="100%" height="100%">
             <LineChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -121,8 +132,8 @@ export function MedianPricesChart({ market }: { market: Market }) {
               <YAxis yAxisId="rent" orientation="right" tickLine={false} width={52} fontSize={12} tickFormatter={(v: number) => compactUsd.format(v)} />
               <Tooltip formatter={(v) => dollars(Number(v))} />
               <Legend />
-              <Line yAxisId="sale" type="monotone" dataKey="sale" name="Median sale price" stroke={SALE} strokeWidth={2} dot={false} isAnimationActive={false} />
-              <Line yAxisId="rent" type="monotone" dataKey="rent" name="Median rent (monthly)" stroke={RENT} strokeWidth={2} dot={false} isAnimationActive={false} />
+              <Line yAxisId="sale" type="monotone" dataKey="sale" name="Median sale price" stroke={SALE} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
+              <Line yAxisId="rent" type="monotone" dataKey="rent" name="Median rent (monthly)" stroke={RENT} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
             </LineChart>
           </ResponsiveContainer>
         </div>
