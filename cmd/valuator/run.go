@@ -234,6 +234,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	// be served, and the market is reloaded whenever records change.
 	vals := valuation.New(db, log, nil, avm.DefaultOptions())
 	vals.SetCacheSize(cfg.CacheSize)
+	vals.WarmMarkets()
 	m := newMetrics(metricsLn, db, vals)
 	go func() {
 		if demoUser != 0 {

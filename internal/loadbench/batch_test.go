@@ -60,7 +60,7 @@ func resetPeak() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 func BenchmarkLoadBatch(b *testing.B) {
 	for _, db := range databases {
 		b.Run(db.name, func(b *testing.B) {
-			t := setup(b, db.url(b))
+			t := setup(b, db.url(b), false)
 			file := t.batchFile(batchRows)
 			c := client()
 			for _, cached := range []bool{true, false} {

@@ -36,7 +36,7 @@ func (t *target) customerKeys(c int) []string { return t.keys[c*keysEach : (c+1)
 func BenchmarkFairness(b *testing.B) {
 	for _, db := range databases {
 		b.Run(db.name, func(b *testing.B) {
-			t := setup(b, db.url(b))
+			t := setup(b, db.url(b), false)
 			t.valuationFairness(db.name)
 			t.queueFairness(b, db.name)
 		})

@@ -73,7 +73,9 @@ type target struct {
 	db       *store.DB
 }
 
-func setup(b *testing.B, dbURL string) *target {
+// setup starts a server on dbURL's demo market; warmMarkets has it compute the market statistics in the background
+// once loaded, as `valuator serve` does (the valuation benchmarks leave it off, so as to measure valuations alone).
+func setup(b *testing.B, dbURL string, warmMarkets bool) *target {
 	b.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, dbURL)
@@ -119,6 +121,9 @@ func setup(b *testing.B, dbURL string) *target {
 		b.Fatal(err)
 	}
 	svc := valuation.New(db, log, nil, avm.DefaultOptions())
+	if warmMarkets {
+		svc.WarmMarkets()
+	}
 	if err := svc.Load(ctx); err != nil {
 		b.Fatal(err)
 	}
@@ -415,7 +420,7 @@ func BenchmarkLoadValuation(b *testing.B) {
 
 	for _, db := range databases {
 		b.Run(db.name, func(b *testing.B) {
-			t := setup(b, db.url(b))
+			t := setup(b, db.url(b), false)
 			// The first run starts with an empty valuation cache (as after a deploy or a new market snapshot) and
 			// fills it; the next ones measure the steady state.
 			report(db.name+": cold cache, max", closedLoop(t.request, runFor))

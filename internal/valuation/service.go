@@ -47,6 +47,8 @@ type Service struct {
 	status  atomic.Value // string
 	// metrics, when set, hears of trainings (SetMetrics may be called while the engine loads).
 	metrics atomic.Pointer[metrics.Metrics]
+	// warmMarkets computes every ZIP's market statistics in the background after each load (WarmMarkets).
+	warmMarkets atomic.Bool
 }
 
 // New returns a service; call Load (or Start) before lookups.
@@ -124,8 +126,12 @@ func (s *Service) Load(ctx context.Context) error {
 			}
 		}
 	}
-	s.snap.Store(newSnapshot(md, engine, market, version))
+	snap := newSnapshot(md, engine, market, version)
+	s.snap.Store(snap)
 	s.status.Store("ready")
+	if s.warmMarkets.Load() {
+		go s.warm(snap)
+	}
 	return nil
 }
 
