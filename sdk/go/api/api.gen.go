@@ -791,7 +791,7 @@ type Market struct {
 		SalesCount      int    `json:"salesCount"`
 	} `json:"history"`
 
-	// PriceIndex The engine's monthly price index of the market the ZIP code belongs to, oldest first, relative to the first month shown (1.0).
+	// PriceIndex The engine's monthly price index, fitted on every sale it learned from (one index for its whole market, the same for every ZIP code in it), oldest first, relative to the first month shown (1.0).
 	PriceIndex []struct {
 		// Change12m Change over twelve months; null without an index twelve months before.
 		Change12m *float32 `json:"change12m"`

@@ -1811,7 +1811,7 @@ export interface components {
             rents: components["schemas"]["MarketBlock"];
             /** @description The distribution of the engine's current values of every home on record in the ZIP code, or why it is omitted. */
             values: components["schemas"]["MarketValues"] | components["schemas"]["MarketOmitted"];
-            /** @description The engine's monthly price index of the market the ZIP code belongs to, oldest first, relative to the first month shown (1.0). */
+            /** @description The engine's monthly price index, fitted on every sale it learned from (one index for its whole market, the same for every ZIP code in it), oldest first, relative to the first month shown (1.0). */
             priceIndex: {
                 month: string;
                 index: number;

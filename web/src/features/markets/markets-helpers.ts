@@ -63,6 +63,23 @@ export function latestIndex(m: Market) {
 }
 
 /** A group of a block's split, with its figures or the reason it is left out. */
+/**
+ * The lines of the price index chart: the engine fits one index for its whole market, so ZIP codes compared over the
+ * same months have the same series, drawn once and named after all of them ("98103, 98115"); a ZIP whose months
+ * differ (its newest record is older) has a line of its own.
+ */
+export function indexLines(markets: readonly Market[]): { name: string; zips: string[]; points: Market["priceIndex"] }[] {
+  const lines: { name: string; zips: string[]; points: Market["priceIndex"]; key: string }[] = [];
+  for (const m of markets) {
+    if (m.priceIndex.length === 0) continue;
+    const key = JSON.stringify(m.priceIndex);
+    const same = lines.find((l) => l.key === key);
+    if (same) same.zips.push(m.zip);
+    else lines.push({ name: "", zips: [m.zip], points: m.priceIndex, key });
+  }
+  return lines.map(({ zips, points }) => ({ name: zips.join(", "), zips, points }));
+}
+
 export interface GroupRow {
   group: string;
   sales: BlockFigures | null;

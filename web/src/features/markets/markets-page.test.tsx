@@ -6,7 +6,7 @@ import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, typ
 import { MarketsPage } from "./markets-page";
 import { envelope, makeMarket, makeThinMarket } from "./market-fixture";
 import { queryFromParams } from "./api/markets-api";
-import { marketsCsv } from "./markets-helpers";
+import { indexLines, marketsCsv } from "./markets-helpers";
 
 // jsdom lays nothing out, so ResponsiveContainer would measure 0 x 0 and draw nothing: give the charts a size.
 vi.mock("recharts", async (importOriginal) => {
@@ -242,7 +242,12 @@ describe("the Markets screen", () => {
     expect(within(rent).getAllByRole("cell").map((c) => c.textContent)).toEqual(["$3,100/mo", "Fewer than 5 rents in the last 12 months."]);
     const value = within(table).getByRole("row", { name: /Median home value/ });
     expect(within(value).getAllByRole("cell").map((c) => c.textContent)).toEqual(["$905,000", "Fewer than 5 homes on record."]);
-    expect(within(screen.getByTestId("price-index-data")).getAllByRole("columnheader")).toHaveLength(3);
+    // The engine's one index is drawn once for both ZIPs, named after both.
+    expect(within(screen.getByTestId("price-index-data")).getAllByRole("columnheader").map((c) => c.textContent)).toEqual([
+      "Month",
+      "98103, 98115 index (12-month change)",
+    ]);
+    expect(screen.getByTestId("price-index-description")).toHaveTextContent("one index for its whole market");
     expect(location()).toBe("/markets?zip=98103&compare=98115");
   });
 
@@ -325,5 +330,18 @@ describe("the search in the URL", () => {
 
   it("writes an empty CSV section for no markets without failing", () => {
     expect(marketsCsv([], ["12345"])).toContain("12345,,,,,,,,,,,No records for ZIP 12345.");
+  });
+});
+
+describe("indexLines", () => {
+  it("draws the engine's one index once for the ZIPs that share it, and a ZIP over other months apart", () => {
+    const a = makeMarket({ zip: "98103" });
+    const b = makeMarket({ zip: "98115" });
+    const older = makeMarket({ zip: "98107", priceIndex: a.priceIndex.slice(0, -1) });
+    const none = makeMarket({ zip: "33101", priceIndex: [] });
+    expect(indexLines([a, b, older, none]).map((l) => [l.name, l.points.length])).toEqual([
+      ["98103, 98115", a.priceIndex.length],
+      ["98107", a.priceIndex.length - 1],
+    ]);
   });
 });

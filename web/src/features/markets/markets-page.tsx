@@ -9,7 +9,7 @@ import { Field, fieldA11y } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PendingButton } from "@/components/ui/pending-button";
 import { Spinner } from "@/components/ui/spinner";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
 import { toast } from "@/components/ui/use-toast";
 import { useFocusResult } from "@/components/ui/use-focus-result";
 import { errorMessage } from "@/lib/api";
@@ -540,7 +540,7 @@ function HeadlineCards({ market: m }: { market: Market }) {
           idx
             ? idx.change12m === null
               ? "Not enough history for a 12-month change"
-              : `${percentChange(idx.change1m)} over the last month (${idx.month})`
+              : `${percentChange(idx.change1m)} over the last month (${idx.month}); the engine's index for its whole market`
             : "Too few sales for the engine to fit an index"
         }
       />
@@ -574,7 +574,7 @@ function CompareTable({ markets }: { markets: Market[] }) {
         <TableScroll label="ZIP codes compared">
           <table className="w-full text-sm">
             <caption className="sr-only">ZIP codes compared</caption>
-            <thead className="text-left text-xs uppercase tracking-wide text-muted-foreground">
+            <thead className={cn("text-left text-xs uppercase tracking-wide text-muted-foreground", cardTable.head)}>
               <tr>
                 <th scope="col" className="py-2 pr-4 font-medium">
                   Figure
@@ -586,14 +586,14 @@ function CompareTable({ markets }: { markets: Market[] }) {
                 ))}
               </tr>
             </thead>
-            <tbody className="divide-y">
+            <tbody className={cn("divide-y", cardTable.body)}>
               {rows.map((r) => (
-                <tr key={r.label}>
-                  <th scope="row" className="whitespace-nowrap py-2 pr-4 text-left font-medium">
+                <tr key={r.label} className={cardTable.row[2]}>
+                  <th scope="row" className={cn("whitespace-nowrap py-2 pr-4 text-left font-medium", cardTable.span)}>
                     {r.label}
                   </th>
                   {markets.map((m) => (
-                    <td key={m.zip} className="py-2 pr-4 text-right tabular-nums">
+                    <td key={m.zip} data-label={m.zip} className={cn("py-2 pr-4 text-right tabular-nums", cardTable.cell)}>
                       {r.cell(m)}
                     </td>
                   ))}
@@ -648,12 +648,12 @@ function BreakdownCard({ market: m, showZip }: { market: Market; showZip: boolea
 function GroupTable({ caption, heading, rows }: { caption: string; heading: string; rows: GroupRow[] }) {
   if (rows.length === 0) return null;
   const th = "py-2 pr-4 text-right font-medium";
-  const td = "py-2 pr-4 text-right tabular-nums";
+  const td = cn("py-2 pr-4 text-right tabular-nums", cardTable.cell);
   return (
     <TableScroll label={caption}>
       <table className="w-full text-sm">
         <caption className="sr-only">{caption}</caption>
-        <thead className="text-left text-xs uppercase tracking-wide text-muted-foreground">
+        <thead className={cn("text-left text-xs uppercase tracking-wide text-muted-foreground", cardTable.head)}>
           <tr>
             <th scope="col" className="py-2 pr-4 font-medium">
               {heading}
@@ -666,20 +666,20 @@ function GroupTable({ caption, heading, rows }: { caption: string; heading: stri
             <th scope="col" className={th}>Median rent</th>
           </tr>
         </thead>
-        <tbody className="divide-y">
+        <tbody className={cn("divide-y", cardTable.body)}>
           {rows.map((r) => (
-            <tr key={r.group}>
-              <th scope="row" className="whitespace-nowrap py-2 pr-4 text-left font-medium">
+            <tr key={r.group} className={cardTable.row[3]}>
+              <th scope="row" className={cn("whitespace-nowrap py-2 pr-4 text-left font-medium", cardTable.span)}>
                 {r.group}
               </th>
-              <td className={td}>{r.sales ? countText(r.sales.count) : "—"}</td>
-              <td className={td}>{r.sales ? dollars(r.sales.median) : "—"}</td>
-              <td className={td}>{r.sales ? dollars(r.sales.medianPricePerSqft) : "—"}</td>
-              <td className={cn(td, "whitespace-nowrap")}>
+              <td data-label="Sales" className={td}>{r.sales ? countText(r.sales.count) : "—"}</td>
+              <td data-label="Median price" className={td}>{r.sales ? dollars(r.sales.median) : "—"}</td>
+              <td data-label="Per sq ft" className={td}>{r.sales ? dollars(r.sales.medianPricePerSqft) : "—"}</td>
+              <td data-label="Range" className={cn(td, "whitespace-nowrap")}>
                 {r.sales ? `${dollars(r.sales.min)}–${dollars(r.sales.max)}` : "—"}
               </td>
-              <td className={td}>{r.rents ? countText(r.rents.count) : "—"}</td>
-              <td className={td}>{r.rents ? dollars(r.rents.median) : "—"}</td>
+              <td data-label="Rents" className={td}>{r.rents ? countText(r.rents.count) : "—"}</td>
+              <td data-label="Median rent" className={td}>{r.rents ? dollars(r.rents.median) : "—"}</td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { Market } from "../api/markets-api";
-import { dollars, monthLabel, percentChange } from "../markets-helpers";
+import { dollars, indexLines, monthLabel, percentChange } from "../markets-helpers";
 
 // The Markets screen's two charts, drawn with recharts (this screen's own chunk, like Reporting's). As on Reporting,
 // the drawing is for the eye: hidden from screen readers and out of the Tab order, with a hidden table of the same
@@ -14,23 +14,25 @@ const RENT = "#059669";
 
 const compactUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 });
 
-/** The price index of every ZIP shown, one line each (1.0 is the first month shown). */
+/**
+ * The price index of the ZIPs shown (1.0 is the first month shown). The engine fits one index over every sale it
+ * learned from, so it says so rather than suggest each ZIP has its own: ZIPs with the same series share one line.
+ */
 export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
-  const months = [...new Set(markets.flatMap((m) => m.priceIndex.map((p) => p.month)))].sort();
+  const lines = indexLines(markets);
+  const months = [...new Set(lines.flatMap((l) => l.points.map((p) => p.month)))].sort();
   const data = months.map((month) => {
     const row: Record<string, string | number | null> = { month, label: monthLabel(month) };
-    for (const m of markets) row[m.zip] = m.priceIndex.find((p) => p.month === month)?.index ?? null;
+    for (const l of lines) row[l.name] = l.points.find((p) => p.month === month)?.index ?? null;
     return row;
   });
-  const first = markets[0];
   return (
     <Card data-testid="price-index-chart">
       <CardHeader>
         <CardTitle className="text-lg">Price index</CardTitle>
-        <CardDescription>
-          {markets.length > 1
-            ? "The engine's monthly index of each ZIP's market; 1.00 is the first month shown"
-            : `The engine's monthly index of the ${first?.zip ?? ""} market; 1.00 is the first month shown`}
+        <CardDescription data-testid="price-index-description">
+          The engine&apos;s monthly index, fitted on every sale it learned from: one index for its whole market, the same
+          for every ZIP code in it; 1.00 is the first month shown
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -48,12 +50,12 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
                   <YAxis tickLine={false} width={44} fontSize={12} domain={["auto", "auto"]} tickFormatter={(v: number) => v.toFixed(2)} />
                   <Tooltip formatter={(v) => Number(v).toFixed(3)} />
                   {markets.length > 1 ? <Legend /> : null}
-                  {markets.map((m, i) => (
+                  {lines.map((l, i) => (
                     <Line
-                      key={m.zip}
+                      key={l.name}
                       type="monotone"
-                      dataKey={m.zip}
-                      name={m.zip}
+                      dataKey={l.name}
+                      name={l.name}
                       stroke={SERIES_COLOURS[i % SERIES_COLOURS.length]}
                       strokeWidth={2}
                       dot={false}
@@ -70,8 +72,8 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
                 <thead>
                   <tr>
                     <th scope="col">Month</th>
-                    {markets.map((m) => (
-                      <th key={m.zip} scope="col">{`${m.zip} index (12-month change)`}</th>
+                    {lines.map((l) => (
+                      <th key={l.name} scope="col">{`${l.name} index (12-month change)`}</th>
                     ))}
                   </tr>
                 </thead>
@@ -79,9 +81,9 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
                   {months.map((month) => (
                     <tr key={month}>
                       <td>{monthLabel(month)}</td>
-                      {markets.map((m) => {
-                        const p = m.priceIndex.find((x) => x.month === month);
-                        return <td key={m.zip}>{p ? `${p.index.toFixed(3)} (${percentChange(p.change12m)})` : "—"}</td>;
+                      {lines.map((l) => {
+                        const p = l.points.find((x) => x.month === month);
+                        return <td key={l.name}>{p ? `${p.index.toFixed(3)} (${percentChange(p.change12m)})` : "—"}</td>;
                       })}
                     </tr>
                   ))}
