@@ -129,3 +129,21 @@ func TestChooseTrendByBacktest(t *testing.T) {
 		t.Errorf("a steady index chose %d months at %.2f", k, d)
 	}
 }
+
+// TestTrendIsTheMonthsChange: a valuation's market trend is the index's 12-month change of the valuation's calendar
+// month, as the market statistics give it (Index.Month both ways), whatever the day in the month.
+func TestTrendIsTheMonthsChange(t *testing.T) {
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	ix := Index{Start: start, MaxAhead: trendMaxAhead}
+	for m := 0; m < 30; m++ {
+		ix.Levels = append(ix.Levels, 0.004*float64(m*m)/10) // an accelerating rise: a day's interpolation would differ
+	}
+	e := &Engine{index: ix}
+	for _, day := range []int{1, 15, 28} {
+		at := time.Date(2026, 3, day, 12, 0, 0, 0, time.UTC) // month 26
+		want := math.Exp(ix.Levels[26]-ix.Levels[14]) - 1
+		if got := e.Trend(at); math.Abs(got-want) > 1e-12 {
+			t.Errorf("March %d: trend %.6f, want the month's %.6f", day, got, want)
+		}
+	}
+}

@@ -282,9 +282,13 @@ func (e *Engine) Covers(lat, lon, miles float64) bool {
 	return len(e.spatial.Nearest(lat, lon, 1, miles, nil)) > 0
 }
 
-// Trend is the market's estimated price change over the twelve months before at (0.05 = +5%).
+// Trend is the market's estimated price change over the twelve months to the calendar month of at (0.05 = +5%):
+// the index's level for that month against the same month a year before, as the statistics of a market give it
+// (internal/market: the 12-month change of the month), so a valuation and the Markets screen say the same figure.
 func (e *Engine) Trend(at time.Time) float64 {
-	return math.Exp(e.index.At(at)-e.index.At(at.AddDate(-1, 0, 0))) - 1
+	now, _ := e.index.Month(at)
+	before, _ := e.index.Month(at.AddDate(0, -12, 0))
+	return math.Exp(now-before) - 1
 }
 
 // PriceIndex is the market's monthly price index, for the statistics of a market (internal/market); it is shared,

@@ -999,7 +999,7 @@ type PropertyValuation struct {
 		Comparables []ComparableSale `json:"comparables"`
 		County      *string          `json:"county,omitempty"`
 
-		// MarketTrend The area's estimated price change over the last 12 months (0.05 = +5%).
+		// MarketTrend The market's price change over the 12 months to the valuation's month (0.05 = +5%): the engine's price index, one for its whole market, as the market statistics give it for that month (`priceIndex[].change12m`).
 		MarketTrend  *float32     `json:"marketTrend,omitempty"`
 		PriceHistory []PriceEvent `json:"priceHistory"`
 

@@ -2240,7 +2240,7 @@ export interface components {
                  */
                 rentSource?: "rental_comparables" | "model" | null;
                 county?: string | null;
-                /** @description The area's estimated price change over the last 12 months (0.05 = +5%). */
+                /** @description The market's price change over the 12 months to the valuation's month (0.05 = +5%): the engine's price index, one for its whole market, as the market statistics give it for that month (`priceIndex[].change12m`). */
                 marketTrend?: number | null;
                 priceHistory: components["schemas"]["PriceEvent"][];
                 comparables: components["schemas"]["ComparableSale"][];

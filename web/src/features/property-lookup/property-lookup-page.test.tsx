@@ -350,7 +350,7 @@ describe("a lookup", () => {
     expect(stat("Rent Estimate")).toHaveTextContent("$3,900/mo");
     expect(stat("Rent Estimate")).toHaveTextContent("$3,500 – $4,300 · model estimate");
     expect(stat("County")).toHaveTextContent("King County");
-    expect(stat("Area Price Trend")).toHaveTextContent("+3.2% over 12 months");
+    expect(stat("Market Price Trend")).toHaveTextContent("+3.2% over 12 months");
     expect(c.getByTestId("valuation-meta")).toHaveTextContent("1 credit used, 99 left");
 
     const rows = within(c.getByTestId("comparables-table")).getAllByRole("row");
@@ -425,7 +425,7 @@ describe("a lookup", () => {
     expect(c.getByText("Property Type", { selector: "dt" }).closest("div")).toHaveTextContent(/^Property Type—$/);
     expect(c.getByText("Bedrooms", { selector: "dt" }).closest("div")).toHaveTextContent(/^Bedrooms—$/);
     expect(card).not.toHaveTextContent("Single Family");
-    for (const label of ["Living Area", "Home Status", "Rent Estimate", "County", "Area Price Trend"]) {
+    for (const label of ["Living Area", "Home Status", "Rent Estimate", "County", "Market Price Trend"]) {
       expect(c.queryByText(label, { selector: "dt" })).not.toBeInTheDocument();
     }
     expect(c.queryByTestId("price-per-sqft")).not.toBeInTheDocument();

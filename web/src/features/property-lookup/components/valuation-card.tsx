@@ -269,7 +269,7 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
             </Stat>
           ) : null}
           {typeof marketData.marketTrend === "number" ? (
-            <Stat icon={<TrendingUp />} label="Area Price Trend">
+            <Stat icon={<TrendingUp />} label="Market Price Trend">
               {trendText(marketData.marketTrend)}
             </Stat>
           ) : null}
