@@ -96,8 +96,8 @@ export function groupRows(m: Market, by: "propertyType" | "bedrooms"): GroupRow[
     if (isThin(block)) return;
     const groups: (BlockFigures & { group: string })[] =
       by === "propertyType"
-        ? block.byPropertyType.map((g) => ({ ...g, group: g.propertyType }))
-        : block.byBedrooms.map((g) => ({ ...g, group: g.bedrooms }));
+        ? block.byPropertyType.map((g) => ({ ...g, group: g.propertyType ?? "" }))
+        : block.byBedrooms.map((g) => ({ ...g, group: g.bedrooms ?? "" }));
     for (const g of groups) {
       const row = rows.get(g.group) ?? { group: g.group, sales: null, rents: null };
       row[key] = g;

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { ApiError, apiJson } from "@/lib/api";
+import type { components } from "@/lib/api-types";
 
 // GET /api/markets and GET /api/markets/compare (issue 28; the session twins of /api/v1/markets[/compare]): a ZIP's
 // market statistics. Each ZIP found costs 1 credit (only a 200 is charged); an invalid ZIP or parameter is a free 400
@@ -19,97 +20,23 @@ export const DEFAULT_HISTORY_MONTHS = 24;
 /** At most this many ZIPs side by side (the compare endpoint's limit). */
 export const MAX_ZIPS = 5;
 
-/** The figures of one group of records (all of them, a property type, a bedroom count). */
-export interface BlockFigures {
-  count: number;
-  median: number;
-  mean: number;
-  min: number;
-  max: number;
-  /** Sales: the median price per square foot. */
-  medianPricePerSqft?: number | null;
-  /** Rents: the median monthly rent per square foot. */
-  medianRentPerSqft?: number | null;
-}
-
-export interface PropertyTypeGroup extends BlockFigures {
-  propertyType: string;
-}
-
-export interface BedroomsGroup extends BlockFigures {
-  bedrooms: string;
-}
-
-export interface OmittedGroup {
-  group: string;
-  reason: string;
-}
-
-/** A block with enough records: its figures and splits. */
-export interface FullBlock extends BlockFigures {
-  byPropertyType: PropertyTypeGroup[];
-  byBedrooms: BedroomsGroup[];
-  omitted?: OmittedGroup[];
-}
-
-/** A block with fewer than 5 records: its count and why it is not shown. */
-export interface ThinBlock {
-  count: number;
-  omitted: string;
-}
-
-export type Block = FullBlock | ThinBlock;
-
-export interface ValueDistribution {
-  count: number;
-  median: number;
-  p25: number;
-  p75: number;
-  min: number;
-  max: number;
-}
-
-/** Thin: fewer than 5 homes on record (api-changes.md 3: the count is kept). */
-export type Values = ValueDistribution | { count?: number; omitted: string };
-
-export interface IndexPoint {
-  month: string;
-  index: number;
-  change1m: number | null;
-  change12m: number | null;
-}
-
-export interface HistoryPoint {
-  month: string;
-  salesCount: number;
-  medianSalePrice: number | null;
-  rentsCount: number;
-  medianRent: number | null;
-}
-
-export interface Market {
-  zip: string;
-  city: string;
-  state: string;
-  asOf: string;
-  propertyType: string | null;
-  sales: Block;
-  rents: Block;
-  values: Values;
-  priceIndex: IndexPoint[];
-  history: HistoryPoint[];
-}
-
-export interface MarketsMeta {
-  requestId?: string;
-  creditsUsed?: number;
-}
+// The answer's shapes are the contract's (api/openapi.yaml, generated into lib/api-types.ts by `npm run gen:api`).
+type Schemas = components["schemas"];
+export type Market = Schemas["Market"];
+/** A block with enough records: its figures, its splits and the groups left out. */
+export type FullBlock = Schemas["MarketFigures"];
+/** A block (or the values) with fewer than 5 records: its count and why it is not shown. */
+export type ThinBlock = Schemas["MarketOmitted"];
+export type Block = Schemas["MarketBlock"];
+/** The figures of one group of records (a property type or a bedroom count), or of a whole block. */
+export type BlockFigures = Omit<Schemas["MarketGroup"], "propertyType" | "bedrooms">;
+export type ValueDistribution = Schemas["MarketValues"];
+export type Values = Market["values"];
 
 /** What the screen shows: the markets found, in the order asked, and the ZIPs with no records. */
 export interface MarketsResult {
   markets: Market[];
   notFound: string[];
-  creditsUsed: number | null;
 }
 
 export function isThin(block: Block): block is ThinBlock {
@@ -146,15 +73,15 @@ export function marketsUrl(q: MarketQuery): string {
 export async function fetchMarkets(q: MarketQuery): Promise<MarketsResult> {
   const zips = zipsOf(q);
   if (zips.length > 1) {
-    const res = await apiJson<{ data: { markets: Market[]; notFound?: string[] }; meta?: MarketsMeta }>("GET", marketsUrl(q));
+    const res = await apiJson<{ data: Schemas["MarketComparison"] }>("GET", marketsUrl(q));
     const byZip = new Map(res.data.markets.map((m) => [m.zip, m]));
     // The order asked, whatever the order answered.
     const markets = zips.map((z) => byZip.get(z)).filter((m): m is Market => !!m);
     for (const m of res.data.markets) if (!markets.includes(m)) markets.push(m);
-    return { markets, notFound: res.data.notFound ?? [], creditsUsed: res.meta?.creditsUsed ?? null };
+    return { markets, notFound: res.data.notFound };
   }
-  const res = await apiJson<{ data: Market; meta?: MarketsMeta }>("GET", marketsUrl(q));
-  return { markets: [res.data], notFound: [], creditsUsed: res.meta?.creditsUsed ?? null };
+  const res = await apiJson<{ data: Market }>("GET", marketsUrl(q));
+  return { markets: [res.data], notFound: [] };
 }
 
 export function marketsKey(q: MarketQuery | null): readonly unknown[] {
