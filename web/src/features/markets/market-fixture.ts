@@ -1,7 +1,7 @@
 import type { Market } from "./api/markets-api";
 
-// Markets shaped exactly as the contract of issue 28 writes them (api.md and its deviations, api-changes.md: the meta is
-// the valuation's, per-sq-ft figures may be null, omitted bedroom groups are named "1 bedrooms"): the unit tests render these.
+// Markets shaped exactly as the contract (api/openapi.yaml, `Market`) writes them, typed by its generated types: the
+// unit tests render these.
 
 function months(n: number, last = "2026-11"): string[] {
   const [y, m] = last.split("-").map(Number) as [number, number];

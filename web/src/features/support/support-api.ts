@@ -1,4 +1,4 @@
-// The dashboard's live chat with the team (issue 27; contract /tmp/issue27/api.md, "Support"): the office hours and
+// The dashboard's live chat with the team (issue 27; api/openapi.yaml, tag Support): the office hours and
 // the customer's conversation (GET /api/support), a new message (POST /api/support/messages), and the messages that
 // arrived since the last one shown (GET /api/support/messages?after=<id>), which the panel polls while it is open.
 import { apiJson } from "@/lib/api";
