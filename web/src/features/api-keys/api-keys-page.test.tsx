@@ -512,7 +512,7 @@ describe("the built-in documentation", () => {
     const parsed = JSON.parse(response.textContent ?? "") as {
       data: { valuation: Record<string, unknown>; marketData: { comparables: unknown[]; priceHistory: unknown[] } };
     };
-    expect(Object.keys(parsed.data)).toEqual(["property", "valuation", "details", "marketData", "meta"]);
+    expect(Object.keys(parsed.data)).toEqual(["property", "valuation", "details", "marketData", "valueHistory", "meta"]);
     expect(parsed.data.valuation).toMatchObject({ low: expect.any(Number), high: expect.any(Number), confidence: expect.any(Number) });
     expect(parsed).toEqual(LIVE_EXAMPLE.response);
     expect(parsed.data.marketData.comparables).toHaveLength(LIVE_EXAMPLE.comparables.kept);

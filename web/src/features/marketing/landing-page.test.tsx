@@ -56,7 +56,7 @@ describe("LandingPage", () => {
     const responseText = (await within(example).findByText(/"estimatedValue"/)).textContent ?? "";
     const response = JSON.parse(responseText) as { data: PropertyValuation };
     expect(response).toEqual(LIVE_EXAMPLE.response);
-    expect(Object.keys(response.data)).toEqual(["property", "valuation", "details", "marketData", "meta"]);
+    expect(Object.keys(response.data)).toEqual(["property", "valuation", "details", "marketData", "valueHistory", "meta"]);
     const { property, valuation, details } = response.data;
     // It is the home the request asks for, found on record.
     expect(property.formattedAddress.toLowerCase()).toBe(EXAMPLE_ADDRESS_LINE.toLowerCase());
