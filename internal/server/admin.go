@@ -2,8 +2,8 @@ package server
 
 // The operators' console (issue 27): every /api/admin/ route is wrapped in requireAdmin, which answers 401 without a
 // session and 403 to a signed-in customer. The handlers decode, call internal/admin or internal/support, and
-// encode the answer as {"success": true, "data": ...} (lists add "pagination"), the shape the console's contract
-// fixes (/tmp/issue27/api.md, api/openapi.yaml).
+// encode the answer as {"success": true, "data": ...} (lists add "pagination"), the shape api/openapi.yaml gives the
+// console's routes (tag Admin).
 
 import (
 	"context"

@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -12,9 +15,11 @@ import (
 	"time"
 
 	"valuator/internal/account"
+	"valuator/internal/config"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/notify"
+	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/testdb"
 	"valuator/internal/testsmtp"
@@ -562,6 +567,30 @@ func TestSiteNamesTheSupportAddress(t *testing.T) {
 	}
 	// The default office hours (config), as the Contact page states them.
 	if site.SupportHours != "Mon–Fri 9 AM–6 PM PT" {
+		t.Errorf("supportHours = %q, want the configured hours", site.SupportHours)
+	}
+}
+
+// TestSiteStatesTheHoursWithoutTheChat: a server built without the support chat (the examples and benchmark tools
+// build one) states the configured office hours too.
+func TestSiteStatesTheHoursWithoutTheChat(t *testing.T) {
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{"VALUATOR_DATABASE_URL": testdb.SQLiteURL(t), "VALUATOR_DATA_DIR": t.TempDir(),
+			"VALUATOR_SUPPORT_HOURS": "Mon-Thu 08:00-16:00 America/New_York"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	h := New(Deps{Config: cfg, Logger: log, OpenAPI: []byte("{}"), FormLimiter: ratelimit.NewMemory(nil),
+		APILimiter: ratelimit.NewMemory(nil)})
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/api/site", nil))
+	var site struct{ SupportHours string }
+	if err := json.Unmarshal(w.Body.Bytes(), &site); w.Code != http.StatusOK || err != nil {
+		t.Fatalf("GET /api/site = %d %s (%v), want 200", w.Code, w.Body, err)
+	}
+	if site.SupportHours != "Mon–Thu 8 AM–4 PM ET" {
 		t.Errorf("supportHours = %q, want the configured hours", site.SupportHours)
 	}
 }

@@ -36,16 +36,11 @@ func unsubscribeSigner(d Deps) *notify.Signer {
 }
 
 // site is what the public pages need to know about this installation: the support address the Contact page
-// gives (VALUATOR_SUPPORT_EMAIL), so that it names only a channel that reaches someone.
+// gives (VALUATOR_SUPPORT_EMAIL), so that it names only a channel that reaches someone, and the support team's
+// office hours (VALUATOR_SUPPORT_HOURS, the chat's; see officeHours), so that the page states them as configured.
 func (s *Server) site(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	// The support chat's office hours (VALUATOR_SUPPORT_HOURS), so the public Contact page states them as configured
-	// (empty in the tools that build a server without the chat).
-	hours := ""
-	if s.support != nil {
-		hours = s.support.Hours.Text()
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"supportEmail": s.cfg.SupportEmail, "supportHours": hours})
+	writeJSON(w, http.StatusOK, map[string]string{"supportEmail": s.cfg.SupportEmail, "supportHours": s.hours.Text()})
 }
 
 // Unsubscribe answers.

@@ -23,6 +23,7 @@ import (
 	"valuator/internal/gate"
 	"valuator/internal/metrics"
 	"valuator/internal/notify"
+	"valuator/internal/officehours"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
 	"valuator/internal/support"
@@ -84,7 +85,8 @@ type Deps struct {
 	// Unsubscribe checks the tokens of emails' unsubscribe links (optional: derived from Config.Secret, as the
 	// senders of those emails derive theirs).
 	Unsubscribe *notify.Signer
-	// Admin is the operators' console and Support the support chat and inbox (issue 27).
+	// Admin is the operators' console and Support the support chat and inbox (issue 27). GET /api/site states the
+	// chat's office hours; a server built without the chat states Config.SupportHours (officeHours).
 	Admin   *admin.Service
 	Support *support.Service
 }
@@ -135,6 +137,7 @@ type Server struct {
 	unsub       *notify.Signer
 	admin       *admin.Service
 	support     *support.Service
+	hours       officehours.Hours // the support team's office hours (officeHours)
 }
 
 // New returns the product's HTTP handler.
@@ -184,10 +187,28 @@ func New(d Deps) http.Handler {
 		unsub:       unsubscribeSigner(d),
 		admin:       d.Admin,
 		support:     d.Support,
+		hours:       officeHours(d),
 	}
 	s.routes()
 	s.removeStaleUploads()
 	return s.observe(s.secure(http.HandlerFunc(s.dispatch)))
+}
+
+// officeHours are the support team's office hours the server states: the support chat's when it has the chat, else
+// the configured ones (Config.SupportHours, which config.Load has checked), else officehours.DefaultHours, so that
+// a server built without the chat (the examples and benchmark tools) states them too.
+func officeHours(d Deps) officehours.Hours {
+	if d.Support != nil {
+		return d.Support.Hours
+	}
+	if h, err := officehours.Parse(d.Config.SupportHours); err == nil {
+		return h
+	}
+	h, err := officehours.Parse(officehours.DefaultHours)
+	if err != nil {
+		panic("officehours.DefaultHours does not parse: " + err.Error())
+	}
+	return h
 }
 
 // dispatch routes the request. Paths that match no route are the single-page app's (GET and HEAD), except

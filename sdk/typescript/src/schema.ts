@@ -3277,9 +3277,13 @@ export interface components {
             accountEmail: string | null;
             reason: string;
             /** @description What the action changed, before it (for example {"balance": 12}). */
-            before: Record<string, never>;
+            before: {
+                [key: string]: unknown;
+            };
             /** @description The same, after it. */
-            after: Record<string, never>;
+            after: {
+                [key: string]: unknown;
+            };
             /** Format: date-time */
             createdAt: string;
         };

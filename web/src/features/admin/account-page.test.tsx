@@ -69,7 +69,7 @@ describe("an account's page", () => {
       "POST /api/admin/accounts/42/credits": (req) => {
         const { amount } = req.body as { amount: number };
         state.detail = makeAccountDetail({ balance: makeBalance({ planType: "basic", credits: 1200 + amount }) });
-        return { body: ok({ balance: state.detail.balance, entry: { id: 902, amount, balanceAfter: 1450, kind: "admin_adjustment", description: "x", reference: null, createdAt: "2026-02-04T00:00:00Z" } }) };
+        return { body: ok({ balance: state.detail.balance, entry: { id: 902, amount, balanceAfter: 1450, kind: "admin_adjustment", description: "x", reference: "", createdAt: "2026-02-04T00:00:00Z" } }) };
       },
     });
     const opener = screen.getByRole("button", { name: "Grant credits" });
@@ -183,7 +183,7 @@ describe("an account's page", () => {
     const { user, requests, state } = await renderAccount({
       [`POST /api/admin/accounts/42/${action}`]: () => {
         state.detail = makeAccountDetail({}, { status: status as AccountDetail["account"]["status"], suspendReason: "Fraud", suspendedAt: "2026-02-04T00:00:00Z" });
-        return { body: ok({}) };
+        return { body: ok(state.detail.account) };
       },
     });
     await user.click(screen.getByRole("button", { name: button }));
@@ -200,7 +200,7 @@ describe("an account's page", () => {
 
   it("reinstates a suspended account; Cancel sends nothing and gives focus back", async () => {
     const { user, requests } = await renderAccount(
-      { "POST /api/admin/accounts/42/reinstate": () => ({ body: ok({}) }) },
+      { "POST /api/admin/accounts/42/reinstate": () => ({ body: ok(makeAccountDetail().account) }) },
       makeAccountDetail({}, { status: "suspended", suspendReason: "Chargebacks", suspendedAt: "2026-02-01T00:00:00Z" }),
     );
     expect(screen.getByTestId("account-summary")).toHaveTextContent("Chargebacks");

@@ -87,9 +87,7 @@ function AccountView({ data }: { data: AccountDetail }) {
     const res = await adjust.mutateAsync({ amount, reason });
     toast({
       title: amount > 0 ? "Credits granted" : "Credits deducted",
-      description: `${amount > 0 ? "Added" : "Took"} ${formatCredits(Math.abs(amount))} ${amount > 0 ? "to" : "from"} ${account.email}.${
-        res?.balance ? ` Balance now: ${balanceText(res.balance)}.` : ""
-      }`,
+      description: `${amount > 0 ? "Added" : "Took"} ${formatCredits(Math.abs(amount))} ${amount > 0 ? "to" : "from"} ${account.email}. Balance now: ${balanceText(res.balance)}.`,
     });
   };
   const onAction = async (reason: string) => {
@@ -102,9 +100,7 @@ function AccountView({ data }: { data: AccountDetail }) {
     const res = await refund.mutateAsync({ paymentId: refunding.id, reason });
     toast({
       title: "Payment refunded",
-      description: `${formatMoney(refunding.amountCents)} refunded to ${account.email}.${
-        res?.balance ? ` Balance now: ${balanceText(res.balance)}.` : ""
-      }`,
+      description: `${formatMoney(refunding.amountCents)} refunded to ${account.email}. Balance now: ${balanceText(res.balance)}.`,
     });
   };
 

@@ -8,7 +8,8 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useAccounts } from "./admin-api";
-import { formatDay, planLabel, rowBalance, STATUS_LABELS } from "./admin-helpers";
+import { formatCredits } from "@/lib/balance";
+import { formatDay, planLabel, STATUS_LABELS } from "./admin-helpers";
 import { AdminFrame, AdminLoadError, Loading, Pager, tdClass, thClass, operatorsOnly } from "./components/admin-frame";
 
 export const STATUS_VARIANT = { active: "success", suspended: "warning", closed: "secondary" } as const;
@@ -44,7 +45,7 @@ function AccountsSearch() {
     setParams(next);
   };
 
-  const data = accounts.data;
+  const answer = accounts.data;
   return (
     <Card>
       <CardContent className="space-y-4 pt-6">
@@ -68,21 +69,21 @@ function AccountsSearch() {
 
         {accounts.isPending ? (
           <Loading label="Loading accounts" />
-        ) : accounts.isError && !data ? (
+        ) : accounts.isError && !answer ? (
           <AdminLoadError
             error={accounts.error}
             fallback="The accounts could not be loaded."
             onRetry={() => void accounts.refetch()}
             busy={accounts.isFetching}
           />
-        ) : data && data.rows.length === 0 ? (
+        ) : answer && answer.data.length === 0 ? (
           <p className="py-6 text-center text-sm text-muted-foreground" role="status">
             {q ? `No account matches “${q}”.` : "No accounts yet."}
           </p>
-        ) : data ? (
+        ) : answer ? (
           <>
             <p className="sr-only" role="status">
-              {`${data.total} ${data.total === 1 ? "account" : "accounts"} found`}
+              {`${answer.pagination.total} ${answer.pagination.total === 1 ? "account" : "accounts"} found`}
             </p>
             <TableScroll label="Accounts" className="rounded-md border">
               <table className="w-full text-sm" data-testid="accounts-table">
@@ -98,7 +99,7 @@ function AccountsSearch() {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.rows.map((a) => (
+                  {answer.data.map((a) => (
                     <tr key={a.id} className="border-b last:border-0">
                       <td className={tdClass}>
                         <Link
@@ -114,7 +115,7 @@ function AccountsSearch() {
                       <td className={tdClass}>
                         <Badge variant={STATUS_VARIANT[a.status] ?? "outline"}>{STATUS_LABELS[a.status] ?? a.status}</Badge>
                       </td>
-                      <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>{rowBalance(a.balance)}</td>
+                      <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>{formatCredits(a.balance)}</td>
                       <td className={`${tdClass} whitespace-nowrap`}>
                         <time dateTime={a.createdAt}>{formatDay(a.createdAt)}</time>
                       </td>
@@ -123,7 +124,7 @@ function AccountsSearch() {
                 </tbody>
               </table>
             </TableScroll>
-            <Pager page={data.page} pages={data.pages} total={data.total} onPage={onPage} label="Accounts" />
+            <Pager pagination={answer.pagination} onPage={onPage} label="Accounts" />
           </>
         ) : null}
       </CardContent>

@@ -1,229 +1,38 @@
-// The operator console's calls (issue 27; the contract is /tmp/issue27/api.md, written before the server side, so the
-// shapes live here until api/openapi.yaml describes them and `npm run gen:api` can replace them). Every /api/admin/*
-// route answers 401 without a session and 403 {"code":"forbidden"} for a signed-in customer; the console shows the
-// latter as its "operators only" state (admin-frame.tsx).
-//
-// The contract wraps answers as {"success": true, "data": ...} (lists add "pagination"); the server's existing routes
-// answer the bare object. unwrap() reads either, so the console does not depend on which way the server goes.
+// The operator console's calls: the /api/admin/* routes of api/openapi.yaml (tag Admin), whose shapes
+// `npm run gen:api` generates into lib/api-types.ts. Every route answers 401 without a session and 403
+// {"code":"forbidden"} for a signed-in customer; the console shows the latter as its "operators only" state
+// (admin-frame.tsx). A success is {"success": true, "data": ...}; a list adds "pagination" (AdminPagination:
+// page, limit, total, pages).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiJson } from "@/lib/api";
-import type { Balance } from "@/lib/balance";
+import type { components, operations } from "@/lib/api-types";
 
-export type AccountStatus = "active" | "suspended" | "closed";
-export type Plan = "free" | "basic" | "professional" | "enterprise";
+type Schemas = components["schemas"];
 
-/** A page of a list: its rows and where it sits (the contract's "pages"; the existing API's "totalPages"). */
-export interface Paged<T> {
-  rows: T[];
-  page: number;
-  pages: number;
-  total: number;
+export type AccountRow = Schemas["AdminAccountRow"];
+export type AccountDetail = Schemas["AdminAccountDetail"];
+export type AccountStatus = Schemas["AdminAccount"]["status"];
+export type LedgerEntry = Schemas["AdminLedgerRow"];
+export type AdminPayment = Schemas["AdminPayment"];
+export type AuditRow = Schemas["AdminAuditEntry"];
+export type InboxItem = Schemas["SupportInboxItem"];
+export type ChatMessage = Schemas["SupportMessage"];
+export type AdminConversation = Schemas["SupportConversation"];
+export type ContactMessage = Schemas["ContactMessageView"];
+export type PersonAuditRow = Schemas["AdminPersonAudit"];
+export type OptOutRow = Schemas["AdminOptOut"];
+export type Overview = Schemas["AdminOverview"];
+export type Pagination = Schemas["AdminPagination"];
+
+/** The 200 answer of an operation of the contract, envelope included. */
+type Answer<Op extends keyof operations> = operations[Op]["responses"] extends {
+  200: { content: { "application/json": infer Body } };
 }
+  ? Body
+  : never;
 
-export interface AccountRow {
-  id: number;
-  email: string;
-  fullName: string;
-  company: string;
-  plan: Plan | string;
-  status: AccountStatus;
-  /** Credits, or the split balance object (the contract does not say which); both are shown. */
-  balance: number | Balance;
-  createdAt: string;
-}
-
-export interface AccountDetail {
-  account: {
-    id: number;
-    email: string;
-    fullName: string;
-    company: string;
-    plan: Plan | string;
-    role: "customer" | "admin" | string;
-    status: AccountStatus;
-    suspendedAt: string | null;
-    suspendReason: string | null;
-    createdAt: string;
-    closedAt: string | null;
-  };
-  balance: Balance;
-  ledger: LedgerEntry[];
-  payments: AdminPayment[];
-  keys: AdminKey[];
-  usage: {
-    callsThisMonth: number;
-    creditsThisMonth: number;
-    recent: { requestId: string; endpoint: string; status: number | string; credits: number; createdAt: string }[];
-  };
-  batchJobs: AdminBatchJob[];
-  personLookups: { id: number; purpose: string; outcome: "hit" | "miss"; credits: number; createdAt: string }[];
-}
-
-export interface LedgerEntry {
-  id: number;
-  amount: number;
-  balanceAfter: number;
-  kind: string;
-  description: string;
-  reference: string | null;
-  createdAt: string;
-}
-
-export interface AdminPayment {
-  id: number;
-  kind: string;
-  plan: string | null;
-  amountCents: number;
-  credits: number;
-  status: string;
-  description: string;
-  createdAt: string;
-  refundable: boolean;
-}
-
-export interface AdminKey {
-  id: number;
-  name: string;
-  preview: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-export interface AdminBatchJob {
-  id: number;
-  fileName: string;
-  status: string;
-  totalRows: number;
-  processedRows: number;
-  failedRows: number;
-  createdAt: string;
-  /** Held while the account is suspended; it resumes on reinstatement. */
-  held?: boolean;
-}
-
-export interface AuditRow {
-  id: number;
-  /** null for a role change made on the command line (`valuator admin add|remove`). */
-  adminId: number | null;
-  adminEmail: string | null;
-  action: string;
-  accountId: number | null;
-  accountEmail: string | null;
-  reason: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  createdAt: string;
-}
-
-export interface InboxItem {
-  type: "conversation" | "contact";
-  id: number;
-  accountId: number | null;
-  email: string;
-  name: string;
-  /** A contact message's subject; null for a chat. */
-  subject?: string | null;
-  /** The latest message, or the contact message, cut to 140 characters. */
-  preview?: string | null;
-  status: string;
-  unread: boolean;
-  assignee: { id: number; email: string } | null;
-  updatedAt: string;
-}
-
-export interface ChatMessage {
-  id: number;
-  from: "customer" | "team";
-  authorName: string;
-  body: string;
-  createdAt: string;
-}
-
-export interface AdminConversation {
-  id: number;
-  accountId: number | null;
-  email?: string;
-  name?: string;
-  status: string;
-  assignee?: { id: number; email: string } | null;
-  messages: ChatMessage[];
-}
-
-export interface ContactMessage {
-  id: number;
-  accountId?: number | null;
-  firstName?: string;
-  lastName?: string;
-  name?: string;
-  email?: string;
-  company?: string;
-  subject?: string;
-  message?: string;
-  body?: string;
-  status?: string;
-  createdAt?: string;
-}
-
-export interface PersonAuditRow {
-  id: number;
-  accountId: number;
-  accountEmail: string;
-  keyName: string | null;
-  purpose: string;
-  query: string | Record<string, unknown>;
-  outcome: "hit" | "miss";
-  /** The stored outcome behind hit/miss: found, not_found, invalid, insufficient_credits, rate_limited, error. */
-  result?: string;
-  credits: number;
-  requestId: string;
-  createdAt: string;
-  flagged: boolean;
-}
-
-/** One row of the opt-out log. The contract names its content only ("request, confirmation, which listing"). */
-export type OptOutRow = Record<string, unknown> & { id: number | string };
-
-export interface Overview {
-  payingByPlan: { basic: number; professional: number; enterprise: number };
-  mrrCents: number;
-  signupsPerDay: { date: string; count: number }[];
-  callsPerDay: { date: string; count: number }[];
-  creditsSold: number;
-  creditsUsed: number;
-  overageBilledCents: number;
-  failingJobs: {
-    id: number;
-    accountId: number;
-    accountEmail: string;
-    fileName: string;
-    failedRows: number;
-    status: string;
-    createdAt: string;
-  }[];
-}
-
-// ---- Reading answers -------------------------------------------------------------------------------------------
-
-/** The payload of an answer, with or without the {"success", "data"} envelope. */
-export function unwrap<T>(body: unknown): T {
-  if (body && typeof body === "object" && !Array.isArray(body) && "data" in body) {
-    const b = body as { data: unknown; success?: unknown; pagination?: unknown };
-    if ("success" in b || "pagination" in b || Object.keys(b).length === 1) return b.data as T;
-  }
-  return body as T;
-}
-
-/** A list answer as rows and paging; a bare array (or a missing pagination) reads as one page. */
-export function toPaged<T>(body: unknown): Paged<T> {
-  const rows = unwrap<unknown>(body);
-  const list = Array.isArray(rows) ? (rows as T[]) : [];
-  const p = (body && typeof body === "object" ? (body as { pagination?: Record<string, unknown> }).pagination : undefined) ?? {};
-  const num = (v: unknown, fallback: number) => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
-  const page = num(p.page, 1);
-  const total = num(p.total, list.length);
-  const pages = Math.max(num(p.pages, num(p.totalPages, 1)), 1);
-  return { rows: list, page, pages, total };
-}
+/** The payload (`data`) of an operation's 200 answer. */
+type Data<Op extends keyof operations> = Answer<Op> extends { data: infer D } ? D : never;
 
 /** A query string of the parameters that have a value, in order (empty ones are left out). */
 export function query(params: Record<string, string | number | boolean | null | undefined>): string {
@@ -236,16 +45,19 @@ export function query(params: Record<string, string | number | boolean | null | 
   return s ? `?${s}` : "";
 }
 
-async function getPaged<T>(url: string): Promise<Paged<T>> {
-  return toPaged<T>(await apiJson<unknown>("GET", url));
+/** A list read: the answer as the server sends it, rows in `data` and where they sit in `pagination`. */
+function getList<Op extends keyof operations>(url: string): Promise<Answer<Op>> {
+  return apiJson<Answer<Op>>("GET", url);
 }
 
-async function getOne<T>(url: string): Promise<T> {
-  return unwrap<T>(await apiJson<unknown>("GET", url));
+/** A read of one thing: the answer's `data`. */
+async function getOne<Op extends keyof operations>(url: string): Promise<Data<Op>> {
+  return (await apiJson<{ data: Data<Op> }>("GET", url)).data;
 }
 
-async function post<T>(url: string, body?: unknown): Promise<T> {
-  return unwrap<T>(await apiJson<unknown>("POST", url, body ?? {}));
+/** An action: the answer's `data`. */
+async function post<Op extends keyof operations>(url: string, body?: unknown): Promise<Data<Op>> {
+  return (await apiJson<{ data: Data<Op> }>("POST", url, body ?? {})).data;
 }
 
 // ---- Paths -------------------------------------------------------------------------------------------------------
@@ -293,17 +105,17 @@ export const ADMIN_KEY = "admin";
 
 export function useAccounts(q: string, page: number) {
   const url = accountsUrl(q, page);
-  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getPaged<AccountRow>(url), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getList<"adminAccounts">(url), placeholderData: keepPreviousData });
 }
 
 export function useAccount(id: string) {
   const url = accountUrl(id);
-  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getOne<AccountDetail>(url), staleTime: 0 });
+  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getOne<"adminAccount">(url), staleTime: 0 });
 }
 
 export function useAudit(accountId: string, page: number) {
   const url = auditUrl(accountId, page);
-  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getPaged<AuditRow>(url), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getList<"adminAudit">(url), placeholderData: keepPreviousData });
 }
 
 /** How often the inbox is read again while the tab is visible (TanStack pauses the interval in a hidden tab). */
@@ -313,7 +125,7 @@ export function useInbox(status: string, page: number) {
   const url = inboxUrl(status, page);
   return useQuery({
     queryKey: [ADMIN_KEY, url],
-    queryFn: () => getPaged<InboxItem>(url),
+    queryFn: () => getList<"adminSupportInbox">(url),
     placeholderData: keepPreviousData,
     refetchInterval: INBOX_POLL_MS,
     refetchIntervalInBackground: false,
@@ -324,10 +136,7 @@ export function useConversation(id: number | null) {
   const url = id === null ? "" : conversationUrl(id);
   return useQuery({
     queryKey: [ADMIN_KEY, url],
-    queryFn: async () => {
-      const body = await getOne<AdminConversation | { conversation: AdminConversation }>(url);
-      return "conversation" in body ? body.conversation : body;
-    },
+    queryFn: () => getOne<"adminSupportConversation">(url),
     enabled: id !== null,
     staleTime: 0,
     refetchInterval: INBOX_POLL_MS,
@@ -339,12 +148,7 @@ export function useContactMessage(id: number | null) {
   const url = id === null ? "" : contactUrl(id);
   return useQuery({
     queryKey: [ADMIN_KEY, url],
-    queryFn: async () => {
-      const body = await getOne<ContactMessage | { message: ContactMessage } | { contact: ContactMessage }>(url);
-      if ("contact" in body && body.contact && typeof body.contact === "object") return body.contact;
-      if ("message" in body && body.message && typeof body.message === "object") return body.message;
-      return body as ContactMessage;
-    },
+    queryFn: () => getOne<"adminContactMessage">(url),
     enabled: id !== null,
     staleTime: 0,
   });
@@ -352,17 +156,17 @@ export function useContactMessage(id: number | null) {
 
 export function usePersonAudits(filters: AuditFilters, page: number) {
   const url = personAuditsUrl(filters, page);
-  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getPaged<PersonAuditRow>(url), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getList<"adminPersonAudits">(url), placeholderData: keepPreviousData });
 }
 
 export function useOptOuts(page: number) {
   const url = optOutsUrl(page);
-  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getPaged<OptOutRow>(url), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getList<"adminOptOuts">(url), placeholderData: keepPreviousData });
 }
 
 export function useOverview(days: number) {
   const url = overviewUrl(days);
-  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getOne<Overview>(url), placeholderData: keepPreviousData });
+  return useQuery({ queryKey: [ADMIN_KEY, url], queryFn: () => getOne<"adminOverview">(url), placeholderData: keepPreviousData });
 }
 
 /** A POST of the console; on success every admin read is marked stale and the ones on screen are read again. */
@@ -377,35 +181,35 @@ function useAdminAction<V, R>(send: (vars: V) => Promise<R>) {
 export type AccountAction = "suspend" | "reinstate" | "close";
 
 export function useAdjustCredits(accountId: number) {
-  return useAdminAction((v: { amount: number; reason: string }) =>
-    post<{ balance: Balance; entry: LedgerEntry }>(`${accountUrl(accountId)}/credits`, v),
-  );
+  return useAdminAction((v: Schemas["AdminCreditRequest"]) => post<"adminAdjustCredits">(`${accountUrl(accountId)}/credits`, v));
 }
 
 export function useRefund(accountId: number) {
-  return useAdminAction((v: { paymentId: number; reason: string }) =>
-    post<{ payment: AdminPayment; balance: Balance }>(`${accountUrl(accountId)}/payments/${v.paymentId}/refund`, {
-      reason: v.reason,
-    }),
+  return useAdminAction((v: { paymentId: number } & Schemas["AdminReasonRequest"]) =>
+    post<"adminRefundPayment">(`${accountUrl(accountId)}/payments/${v.paymentId}/refund`, { reason: v.reason }),
   );
 }
 
+/** Suspend, reinstate or close: each answers the account after the change. */
 export function useAccountAction(accountId: number) {
-  return useAdminAction((v: { action: AccountAction; reason: string }) =>
-    post<unknown>(`${accountUrl(accountId)}/${v.action}`, { reason: v.reason }),
+  return useAdminAction((v: { action: AccountAction } & Schemas["AdminReasonRequest"]) =>
+    post<"adminSuspendAccount">(`${accountUrl(accountId)}/${v.action}`, { reason: v.reason }),
   );
 }
 
 export function useReply(conversationId: number) {
-  return useAdminAction((v: { body: string }) => post<ChatMessage>(`${conversationUrl(conversationId)}/reply`, v));
+  return useAdminAction((v: Schemas["SupportBodyRequest"]) => post<"adminSupportReply">(`${conversationUrl(conversationId)}/reply`, v));
 }
 
 export function useAssign(conversationId: number) {
-  return useAdminAction(() => post<unknown>(`${conversationUrl(conversationId)}/assign`));
+  return useAdminAction(() => post<"adminSupportAssign">(`${conversationUrl(conversationId)}/assign`));
 }
 
-export function useCloseItem(item: { type: "conversation" | "contact"; id: number }) {
-  return useAdminAction(() =>
-    post<unknown>(`${item.type === "conversation" ? conversationUrl(item.id) : contactUrl(item.id)}/close`),
+/** Closes a conversation (answering it) or a contact-form message (answering the message). */
+export function useCloseItem(item: { type: InboxItem["type"]; id: number }) {
+  return useAdminAction<void, AdminConversation | ContactMessage>(() =>
+    item.type === "conversation"
+      ? post<"adminSupportClose">(`${conversationUrl(item.id)}/close`)
+      : post<"adminContactClose">(`${contactUrl(item.id)}/close`),
   );
 }

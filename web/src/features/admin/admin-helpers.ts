@@ -1,6 +1,5 @@
 // The console's rules and wording, apart from the screens so they can be tested alone.
 import { ApiError } from "@/lib/api";
-import { balanceText, formatCredits, type Balance } from "@/lib/balance";
 
 export { isOperator } from "@/lib/roles";
 
@@ -51,13 +50,6 @@ export function messageError(body: string, field = "Message"): string | null {
   if (body.trim().length === 0) return `${field} is required.`;
   if (body.length > MESSAGE_MAX) return `${field} must be at most ${formatCount(MESSAGE_MAX)} characters.`;
   return null;
-}
-
-/** A balance as the account row gives it: credits, or the split balance object. */
-export function rowBalance(b: number | Balance | null | undefined): string {
-  if (typeof b === "number") return formatCredits(b);
-  if (b && typeof b === "object") return balanceText(b);
-  return "—";
 }
 
 export function signedCredits(n: number): string {
@@ -144,14 +136,22 @@ export function actionLabel(action: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : action;
 }
 
-/** A person-lookup query as one line (the audit keeps it as text or as the fields searched). */
-export function queryText(q: unknown): string {
-  if (typeof q === "string") return q;
-  if (q && typeof q === "object") {
-    return Object.entries(q as Record<string, unknown>)
-      .filter(([, v]) => v !== null && v !== undefined && v !== "")
-      .map(([k, v]) => `${k}: ${String(v)}`)
-      .join(", ");
+/**
+ * A query of the person-lookup audit or the opt-out log as one line: the server keeps the fields asked about as
+ * JSON text (AdminPersonAudit.query, AdminOptOut.query), shown as "name: John Smith, city: Austin" without the
+ * empty ones; text that is not a JSON object is shown as it is.
+ */
+export function queryText(q: string): string {
+  let fields: unknown;
+  try {
+    fields = JSON.parse(q);
+  } catch {
+    return q || "—";
   }
-  return "—";
+  if (!fields || typeof fields !== "object" || Array.isArray(fields)) return q || "—";
+  const line = Object.entries(fields as Record<string, unknown>)
+    .filter(([, v]) => v !== null && v !== undefined && v !== "")
+    .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+    .join(", ");
+  return line || "—";
 }

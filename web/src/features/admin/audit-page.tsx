@@ -35,7 +35,7 @@ function AdminAuditPageContent() {
     setParams(t ? { accountId: t } : {});
   };
 
-  const data = audit.data;
+  const answer = audit.data;
   return (
     <AdminFrame title="Audit log" subtitle="Every action an operator took, with the reason given.">
       <Section title="Admin actions">
@@ -60,14 +60,14 @@ function AdminAuditPageContent() {
         </form>
         {audit.isPending ? (
           <Loading label="Loading the audit log" />
-        ) : audit.isError && !data ? (
+        ) : audit.isError && !answer ? (
           <AdminLoadError error={audit.error} fallback="The audit log could not be loaded." onRetry={() => void audit.refetch()} busy={audit.isFetching} />
-        ) : data ? (
+        ) : answer ? (
           <>
             <DataTable
               caption="Admin actions"
               testId="audit-table"
-              rows={data.rows}
+              rows={answer.data}
               rowKey={(r) => r.id}
               empty="No admin actions recorded."
               columns={[
@@ -89,7 +89,7 @@ function AdminAuditPageContent() {
                 { header: "Before → after", cell: (r) => <span className="break-words">{describeChange(r.before, r.after)}</span> },
               ]}
             />
-            <Pager page={data.page} pages={data.pages} total={data.total} onPage={setPage} label="Audit log" />
+            <Pager pagination={answer.pagination} onPage={setPage} label="Audit log" />
           </>
         ) : null}
       </Section>

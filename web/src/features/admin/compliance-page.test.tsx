@@ -18,7 +18,7 @@ async function renderCompliance(extra: Record<string, { body: unknown }> = {}) {
       [AUDITS]: {
         body: list(
           [
-            makePersonAudit({ id: 1, flagged: true, keyName: "Production", query: { name: "John Smith", city: "Austin" } }),
+            makePersonAudit({ id: 1, flagged: true, keyName: "Production", query: '{"name":"John Smith","city":"Austin","state_code":""}' }),
             makePersonAudit({ id: 2, outcome: "hit", result: "found", credits: 5, accountEmail: "bob@example.com", accountId: 43 }),
             makePersonAudit({ id: 3, outcome: "miss", result: "rate_limited" }),
           ],
@@ -29,7 +29,7 @@ async function renderCompliance(extra: Record<string, { body: unknown }> = {}) {
       },
       [OPT_OUTS]: {
         body: list([
-          { id: 1, createdAt: "2026-02-01T10:00:00Z", query: '{"name":"John Smith","address":"1 Main St"}', outcome: "sent", listingId: "L-77", confirmedAt: "2026-02-01T11:00:00Z" },
+          { id: 1, createdAt: "2026-02-01T10:00:00Z", query: '{"name":"John Smith","address":"1 Main St"}', outcome: "sent", listingId: "L-77", expiresAt: "2026-02-02T10:00:00Z", confirmedAt: "2026-02-01T11:00:00Z" },
           { id: 2, createdAt: "2026-02-02T10:00:00Z", query: '{"name":"No Body"}', outcome: "no_match", listingId: null, expiresAt: null, confirmedAt: null },
         ]),
       },

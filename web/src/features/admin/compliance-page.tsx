@@ -9,7 +9,6 @@ import {
   useOptOuts,
   usePersonAudits,
   type AuditFilters,
-  type OptOutRow,
 } from "./admin-api";
 import { PURPOSES } from "@/features/person-lookup/person-types";
 import { formatCount, formatWhen, queryText } from "./admin-helpers";
@@ -65,7 +64,7 @@ function PersonAudits() {
     setPage(1);
   };
 
-  const data = audits.data;
+  const answer = audits.data;
   return (
     <Section title="Person-lookup audit" description="Flagged: the account made more than 50 misses within an hour.">
       <form onSubmit={onApply} noValidate className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Filter person lookups">
@@ -137,15 +136,15 @@ function PersonAudits() {
 
       {audits.isPending ? (
         <Loading label="Loading person lookups" />
-      ) : audits.isError && !data ? (
+      ) : audits.isError && !answer ? (
         <AdminLoadError error={audits.error} fallback="The person-lookup audit could not be loaded." onRetry={() => void audits.refetch()} busy={audits.isFetching} />
-      ) : data ? (
+      ) : answer ? (
         <>
-          <p className="sr-only" role="status">{`${data.total} person lookups`}</p>
+          <p className="sr-only" role="status">{`${answer.pagination.total} person lookups`}</p>
           <DataTable
             caption="Person lookups across accounts"
             testId="person-audits-table"
-            rows={data.rows}
+            rows={answer.data}
             rowKey={(r) => r.id}
             empty="No person lookups match."
             rowClassName={(r) => (r.flagged ? "bg-amber-50" : undefined)}
@@ -171,40 +170,18 @@ function PersonAudits() {
               { header: "Request id", nowrap: true, cell: (r) => <code className="text-xs">{r.requestId}</code> },
             ]}
           />
-          <Pager page={data.page} pages={data.pages} total={data.total} onPage={setPage} label="Person lookups" />
+          <Pager pagination={answer.pagination} onPage={setPage} label="Person lookups" />
         </>
       ) : null}
     </Section>
   );
 }
 
-/** A field of an opt-out row under any of its likely names (the contract does not name them). */
-function pick(row: OptOutRow, ...names: string[]): unknown {
-  for (const n of names) if (row[n] !== undefined && row[n] !== null && row[n] !== "") return row[n];
-  return undefined;
-}
-
-function text(v: unknown): string {
-  if (v === undefined) return "—";
-  if (typeof v === "object") return queryText(v);
-  return String(v);
-}
-
-/** The log keeps the name and address asked about as JSON text. */
-function parseJson(v: unknown): unknown {
-  if (typeof v !== "string" || !v.startsWith("{")) return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    return v;
-  }
-}
-
+/** An opt-out's outcome (AdminOptOut.outcome); its confirmation is a column of its own. */
 const OUTCOMES: Record<string, string> = {
   sent: "Link sent",
   no_match: "No matching listing",
   listing_limited: "Listing limited",
-  confirmed: "Removed",
 };
 
 function outcomeLabel(o: string): string {
@@ -214,41 +191,30 @@ function outcomeLabel(o: string): string {
 function OptOuts() {
   const [page, setPage] = useState(1);
   const optOuts = useOptOuts(page);
-  const data = optOuts.data;
+  const answer = optOuts.data;
   return (
     <Section title="Opt-out log" description="Each request to remove a listing, its confirmation and the listing removed.">
       {optOuts.isPending ? (
         <Loading label="Loading the opt-out log" />
-      ) : optOuts.isError && !data ? (
+      ) : optOuts.isError && !answer ? (
         <AdminLoadError error={optOuts.error} fallback="The opt-out log could not be loaded." onRetry={() => void optOuts.refetch()} busy={optOuts.isFetching} />
-      ) : data ? (
+      ) : answer ? (
         <>
           <DataTable
             caption="Opt-out log"
             testId="opt-outs-table"
-            rows={data.rows}
+            rows={answer.data}
             rowKey={(r) => r.id}
             empty="No opt-out requests."
             columns={[
-              {
-                header: "Requested",
-                nowrap: true,
-                cell: (r) => formatWhen(pick(r, "requestedAt", "createdAt") as string | undefined),
-              },
-              { header: "Asked about", cell: (r) => <span className="break-words">{text(parseJson(pick(r, "query", "request")))}</span> },
-              { header: "Outcome", cell: (r) => outcomeLabel(text(pick(r, "outcome", "status"))) },
-              { header: "Listing", nowrap: true, cell: (r) => text(pick(r, "listingId", "listing")) },
-              {
-                header: "Confirmed",
-                nowrap: true,
-                cell: (r) => {
-                  const at = pick(r, "confirmedAt");
-                  return at ? formatWhen(String(at)) : "Not yet";
-                },
-              },
+              { header: "Requested", nowrap: true, cell: (r) => formatWhen(r.createdAt) },
+              { header: "Asked about", cell: (r) => <span className="break-words">{queryText(r.query)}</span> },
+              { header: "Outcome", cell: (r) => outcomeLabel(r.outcome) },
+              { header: "Listing", nowrap: true, cell: (r) => r.listingId ?? "—" },
+              { header: "Confirmed", nowrap: true, cell: (r) => (r.confirmedAt ? formatWhen(r.confirmedAt) : "Not yet") },
             ]}
           />
-          <Pager page={data.page} pages={data.pages} total={data.total} onPage={setPage} label="Opt-out log" />
+          <Pager pagination={answer.pagination} onPage={setPage} label="Opt-out log" />
         </>
       ) : null}
     </Section>

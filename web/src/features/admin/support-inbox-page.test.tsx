@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { dismissToasts, type FakeRequest } from "@/test/utils";
-import type { AdminConversation, InboxItem } from "./admin-api";
+import type { AdminConversation, ContactMessage, InboxItem } from "./admin-api";
 import { AdminSupportPage } from "./support-inbox-page";
 import { adminCalls, list, makeInboxItem, ok, OPERATOR, renderAdmin } from "./test-fixtures";
 
@@ -21,6 +21,8 @@ function conversation(overrides: Partial<AdminConversation> = {}): AdminConversa
     name: "Jane Doe",
     status: "open",
     assignee: null,
+    createdAt: "2026-02-03T10:00:00Z",
+    updatedAt: "2026-02-03T10:01:00Z",
     messages: [
       { id: 10, from: "customer", authorName: "Jane Doe", body: "My batch is stuck", createdAt: "2026-02-03T10:00:00Z" },
       { id: 11, from: "team", authorName: "Ada", body: "Looking now", createdAt: "2026-02-03T10:01:00Z" },
@@ -75,11 +77,11 @@ describe("the support inbox", () => {
       },
       "POST /api/admin/support/conversations/1/assign": () => {
         state.conv = { ...state.conv, assignee: { id: OPERATOR.id, email: OPERATOR.email } };
-        return { body: ok({}) };
+        return { body: ok(state.conv) };
       },
       "POST /api/admin/support/conversations/1/close": () => {
         state.conv = { ...state.conv, status: "closed" };
-        return { body: ok({}) };
+        return { body: ok(state.conv) };
       },
     });
     await user.click(within(screen.getByTestId("inbox-list")).getByRole("button", { name: /Jane Doe/ }));
@@ -109,11 +111,10 @@ describe("the support inbox", () => {
   });
 
   it("opens a contact-form message and closes it", async () => {
+    const contact: ContactMessage = { id: 5, accountId: null, firstName: "Lee", lastName: "Park", email: "lee@example.com", company: "Lee Homes", subject: "Pricing", message: "Do you do volume discounts?", status: "open", createdAt: "2026-02-03T10:00:00Z" };
     const { user, requests } = await renderInbox([makeInboxItem({ type: "contact", id: 5, accountId: null, name: "Lee", subject: "Pricing" })], {
-      "GET /api/admin/support/contact/5": () => ({
-        body: ok({ id: 5, accountId: null, firstName: "Lee", lastName: "Park", email: "lee@example.com", company: "Lee Homes", subject: "Pricing", message: "Do you do volume discounts?", status: "open", createdAt: "2026-02-03T10:00:00Z" }),
-      }),
-      "POST /api/admin/support/contact/5/close": () => ({ body: ok({}) }),
+      "GET /api/admin/support/contact/5": () => ({ body: ok(contact) }),
+      "POST /api/admin/support/contact/5/close": () => ({ body: ok({ ...contact, status: "closed" }) }),
     });
     await user.click(within(screen.getByTestId("inbox-list")).getByRole("button", { name: /Lee/ }));
     const msg = await screen.findByTestId("contact-message");

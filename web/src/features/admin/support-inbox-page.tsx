@@ -42,7 +42,7 @@ function AdminSupportPageContent() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Selected | null>(null);
   const inbox = useInbox(status, page);
-  const items = inbox.data ? inboxOrder(inbox.data.rows) : [];
+  const items = inbox.data ? inboxOrder(inbox.data.data) : [];
   const unread = items.filter((i) => i.unread).length;
 
   return (
@@ -117,7 +117,7 @@ function AdminSupportPageContent() {
                 })}
               </ul>
               {inbox.data ? (
-                <Pager page={inbox.data.page} pages={inbox.data.pages} total={inbox.data.total} onPage={setPage} label="Inbox" />
+                <Pager pagination={inbox.data.pagination} onPage={setPage} label="Inbox" />
               ) : null}
             </>
           )}
@@ -283,8 +283,7 @@ function ContactView({ id }: { id: number }) {
   if (msg.isError && !msg.data)
     return <AdminLoadError error={msg.error} fallback="The message could not be loaded." onRetry={() => void msg.refetch()} />;
   const m = msg.data;
-  const text = m.message ?? m.body ?? "";
-  const name = m.name ?? [m.firstName, m.lastName].filter(Boolean).join(" ");
+  const name = [m.firstName, m.lastName].filter(Boolean).join(" ");
   const closed = m.status === "closed";
   return (
     <section aria-labelledby="contact-heading" className="space-y-4 rounded-lg border bg-card p-4 sm:p-6" data-testid="contact-message">
@@ -301,7 +300,7 @@ function ContactView({ id }: { id: number }) {
           {formatWhen(m.createdAt)} · {closed ? "Closed" : "Open"}
         </p>
       </div>
-      <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm">{text}</p>
+      <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm">{m.message}</p>
       <div className="flex flex-wrap gap-2">
         {m.accountId ? (
           <Button asChild size="sm" variant="outline">
@@ -310,7 +309,7 @@ function ContactView({ id }: { id: number }) {
         ) : null}
         {m.email ? (
           <Button asChild size="sm" variant="outline">
-            <a href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject ?? "your message"}`)}`}>
+            <a href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject || "your message"}`)}`}>
               <Mail aria-hidden="true" />
               Reply by email
             </a>

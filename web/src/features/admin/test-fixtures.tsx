@@ -1,4 +1,5 @@
-// Contract-shaped answers of the admin API (/tmp/issue27/api.md) and a console page rendered as an operator.
+// Answers of the admin API in the contract's shapes (api/openapi.yaml, tag Admin) and a console page rendered as an
+// operator.
 import type { ReactElement } from "react";
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -6,17 +7,18 @@ import { Route, Routes } from "react-router";
 import { vi } from "vitest";
 import type { User } from "@/lib/types";
 import { makeBalance, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
-import type { AccountDetail, AccountRow, AuditRow, InboxItem, Overview, PersonAuditRow } from "./admin-api";
+import type { AccountDetail, AccountRow, AuditRow, InboxItem, Overview, Pagination, PersonAuditRow } from "./admin-api";
 
 export const OPERATOR = { ...makeUser({ id: 1, email: "admin@valuator.dev", fullName: "Ada Admin" }), role: "admin" } as User;
 export const CUSTOMER = { ...makeUser(), role: "customer" } as User;
 
-/** The contract's list envelope. */
-export function list<T>(data: T[], page = 1, pages = 1, total = data.length) {
+/** The contract's answer of a list: the rows and their pagination. */
+export function list<T>(data: T[], page = 1, pages = 1, total = data.length): { success: true; data: T[]; pagination: Pagination } {
   return { success: true, data, pagination: { page, limit: 25, total, pages } };
 }
 
-export function ok<T>(data: T) {
+/** The contract's answer of one thing. */
+export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };
 }
 
@@ -53,7 +55,7 @@ export function makeAccountDetail(overrides: Partial<AccountDetail> = {}, accoun
     balance: makeBalance({ planType: "basic", credits: 1200 }),
     ledger: [
       { id: 901, amount: 1000, balanceAfter: 1200, kind: "plan_credits", description: "Basic plan credits", reference: "pay_7", createdAt: "2026-02-01T09:00:00Z" },
-      { id: 900, amount: 200, balanceAfter: 200, kind: "signup_bonus", description: "Welcome credits", reference: null, createdAt: "2026-01-21T10:00:00Z" },
+      { id: 900, amount: 200, balanceAfter: 200, kind: "signup_bonus", description: "Welcome credits", reference: "", createdAt: "2026-01-21T10:00:00Z" },
     ],
     payments: [
       { id: 7, kind: "subscription", plan: "basic", amountCents: 3000, credits: 1000, status: "succeeded", description: "Basic plan, February", createdAt: "2026-02-01T09:00:00Z", refundable: true },
@@ -81,6 +83,7 @@ export function makeInboxItem(overrides: Partial<InboxItem> = {}): InboxItem {
     accountId: 42,
     email: "jane@example.com",
     name: "Jane Doe",
+    subject: null,
     preview: "My batch is stuck",
     status: "open",
     unread: false,
@@ -95,7 +98,7 @@ export function makeAuditRow(overrides: Partial<AuditRow> = {}): AuditRow {
     id: 1,
     adminId: 1,
     adminEmail: "admin@valuator.dev",
-    action: "credits_adjusted",
+    action: "credit_adjustment",
     accountId: 42,
     accountEmail: "jane@example.com",
     reason: "Goodwill for the outage",
@@ -113,8 +116,9 @@ export function makePersonAudit(overrides: Partial<PersonAuditRow> = {}): Person
     accountEmail: "jane@example.com",
     keyName: null,
     purpose: "identity_verification",
-    query: "John Smith, 1 Main St",
+    query: '{"name":"John Smith","street_line_1":"1 Main St","city":"","state_code":"","postal_code":"","purpose":"identity_verification"}',
     outcome: "miss",
+    result: "not_found",
     credits: 0,
     requestId: "req-77",
     createdAt: "2026-02-03T10:00:00Z",
@@ -125,6 +129,8 @@ export function makePersonAudit(overrides: Partial<PersonAuditRow> = {}): Person
 
 export function makeOverview(overrides: Partial<Overview> = {}): Overview {
   return {
+    from: "2026-01-04T00:00:00Z",
+    to: "2026-02-02T12:00:00Z",
     payingByPlan: { basic: 10, professional: 4, enterprise: 1 },
     mrrCents: 100000,
     signupsPerDay: [

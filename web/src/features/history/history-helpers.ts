@@ -137,17 +137,6 @@ export function keyLabel(apiKeyName: string | null): string {
   return apiKeyName ?? "Dashboard";
 }
 
-export const SERVICE_LABELS: Record<UsageEntry["apiService"], string> = {
-  property_valuation: "Property valuation",
-  person_lookup: "Person lookup",
-  batch: "Batch",
-  market_statistics: "Market statistics",
-};
-
-export function serviceLabel(service: UsageEntry["apiService"]): string {
-  return SERVICE_LABELS[service] ?? service;
-}
-
 function stringField(data: Record<string, unknown>, name: string): string | undefined {
   const v = data[name];
   if (typeof v === "string" && v.trim() !== "") return v.trim();

@@ -367,6 +367,8 @@ describe("HistoryPage", () => {
       "POST /api/jobs/7/retry": { body: { id: 7, fileName: "homes.csv", status: "pending" } },
     });
     const rows = await screen.findAllByTestId("history-row");
+    expect(rows[0]).toHaveTextContent("Person lookup");
+    expect(rows[1]).toHaveTextContent("Batch upload");
 
     await user.click(within(rows[0]!).getByRole("button", { name: "Retry" }));
     expect(await screen.findByText("Person Found")).toBeInTheDocument();

@@ -6,6 +6,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { cn } from "@/lib/utils";
+import type { Pagination } from "../admin-api";
 import { OPERATORS_ONLY, isForbidden, isOperator } from "../admin-helpers";
 
 /** The console's sections, in the order of its navigation. */
@@ -134,17 +135,13 @@ export function Loading({ label }: { label: string }) {
   );
 }
 
-/** Previous / next for a paged list, with where it is; nothing when everything fits on one page. */
+/** Previous / next for a paged list, with where it is (the answer's pagination); nothing when everything fits on one page. */
 export function Pager({
-  page,
-  pages,
-  total,
+  pagination: { page, pages, total },
   onPage,
   label,
 }: {
-  page: number;
-  pages: number;
-  total: number;
+  pagination: Pagination;
   onPage: (page: number) => void;
   label: string;
 }) {

@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { formatResponseTime } from "@/lib/format";
 import type { UsageEntry } from "@/lib/types";
-import { DASH, formatTimestamp, formatValuation, keyLabel, retryPlan, serviceLabel } from "../history-helpers";
+import { serviceLabel } from "@/lib/services";
+import { DASH, formatTimestamp, formatValuation, keyLabel, retryPlan } from "../history-helpers";
 import { StatusBadge } from "./history-table";
 
 interface DetailsDialogProps {

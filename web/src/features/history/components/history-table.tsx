@@ -3,6 +3,7 @@ import { cardTable, TableScroll } from "@/components/ui/table-scroll";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatResponseTime } from "@/lib/format";
+import { serviceLabel } from "@/lib/services";
 import type { UsageEntry } from "@/lib/types";
 import { cn } from "@/lib/utils";
 import {
@@ -13,7 +14,6 @@ import {
   keyLabel,
   RETRY_TITLES,
   retryPlan,
-  serviceLabel,
 } from "../history-helpers";
 
 /** Success or Error by the spec's rule (200-299), with the status code. */

@@ -5,16 +5,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { formatResponseTime } from "@/lib/format";
+import { serviceLabel } from "@/lib/services";
 import type { UsageEntry } from "@/lib/types";
 import { isSuccessStatus, relativeTime } from "../reporting-helpers";
 import { ErrorCard } from "./error-card";
-
-const SERVICE_LABELS: Record<UsageEntry["apiService"], string> = {
-  property_valuation: "Property valuation",
-  person_lookup: "Person lookup",
-  batch: "Batch upload",
-  market_statistics: "Market statistics",
-};
 
 interface RecentActivityProps {
   entries: readonly UsageEntry[] | undefined;
@@ -53,7 +47,7 @@ export function RecentActivity({ entries, loading, error, onRetry, now = Date.no
           <ul className="divide-y">
             {entries.map((e) => {
               const ok = isSuccessStatus(e.responseStatus);
-              const what = e.propertyAddress?.trim() || SERVICE_LABELS[e.apiService] || e.apiService;
+              const what = e.propertyAddress?.trim() || serviceLabel(e.apiService);
               return (
                 <li key={e.id} data-testid="activity-item" className="flex items-center justify-between gap-3 py-3">
                   <div className="min-w-0">
