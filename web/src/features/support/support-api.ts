@@ -2,6 +2,7 @@
 // the customer's conversation (GET /api/support), a new message (POST /api/support/messages), and the messages that
 // arrived since the last one shown (GET /api/support/messages?after=<id>), which the panel polls while it is open.
 import { apiJson } from "@/lib/api";
+import type { components } from "@/lib/api-types";
 
 export const SUPPORT_PATH = "/api/support";
 export const SUPPORT_MESSAGES_PATH = "/api/support/messages";
@@ -9,51 +10,28 @@ export const SUPPORT_MESSAGES_PATH = "/api/support/messages";
 export const SUPPORT_POLL_MS = 3000;
 export const SUPPORT_MESSAGE_MAX = 4000;
 
-export interface SupportMessage {
-  id: number;
-  from: "customer" | "team";
-  authorName: string;
-  body: string;
-  createdAt: string;
-}
-
-export interface SupportHours {
-  /** "Mon–Fri 9 AM–6 PM PT". */
-  text: string;
-  open: boolean;
-  /** When the team is next in, while it is out; null while it is in. */
-  nextOpen: string | null;
-}
-
-export interface SupportState {
-  hours: SupportHours;
-  conversation: { id: number; status: "open" | "closed"; messages: SupportMessage[] } | null;
-}
-
-/** The payload of an answer with or without the contract's {"success", "data"} envelope. */
-function unwrap<T>(body: unknown): T {
-  if (body && typeof body === "object" && !Array.isArray(body) && "data" in body) return (body as { data: T }).data;
-  return body as T;
-}
+// The shapes are the contract's (api/openapi.yaml, generated into lib/api-types.ts); every answer is
+// {"success": true, "data": ...}.
+type Schemas = components["schemas"];
+export type SupportMessage = Schemas["SupportMessage"];
+export type SupportState = Schemas["SupportPanel"];
+export type SupportHours = SupportState["hours"];
 
 export async function fetchSupport(): Promise<SupportState> {
-  return unwrap<SupportState>(await apiJson<unknown>("GET", SUPPORT_PATH));
+  return (await apiJson<{ data: SupportState }>("GET", SUPPORT_PATH)).data;
 }
 
 export function newerUrl(after: number): string {
   return `${SUPPORT_MESSAGES_PATH}?after=${after}`;
 }
 
-/** The messages newer than `after` (a list, bare or under data/messages). */
+/** The messages newer than `after`, oldest first. */
 export async function fetchNewer(after: number): Promise<SupportMessage[]> {
-  const body = unwrap<unknown>(await apiJson<unknown>("GET", newerUrl(after)));
-  if (Array.isArray(body)) return body as SupportMessage[];
-  const messages = (body as { messages?: unknown } | null)?.messages;
-  return Array.isArray(messages) ? (messages as SupportMessage[]) : [];
+  return (await apiJson<{ data: SupportMessage[] }>("GET", newerUrl(after))).data;
 }
 
 export async function sendMessage(body: string): Promise<SupportMessage> {
-  return unwrap<SupportMessage>(await apiJson<unknown>("POST", SUPPORT_MESSAGES_PATH, { body }));
+  return (await apiJson<{ data: SupportMessage }>("POST", SUPPORT_MESSAGES_PATH, { body })).data;
 }
 
 /** The two lists merged by id (a message polled twice, or both sent and polled, shows once), oldest first. */

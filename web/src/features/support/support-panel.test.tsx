@@ -18,6 +18,11 @@ function msg(id: number, from: SupportMessage["from"], body: string): SupportMes
   return { id, from, authorName: from === "team" ? "Ada" : "Jane Doe", body, createdAt: "2026-02-03T10:00:00Z" };
 }
 
+/** GET /api/support's answer: the panel in the contract's envelope. */
+function panel(overrides: Partial<SupportState> = {}) {
+  return { success: true, data: supportState(overrides) };
+}
+
 function supportState(overrides: Partial<SupportState> = {}): SupportState {
   return {
     hours: { text: HOURS_TEXT, open: true, nextOpen: null },
@@ -71,7 +76,7 @@ describe("office hours", () => {
 
 describe("the Support panel", () => {
   it("opens from the header as a dialog with the hours and the thread, and gives focus back on close", async () => {
-    const { user } = await renderShell({ "GET /api/support": { body: { success: true, data: supportState() } } });
+    const { user } = await renderShell({ "GET /api/support": { body: panel() } });
     const button = screen.getByRole("button", { name: "Support" });
     await user.click(button);
     const dialog = await screen.findByRole("dialog", { name: "Support" });
@@ -91,7 +96,7 @@ describe("the Support panel", () => {
 
   it("shows the offline line outside office hours", async () => {
     const { user } = await renderShell({
-      "GET /api/support": { body: supportState({ hours: { text: HOURS_TEXT, open: false, nextOpen: "2026-02-09T17:00:00Z" }, conversation: null }) },
+      "GET /api/support": { body: panel({ hours: { text: HOURS_TEXT, open: false, nextOpen: "2026-02-09T17:00:00Z" }, conversation: null }) },
     });
     await user.click(screen.getByRole("button", { name: "Support" }));
     const dialog = await screen.findByRole("dialog", { name: "Support" });
@@ -103,7 +108,7 @@ describe("the Support panel", () => {
 
   it("sends a message: validation first, then POST {body}; the thread shows it", async () => {
     const { user, requests } = await renderShell({
-      "GET /api/support": { body: supportState({ conversation: null }) },
+      "GET /api/support": { body: panel({ conversation: null }) },
       "POST /api/support/messages": (req) => ({ body: { success: true, data: msg(20, "customer", (req.body as { body: string }).body) } }),
     });
     await user.click(screen.getByRole("button", { name: "Support" }));
@@ -123,7 +128,7 @@ describe("the Support panel", () => {
     const pending: SupportMessage[][] = [[msg(12, "team", "We have restarted your batch.")], []];
     const { user, requests } = await renderShell(
       {
-        "GET /api/support": { body: supportState() },
+        "GET /api/support": { body: panel() },
         "GET /api/support/messages?after=11": () => ({ body: { success: true, data: pending.shift() ?? [] } }),
         "GET /api/support/messages?after=12": { body: { success: true, data: [] } },
       },
@@ -166,7 +171,7 @@ describe("the Support panel", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { user, requests } = await renderShell(
       {
-        "GET /api/support": { body: supportState() },
+        "GET /api/support": { body: panel() },
         "GET /api/support/messages?after=11": "network-error",
       },
       true,
@@ -188,7 +193,7 @@ describe("the Support panel", () => {
   });
 
   it("opens from the phone menu: the menu closes, and closing the panel gives focus to Open menu", async () => {
-    const { user } = await renderShell({ "GET /api/support": { body: supportState() } });
+    const { user } = await renderShell({ "GET /api/support": { body: panel() } });
     const openMenu = screen.getByRole("button", { name: "Open menu" });
     await user.click(openMenu);
     const menu = await screen.findByRole("dialog", { name: "Menu" });
