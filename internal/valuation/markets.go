@@ -275,8 +275,18 @@ func (s *Service) RefusedMarkets(ctx context.Context, call usage.Call, in Market
 	return err
 }
 
+// marketRecord is the usage record of a market call, keeping the input as sent but no more than one ZIP code past
+// the limit (enough to show why a comparison was refused), each cut to 16 bytes: a query of thousands of ZIP codes
+// must not store them all.
 func marketRecord(call usage.Call, in MarketInput, status int, now time.Time) usage.Record {
 	rec := call.Record(usage.ServiceMarket, status, now)
+	kept := make([]string, 0, min(len(in.ZIP), MaxCompareZIPs+1))
+	for _, z := range in.ZIP[:min(len(in.ZIP), MaxCompareZIPs+1)] {
+		kept = append(kept, z[:min(len(z), 16)])
+	}
+	in.ZIP = kept
+	in.HistoryMonths = in.HistoryMonths[:min(len(in.HistoryMonths), 16)]
+	in.PropertyType = in.PropertyType[:min(len(in.PropertyType), 32)]
 	data, _ := json.Marshal(in)
 	rec.RequestData = string(data)
 	return rec
