@@ -128,14 +128,16 @@ func (c Credits) Balance() billing.Balance {
 
 // AccountRow is one search result.
 type AccountRow struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	FullName  string    `json:"fullName"`
-	Company   string    `json:"company"`
-	Plan      string    `json:"plan"`
-	Status    string    `json:"status"`
-	Balance   int64     `json:"balance"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID       int64  `json:"id"`
+	Email    string `json:"email"`
+	FullName string `json:"fullName"`
+	Company  string `json:"company"`
+	Plan     string `json:"plan"`
+	Status   string `json:"status"`
+	// Balance is the balance as every surface shows it (billing.BalanceOf): in overage, 0 credits and the overage
+	// used, never the ledger's negative figure.
+	Balance   billing.Balance `json:"balance"`
+	CreatedAt time.Time       `json:"createdAt"`
 }
 
 // Account is the account part of the detail.

@@ -164,11 +164,19 @@ func TestAdminCreditsAndRefund(t *testing.T) {
 		r := a.do(req{method: "GET", path: "/api/admin/accounts?q=PAT%40EXAMPLE", token: op})
 		expectStatus(t, r, http.StatusOK)
 		found := decodeAdmin[[]struct {
-			ID     int64
-			Status string
+			ID      int64
+			Status  string
+			Balance struct { // the balance as every surface shows it (billing.BalanceOf), not the ledger's figure
+				PlanType         string
+				Credits          int64
+				OverageRateCents *int64
+			}
 		}](t, r)
 		if len(found.Data) != 1 || found.Data[0].ID != cust || found.Data[0].Status != "active" || found.Pagination.Total != 1 {
 			t.Fatalf("search: %s", r.body)
+		}
+		if b := found.Data[0].Balance; b.PlanType != "basic" || b.Credits != a.credits(customer) || b.OverageRateCents == nil {
+			t.Errorf("the row's balance %+v, want the Balance of a basic account with %d credits", b, a.credits(customer))
 		}
 
 		before := a.credits(customer)

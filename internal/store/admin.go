@@ -72,8 +72,8 @@ func (db *DB) SearchAccounts(ctx context.Context, qs string, offset, limit int64
 	if err := x.row(ctx, `SELECT COUNT(*) FROM users WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := x.query(ctx, `SELECT id, email, full_name, company, plan, credits, suspended_at, closed_at, created_at
-		FROM users WHERE `+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	rows, err := x.query(ctx, `SELECT id, email, full_name, company, plan, credits, overage_limit_cents, suspended_at,
+		closed_at, created_at FROM users WHERE `+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -81,11 +81,14 @@ func (db *DB) SearchAccounts(ctx context.Context, qs string, offset, limit int64
 	out := []admin.AccountRow{}
 	for rows.Next() {
 		var a admin.AccountRow
+		var c admin.Credits
 		var suspended, closed, created dbTime
-		if err := rows.Scan(&a.ID, &a.Email, &a.FullName, &a.Company, &a.Plan, &a.Balance, &suspended, &closed,
-			&created); err != nil {
+		if err := rows.Scan(&a.ID, &a.Email, &a.FullName, &a.Company, &a.Plan, &c.Credits, &c.OverageLimitCents,
+			&suspended, &closed, &created); err != nil {
 			return nil, 0, err
 		}
+		c.Plan = a.Plan
+		a.Balance = c.Balance()
 		a.Status, a.CreatedAt = admin.StatusOf(suspended.ptr(), closed.ptr()), created.Time
 		out = append(out, a)
 	}

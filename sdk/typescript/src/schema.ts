@@ -3125,8 +3125,7 @@ export interface components {
             plan: "free" | "basic" | "professional" | "enterprise";
             /** @enum {string} */
             status: "active" | "suspended" | "closed";
-            /** @description The raw ledger balance in credits (below 0: overage used). */
-            balance: number;
+            balance: components["schemas"]["Balance"];
             /** Format: date-time */
             createdAt: string;
         };

@@ -6,6 +6,7 @@ import { AdminAuditPage } from "./audit-page";
 import { AdminOverviewPage } from "./overview-page";
 import { AdminSupportPage } from "./support-inbox-page";
 import { adminCalls, CUSTOMER, list, makeAccountRow, renderAdmin } from "./test-fixtures";
+import { makeBalance } from "@/test/utils";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -48,7 +49,8 @@ describe("Accounts", () => {
         [FIRST]: {
           body: list([
             makeAccountRow(),
-            makeAccountRow({ id: 43, email: "bob@example.com", fullName: "Bob", company: "", plan: "free", status: "suspended", balance: 3 }),
+            makeAccountRow({ id: 43, email: "bob@example.com", fullName: "Bob", company: "", plan: "free", status: "suspended", balance: makeBalance({ credits: 3 }) }),
+            makeAccountRow({ id: 44, email: "olga@example.com", balance: makeBalance({ planType: "basic", credits: 0, overageCredits: 10, overageCents: 30 }) }),
           ]),
         },
       },
@@ -59,7 +61,7 @@ describe("Accounts", () => {
     expect(within(nav).getByRole("link", { name: "Support inbox" })).toHaveAttribute("href", "/admin/support");
     const table = await screen.findByTestId("accounts-table");
     const rows = within(table).getAllByRole("row");
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     expect(within(rows[1]!).getByRole("link", { name: "jane@example.com" })).toHaveAttribute("href", "/admin/accounts/42");
     expect(rows[1]).toHaveTextContent("Acme Realty");
     expect(rows[1]).toHaveTextContent("Basic");
@@ -67,6 +69,8 @@ describe("Accounts", () => {
     expect(rows[1]).toHaveTextContent("1,200 credits");
     expect(rows[2]).toHaveTextContent("Suspended");
     expect(rows[2]).toHaveTextContent("3 credits");
+    // In overage, the balance every surface shows (never the ledger's -10).
+    expect(rows[3]).toHaveTextContent("0 credits · 10 overage ($0.30)");
     expect(screen.getByLabelText("Search accounts")).toBeInTheDocument();
   });
 

@@ -8,7 +8,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { useAccounts } from "./admin-api";
-import { formatCredits } from "@/lib/balance";
+import { balanceText } from "@/lib/balance";
 import { formatDay, planLabel, STATUS_LABELS } from "./admin-helpers";
 import { AdminFrame, AdminLoadError, Loading, Pager, tdClass, thClass, operatorsOnly } from "./components/admin-frame";
 
@@ -115,7 +115,7 @@ function AccountsSearch() {
                       <td className={tdClass}>
                         <Badge variant={STATUS_VARIANT[a.status] ?? "outline"}>{STATUS_LABELS[a.status] ?? a.status}</Badge>
                       </td>
-                      <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>{formatCredits(a.balance)}</td>
+                      <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>{balanceText(a.balance)}</td>
                       <td className={`${tdClass} whitespace-nowrap`}>
                         <time dateTime={a.createdAt}>{formatDay(a.createdAt)}</time>
                       </td>

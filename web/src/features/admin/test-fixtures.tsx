@@ -30,7 +30,7 @@ export function makeAccountRow(overrides: Partial<AccountRow> = {}): AccountRow 
     company: "Acme Realty",
     plan: "basic",
     status: "active",
-    balance: 1200,
+    balance: makeBalance({ planType: "basic", credits: 1200 }),
     createdAt: "2026-01-21T10:00:00Z",
     ...overrides,
   };
