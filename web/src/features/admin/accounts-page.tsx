@@ -6,11 +6,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { TableScroll } from "@/components/ui/table-scroll";
 import { useAccounts } from "./admin-api";
 import { balanceText } from "@/lib/balance";
 import { formatDay, planLabel, STATUS_LABELS } from "./admin-helpers";
-import { AdminFrame, AdminLoadError, Loading, Pager, tdClass, thClass, operatorsOnly } from "./components/admin-frame";
+import { AdminFrame, AdminLoadError, Loading, Pager, operatorsOnly } from "./components/admin-frame";
+import { DataTable } from "./components/data-table";
 
 export const STATUS_VARIANT = { active: "success", suspended: "warning", closed: "secondary" } as const;
 
@@ -85,45 +85,37 @@ function AccountsSearch() {
             <p className="sr-only" role="status">
               {`${answer.pagination.total} ${answer.pagination.total === 1 ? "account" : "accounts"} found`}
             </p>
-            <TableScroll label="Accounts" className="rounded-md border">
-              <table className="w-full text-sm" data-testid="accounts-table">
-                <caption className="sr-only">{q ? `Accounts matching ${q}` : "Newest accounts"}</caption>
-                <thead className="bg-muted/40">
-                  <tr className="border-b">
-                    <th scope="col" className={thClass}>Account</th>
-                    <th scope="col" className={thClass}>Company</th>
-                    <th scope="col" className={thClass}>Plan</th>
-                    <th scope="col" className={thClass}>Status</th>
-                    <th scope="col" className={`${thClass} text-right`}>Balance</th>
-                    <th scope="col" className={thClass}>Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {answer.data.map((a) => (
-                    <tr key={a.id} className="border-b last:border-0">
-                      <td className={tdClass}>
-                        <Link
-                          to={`/admin/accounts/${a.id}`}
-                          className="font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                        >
-                          {a.email}
-                        </Link>
-                        {a.fullName ? <p className="text-xs text-muted-foreground">{a.fullName}</p> : null}
-                      </td>
-                      <td className={tdClass}>{a.company || "—"}</td>
-                      <td className={tdClass}>{planLabel(a.plan)}</td>
-                      <td className={tdClass}>
-                        <Badge variant={STATUS_VARIANT[a.status] ?? "outline"}>{STATUS_LABELS[a.status] ?? a.status}</Badge>
-                      </td>
-                      <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>{balanceText(a.balance)}</td>
-                      <td className={`${tdClass} whitespace-nowrap`}>
-                        <time dateTime={a.createdAt}>{formatDay(a.createdAt)}</time>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              caption={q ? `Accounts matching ${q}` : "Newest accounts"}
+              testId="accounts-table"
+              rows={answer.data}
+              rowKey={(a) => a.id}
+              empty="No accounts yet."
+              columns={[
+                {
+                  header: "Account",
+                  cell: (a) => (
+                    <>
+                      <Link
+                        to={`/admin/accounts/${a.id}`}
+                        className="break-words font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                      >
+                        {a.email}
+                      </Link>
+                      {a.fullName ? <p className="text-xs font-normal text-muted-foreground">{a.fullName}</p> : null}
+                    </>
+                  ),
+                },
+                { header: "Company", cell: (a) => a.company || "—" },
+                { header: "Plan", cell: (a) => planLabel(a.plan) },
+                {
+                  header: "Status",
+                  cell: (a) => <Badge variant={STATUS_VARIANT[a.status] ?? "outline"}>{STATUS_LABELS[a.status] ?? a.status}</Badge>,
+                },
+                { header: "Balance", numeric: true, cell: (a) => balanceText(a.balance) },
+                { header: "Created", nowrap: true, cell: (a) => <time dateTime={a.createdAt}>{formatDay(a.createdAt)}</time> },
+              ]}
+            />
             <Pager pagination={answer.pagination} onPage={onPage} label="Accounts" />
           </>
         ) : null}

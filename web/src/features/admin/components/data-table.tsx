@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { TableScroll } from "@/components/ui/table-scroll";
+import { cardTable, TableScroll } from "@/components/ui/table-scroll";
 import { cn } from "@/lib/utils";
 import { tdClass, thClass } from "./admin-frame";
 
@@ -25,8 +25,9 @@ interface DataTableProps<T> {
 }
 
 /**
- * The console's tables: a real <table> with a caption and column headers, inside the app's TableScroll, so on a
- * 390 px phone it scrolls inside its card (saying so) instead of widening the page.
+ * The console's tables: a real <table> with a caption and column headers, inside the app's TableScroll. On a phone
+ * each row becomes a card (cardTable): its first cell heads it and every other cell is labelled with its column, so
+ * nothing sits out of sight in a sideways scroll (the person-lookup audit's eight columns did at 390 px).
  */
 export function DataTable<T>({ caption, columns, rows, rowKey, empty, testId, rowClassName }: DataTableProps<T>) {
   if (rows.length === 0) return <p className="py-4 text-sm text-muted-foreground">{empty}</p>;
@@ -34,7 +35,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty, testId, ro
     <TableScroll label={caption} className="rounded-md border">
       <table className="w-full text-sm" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-muted/40">
+        <thead className={cn("bg-muted/40", cardTable.head)}>
           <tr className="border-b">
             {columns.map((c) => (
               <th key={c.header} scope="col" className={cn(thClass, c.numeric && "text-right")}>
@@ -43,13 +44,19 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty, testId, ro
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody className={cardTable.body}>
           {rows.map((r) => (
-            <tr key={rowKey(r)} className={cn("border-b last:border-0", rowClassName?.(r))}>
-              {columns.map((c) => (
+            <tr key={rowKey(r)} className={cn("border-b last:border-0", cardTable.row[2], rowClassName?.(r))}>
+              {columns.map((c, i) => (
                 <td
                   key={c.header}
-                  className={cn(tdClass, c.numeric && "text-right tabular-nums", (c.nowrap || c.numeric) && "whitespace-nowrap")}
+                  data-label={i === 0 ? undefined : c.header}
+                  className={cn(
+                    tdClass,
+                    c.numeric && "text-right tabular-nums",
+                    (c.nowrap || c.numeric) && "whitespace-nowrap",
+                    i === 0 ? cn(cardTable.span, "max-sm:font-medium") : cardTable.cell,
+                  )}
                 >
                   {c.cell(r)}
                 </td>
