@@ -16,7 +16,7 @@ import { errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { saveTextFile } from "@/lib/csv";
 import { cn } from "@/lib/utils";
-import { insufficientCredits } from "@/features/property-lookup/api/property-lookup-api";
+import { insufficientCredits, toastInsufficientCredits } from "@/components/insufficient-credits";
 import {
   creditsText,
   DEFAULT_HISTORY_MONTHS,
@@ -94,24 +94,12 @@ export function MarketsPage() {
       void refreshUser();
       return;
     }
-    const credits = insufficientCredits(markets.error);
-    if (credits) {
-      void refreshUser();
-      toast({
-        variant: "destructive",
-        title: "Insufficient Credits",
-        description: (
-          <span data-testid="insufficient-credits">
-            {credits.balance !== null
-              ? `Your balance is ${credits.balance} ${credits.balance === 1 ? "credit" : "credits"} and this search costs ${credits.creditsRequired}. `
-              : `${errorMessage(markets.error, MARKETS_FALLBACK)} `}
-            <Link to="/billing" className="font-semibold underline underline-offset-2">
-              Add credits on Billing &amp; Credits
-            </Link>
-          </span>
-        ),
-      });
-    }
+    toastInsufficientCredits(markets.error, {
+      costs: "this search costs",
+      price: 1, // the server's 402 names the search's price; 1 a ZIP
+      fallback: MARKETS_FALLBACK,
+      refreshUser,
+    });
     // Only a new answer is announced, not a re-render.
   }, [settledAt]);
 
@@ -385,7 +373,7 @@ function ErrorState({ error, query, onRetry }: { error: unknown; query: MarketQu
       </Card>
     );
   }
-  const credits = insufficientCredits(error);
+  const credits = insufficientCredits(error, 1);
   if (credits) {
     return (
       <Card data-testid="markets-no-credits" className="border-destructive/40">

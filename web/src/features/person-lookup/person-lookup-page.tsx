@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import type { UseFormSetError } from "react-hook-form";
 import { useQueryClient } from "@tanstack/react-query";
 import { ClipboardList, Clock, UserSearch } from "lucide-react";
@@ -12,7 +12,8 @@ import { useFocusResult } from "@/components/ui/use-focus-result";
 import { ApiError, errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { auditQueryKey } from "./api/person-audit-api";
-import { insufficientCredits, isNotFound, isRateLimited, useFindPerson } from "./api/person-lookup-api";
+import { isNotFound, isRateLimited, PERSON_LOOKUP_CREDITS, useFindPerson } from "./api/person-lookup-api";
+import { toastInsufficientCredits } from "@/components/insufficient-credits";
 import { PersonAudit } from "./components/person-audit";
 import { PERSON_FIELDS, PersonForm, type PersonInput, type PersonValues } from "./components/person-form";
 import { PersonNotFound } from "./components/person-not-found";
@@ -115,26 +116,15 @@ export function PersonLookupPage() {
         void refreshUser();
       },
       onError: (err) => {
-        const credits = insufficientCredits(err);
-        if (credits) {
-          // The header may show an older balance than the server's: bring it up to date.
-          void refreshUser();
-          toast({
-            variant: "destructive",
-            title: "Insufficient Credits",
-            description: (
-              <span data-testid="insufficient-credits">
-                {credits.balance !== null
-                  ? `Your balance is ${credits.balance} ${credits.balance === 1 ? "credit" : "credits"} and a person lookup costs ${credits.creditsRequired}. `
-                  : `${errorMessage(err, LOOKUP_FALLBACK)} `}
-                <Link to="/billing" className="font-semibold underline underline-offset-2">
-                  Add credits on Billing &amp; Credits
-                </Link>
-              </span>
-            ),
-          });
+        if (
+          toastInsufficientCredits(err, {
+            costs: "a person lookup costs",
+            price: PERSON_LOOKUP_CREDITS,
+            fallback: LOOKUP_FALLBACK,
+            refreshUser,
+          })
+        )
           return;
-        }
         if (isRateLimited(err)) {
           setView({ kind: "rate-limited", message: rateLimitMessage(err) });
           announce();

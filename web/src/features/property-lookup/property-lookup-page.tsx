@@ -1,5 +1,4 @@
 import { useRef, useState } from "react";
-import { Link } from "react-router";
 import type { UseFormSetError } from "react-hook-form";
 import { PageHeader } from "@/app/shell/page-header";
 import { Card, CardContent } from "@/components/ui/card";
@@ -7,12 +6,12 @@ import { ExampleNote } from "@/components/example-response";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useFocusResult } from "@/components/ui/use-focus-result";
+import { toastInsufficientCredits } from "@/components/insufficient-credits";
 import { ApiError, errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import type { PropertyLookupRequest, PropertyValuation } from "@/lib/types";
 import {
   EMPTY_REPORT_MESSAGE,
-  insufficientCredits,
   isEmptyReport,
   isNotFound,
   isTooUncertain,
@@ -103,26 +102,10 @@ export function PropertyLookupPage() {
         void refreshUser();
       },
       onError: (err) => {
-        const credits = insufficientCredits(err);
-        if (credits) {
-          // The header may show an older balance than the server's: bring it up to date.
-          void refreshUser();
-          toast({
-            variant: "destructive",
-            title: "Insufficient Credits",
-            description: (
-              <span data-testid="insufficient-credits">
-                {credits.balance !== null
-                  ? `Your balance is ${credits.balance} ${credits.balance === 1 ? "credit" : "credits"} and a valuation costs ${credits.creditsRequired}. `
-                  : `${errorMessage(err, LOOKUP_FALLBACK)} `}
-                <Link to="/billing" className="font-semibold underline underline-offset-2">
-                  Add credits on Billing &amp; Credits
-                </Link>
-              </span>
-            ),
-          });
+        if (
+          toastInsufficientCredits(err, { costs: "a valuation costs", price: 1, fallback: LOOKUP_FALLBACK, refreshUser })
+        )
           return;
-        }
         const message = readableFacts(errorMessage(err, LOOKUP_FALLBACK));
         const shown = isNotFound(err) || isTooUncertain(err);
         if (isNotFound(err)) {

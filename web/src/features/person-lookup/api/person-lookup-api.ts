@@ -19,16 +19,6 @@ export function useFindPerson() {
   return useMutation({ mutationFn: findPerson });
 }
 
-/** The balance and the price a 402 answer reports (Error.balance and Error.creditsRequired in the contract). */
-export function insufficientCredits(err: unknown): { balance: number | null; creditsRequired: number } | null {
-  if (!(err instanceof ApiError) || err.status !== 402) return null;
-  const body = (err.body ?? {}) as { balance?: unknown; creditsRequired?: unknown };
-  return {
-    balance: typeof body.balance === "number" ? body.balance : null,
-    creditsRequired: typeof body.creditsRequired === "number" ? body.creditsRequired : PERSON_LOOKUP_CREDITS,
-  };
-}
-
 export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
 }
