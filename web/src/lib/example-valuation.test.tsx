@@ -5,12 +5,13 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { createQueryClient } from "./query-client";
 import {
   EXAMPLE_STALE_MS,
+  EXAMPLE_REQUEST,
   EXAMPLE_URL,
-  GENERATED_EXAMPLE,
   exampleNote,
   exampleResponseJson,
   useExampleValuation,
 } from "./example-valuation";
+import { GENERATED_EXAMPLE } from "./generated-example";
 import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
 import { mockFetch, type FakeReply } from "@/test/utils";
 
@@ -25,6 +26,12 @@ function renderExample() {
   );
   return { client, ...renderHook(() => useExampleValuation(), { wrapper }) };
 }
+
+describe("EXAMPLE_REQUEST", () => {
+  it("is the address the generated example values (make examples writes it from internal/examples/example.Home)", () => {
+    expect(EXAMPLE_REQUEST).toEqual(GENERATED_EXAMPLE.request);
+  });
+});
 
 describe("useExampleValuation", () => {
   it("asks the server for its own example and shows nothing until it answers", async () => {

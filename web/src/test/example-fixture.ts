@@ -1,7 +1,7 @@
 // A live answer of GET /api/example for the tests: the example home as a server seeded on another day than the
 // generated example's would value it, so that every figure a screen shows differs from the generated file's and the
 // tests can tell which one a screen shows.
-import { GENERATED_EXAMPLE } from "@/lib/example-valuation";
+import { GENERATED_EXAMPLE } from "@/lib/generated-example";
 import type { ExampleValuation } from "@/lib/types";
 
 const generated = GENERATED_EXAMPLE.response.data;

@@ -15,7 +15,7 @@ import {
   PLAN_RATE_CAPS,
   DEFAULT_RATE_LIMIT,
 } from "./api-key-helpers";
-import { GENERATED_VALUATION } from "@/lib/example-valuation";
+import { GENERATED_VALUATION } from "@/lib/generated-example";
 import { curlExample, fetchExample } from "./docs-examples";
 
 describe("generateKeySchema", () => {

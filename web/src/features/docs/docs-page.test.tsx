@@ -1,6 +1,6 @@
 import { afterEach, vi } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
-import { GENERATED_EXAMPLE } from "@/lib/example-valuation";
+import { GENERATED_EXAMPLE } from "@/lib/generated-example";
 import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
 import { mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
 import DocsPage from "./docs-page";

@@ -1,6 +1,7 @@
 import { afterEach, vi } from "vitest";
 import { screen, within } from "@testing-library/react";
-import { EXAMPLE_ADDRESS_LINE, EXAMPLE_QUERY, EXAMPLE_REQUEST, GENERATED_EXAMPLE } from "@/lib/example-valuation";
+import { EXAMPLE_ADDRESS_LINE, EXAMPLE_QUERY, EXAMPLE_REQUEST } from "@/lib/example-valuation";
+import { GENERATED_EXAMPLE } from "@/lib/generated-example";
 import type { PropertyValuation } from "@/lib/types";
 import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
 import { mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";

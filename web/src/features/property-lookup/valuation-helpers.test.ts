@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ComparableSale, PropertyValuation } from "@/lib/types";
-import { GENERATED_VALUATION as SAMPLE_VALUATION } from "@/lib/example-valuation";
+import { GENERATED_VALUATION as SAMPLE_VALUATION } from "@/lib/generated-example";
 import {
   evidenceLines,
   wholePercents,

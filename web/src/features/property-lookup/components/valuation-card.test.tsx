@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
-import { GENERATED_VALUATION } from "@/lib/example-valuation";
+import { GENERATED_VALUATION } from "@/lib/generated-example";
 import { renderWithProviders } from "@/test/utils";
 import { ValuationCard } from "./valuation-card";
 
