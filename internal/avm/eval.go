@@ -138,33 +138,44 @@ func (e *Engine) Evaluate(tests []TestSale) Report {
 	}
 	// Tenths ordered by the stated chance of landing within 10% of the value: stated against observed.
 	sort.Slice(rs, func(a, b int) bool { return rs[a].within10 < rs[b].within10 })
-	for _, t := range tenths(len(rs)) {
-		row := DecileRow{N: t[1] - t[0], MinConf: rs[t[0]].within10, MaxConf: rs[t[1]-1].within10}
-		for _, x := range rs[t[0]:t[1]] {
-			row.MeanConf += x.within10
-			if x.hit {
-				row.HitRate++
-			}
-		}
-		row.MeanConf /= float64(row.N)
-		row.HitRate /= float64(row.N)
-		r.Deciles = append(r.Deciles, row)
+	for _, t := range statedByTenth(len(rs), func(i int) (float64, bool) { return rs[i].within10, rs[i].hit }) {
+		r.Deciles = append(r.Deciles, DecileRow{N: t.n, MinConf: t.min, MaxConf: t.max, MeanConf: t.mean, HitRate: t.rate})
 	}
 	// Tenths ordered by FSD: how often each lands within its ±FSD (68% when calibrated).
 	sort.Slice(rs, func(a, b int) bool { return rs[a].fsd < rs[b].fsd })
-	for _, t := range tenths(len(rs)) {
-		row := FSDRow{N: t[1] - t[0], MinFSD: rs[t[0]].fsd, MaxFSD: rs[t[1]-1].fsd}
-		for _, x := range rs[t[0]:t[1]] {
-			row.MeanFSD += x.fsd
-			if x.inFSD {
-				row.Within++
-			}
-		}
-		row.MeanFSD /= float64(row.N)
-		row.Within /= float64(row.N)
-		r.FSDDeciles = append(r.FSDDeciles, row)
+	for _, t := range statedByTenth(len(rs), func(i int) (float64, bool) { return rs[i].fsd, rs[i].inFSD }) {
+		r.FSDDeciles = append(r.FSDDeciles, FSDRow{N: t.n, MinFSD: t.min, MaxFSD: t.max, MeanFSD: t.mean, Within: t.rate})
 	}
 	return r
+}
+
+// tenth is one tenth of n results ordered by a stated figure: their count, the figure's range and mean, and the
+// share of them that came true.
+type tenth struct {
+	n                    int
+	min, max, mean, rate float64
+}
+
+// statedByTenth splits n results, already ordered by the figure at gives, into tenths (at(i) is result i's figure
+// and whether it came true), for a calibration table.
+func statedByTenth(n int, at func(i int) (float64, bool)) []tenth {
+	var out []tenth
+	for _, b := range tenths(n) {
+		t := tenth{n: b[1] - b[0]}
+		t.min, _ = at(b[0])
+		t.max, _ = at(b[1] - 1)
+		for i := b[0]; i < b[1]; i++ {
+			v, ok := at(i)
+			t.mean += v
+			if ok {
+				t.rate++
+			}
+		}
+		t.mean /= float64(t.n)
+		t.rate /= float64(t.n)
+		out = append(out, t)
+	}
+	return out
 }
 
 // tenths splits n ordered items into ten groups as [from, to) bounds, skipping empty ones.
