@@ -1,4 +1,3 @@
-import { cloneElement, type ReactElement } from "react";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -9,15 +8,7 @@ import { queryFromParams } from "./api/markets-api";
 import { indexLines, marketsCsv } from "./markets-helpers";
 
 // jsdom lays nothing out, so ResponsiveContainer would measure 0 x 0 and draw nothing: give the charts a size.
-vi.mock("recharts", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("recharts")>();
-  return {
-    ...actual,
-    ResponsiveContainer: ({ children }: { children: ReactElement<{ width?: number; height?: number }> }) => (
-      <div style={{ width: 800, height: 300 }}>{cloneElement(children, { width: 800, height: 300 })}</div>
-    ),
-  };
-});
+vi.mock("recharts", async (original) => (await import("@/test/recharts")).sized(await original<object>()));
 
 afterEach(() => {
   vi.unstubAllGlobals();
