@@ -2,10 +2,8 @@ package server
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
-	"valuator/internal/apperr"
 	"valuator/internal/market"
 	"valuator/internal/usage"
 	"valuator/internal/valuation"
@@ -16,10 +14,7 @@ import (
 func marketsOf(r *http.Request) (valuation.MarketInput, error) {
 	q := r.URL.Query()
 	in := valuation.MarketInput{ZIP: q["zip"], HistoryMonths: q.Get("historyMonths"), PropertyType: q.Get("propertyType")}
-	if r.ContentLength > 0 || len(r.TransferEncoding) > 0 || strings.Contains(r.Header.Get("Content-Type"), "json") {
-		return in, apperr.Invalid("body", "Use GET with query parameters and no JSON body: "+r.URL.Path+"?zip=...")
-	}
-	return in, nil
+	return in, refuseBody(r, r.URL.Path+"?zip=...")
 }
 
 // The four market statistics routes: the public API (API key) and the dashboard (session), one ZIP or a comparison.

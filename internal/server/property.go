@@ -41,14 +41,22 @@ func (s *Server) publicValuation(w http.ResponseWriter, r *http.Request) {
 	s.meteredValuation(w, r, call, in)
 }
 
+// refuseBody refuses a body on a GET that reads its query (the public valuation, market statistics): callers that
+// send JSON expect it to be read, and it would be silently ignored. example is the call as it should be made.
+func refuseBody(r *http.Request, example string) error {
+	if r.ContentLength > 0 || len(r.TransferEncoding) > 0 || strings.Contains(r.Header.Get("Content-Type"), "json") {
+		return apperr.Invalid("body", "Use GET with query parameters and no JSON body: "+example)
+	}
+	return nil
+}
+
 // queryInput reads the public endpoint's query parameters. A body on this GET is refused: callers that send JSON
 // expect it to be read, and it would be silently ignored.
 func queryInput(r *http.Request) (valuation.Input, error) {
 	q := r.URL.Query()
 	in := valuation.Input{Address: q.Get("address"), City: q.Get("city"), State: q.Get("state"), ZIP: q.Get("zip")}
-	if r.ContentLength > 0 || len(r.TransferEncoding) > 0 || strings.Contains(r.Header.Get("Content-Type"), "json") {
-		return in, apperr.Invalid("body", "Use GET with query parameters and no JSON body: "+
-			"/api/v1/property/valuation?address=...&city=...&state=...&zip=...")
+	if err := refuseBody(r, "/api/v1/property/valuation?address=...&city=...&state=...&zip=..."); err != nil {
+		return in, err
 	}
 	var v apperr.Validation
 	for _, name := range []string{"address", "city", "state", "zip", "propertyType"} {
