@@ -12,11 +12,12 @@ GO_SOURCES  := $(shell find . -name '*.go' -not -path './web/node_modules/*' -no
 	-not -path './api/lint/node_modules/*') \
 	$(shell find internal/store/migrations -name '*.sql') api/openapi.yaml go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e test-sdk lint-api sdk sdk-check screenshots bench bench-scale fuzz vet examples clean help
+.PHONY: run build web test test-stages test-days readme-check test-go test-web test-e2e test-sdk lint-api sdk sdk-check screenshots bench bench-scale fuzz vet examples clean help
 
 help:
 	@echo "make run     build everything and start the server at http://localhost:8080 (SQLite, demo data)"
 	@echo "make test    every test: the contract lints, Go (SQLite and PostgreSQL), web unit tests, browser end-to-end tests"
+	@echo "make readme-check  run the README's commands on a fresh clone (README_CHECK_FROM=worktree: the working tree)"
 	@echo "make lint-api  lint api/openapi.yaml with Redocly (recommended rules) and Spectral (OWASP API ruleset); docs/api.md"
 	@echo "make build   build bin/valuator with the web app embedded"
 	@echo "make bench   benchmarks"
@@ -27,13 +28,17 @@ help:
 	@echo "make examples  regenerate the example valuation the product shows (after a change to the engine or the answer)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s; add -parallel=1 to FUZZFLAGS to spare cores)"
 
+# Each step says what it does before it does it: a first build downloads packages for a few minutes, and a silent
+# one looks hung.
 run: build
+	@echo "==> starting bin/valuator serve (it says when it is running; Ctrl-C stops it)"
 	./$(BIN) serve
 
 build: $(BIN)
 
 # npm dependencies, installed from the lock file; the stamp file records when.
 web/node_modules/.installed: web/package.json web/package-lock.json
+	@echo "==> installing the web app's npm packages (web/node_modules; once)"
 	cd web && $(NPM_INSTALL)
 	@touch $@
 
@@ -53,14 +58,41 @@ api/lint/node_modules/.installed: api/lint/package.json api/lint/package-lock.js
 	@touch $@
 
 web/dist/app/index.html: web/node_modules/.installed $(WEB_SOURCES)
+	@echo "==> building the web app (TypeScript check and Vite build into web/dist)"
 	cd web && npm run build --silent
 
 web: web/dist/app/index.html
 
 $(BIN): web/dist/app/index.html $(GO_SOURCES)
+	@echo "==> building $(BIN) with the web app embedded (go build; the first build downloads the Go modules and"
+	@echo "    compiles them, a few minutes on 2 cores; later builds take seconds)"
 	$(GO) build -trimpath -o $(BIN) ./cmd/valuator
+	@echo "==> built $(BIN)"
 
-test: lint-api test-go test-web test-e2e test-sdk
+# The stages of `make test`, in order; .ci/run runs them one by one and prints each one's time.
+TEST_STAGES := lint-api test-go test-web test-e2e test-sdk readme-check
+test: $(TEST_STAGES)
+
+test-stages:
+	@echo $(TEST_STAGES)
+
+# Tests run on a day they choose, never the calendar's (issue 33): VALUATOR_TEST_TODAY, default 2026-11-28
+# (internal/testclock.Default), is the day the demo market ends on, servers started by tests start their clock on
+# (VALUATOR_CLOCK) and billing periods and expiry count from. test-days runs the Go, end-to-end and SDK tests on each
+# of TEST_DAYS (a month's end, a year's end and a leap day by default) to prove that the day does not matter. Not
+# part of `make test`: it takes three times as long.
+TEST_DAYS ?= 2026-12-31 2027-01-01 2028-02-29
+test-days: $(BIN) e2e/node_modules/.installed sdk/typescript/node_modules/.installed
+	@set -e; for d in $(TEST_DAYS); do \
+		echo "==> the tests on $$d"; \
+		VALUATOR_TEST_TODAY=$$d $(MAKE) --no-print-directory test-go test-e2e test-sdk; \
+	done; echo "==> passed on every day of TEST_DAYS: $(TEST_DAYS)"
+
+# The README's commands on a fresh clone of HEAD (README_CHECK_FROM=worktree: a copy of the working tree, uncommitted
+# changes included): `make run` on a free port, the API's curl examples with a new key of the demo account, the
+# bin/valuator examples; each must exit 0 or answer 2xx (scripts/readme-check.sh says what it skips and why).
+readme-check:
+	bash scripts/readme-check.sh
 
 # The contract lints (docs/api.md, "Lints"): Redocly CLI with its recommended rules as errors (redocly.yaml;
 # the few places a rule does not fit are listed with the reason in .redocly.lint-ignore.yaml), then Spectral with
@@ -121,11 +153,13 @@ sdk-check: sdk/typescript/node_modules/.installed
 		echo "The SDKs' generated code is stale (api/openapi.yaml or a generator changed): run make sdk"; exit 1; fi
 
 # Full-page screenshots of every screen at 390x844 (phone) and 1440x900 (laptop), signed out and in as the seeded
-# demo account, written to docs/screenshots (linked from the README). The same walk runs in `make test` and fails
+# demo account, with Markets in use and the operators' console and Support panel as the seeded operator sees them,
+# written to docs/screenshots (linked from the README). The same walk runs in `make test` and fails
 # on sideways scrolling, console errors and clipped code blocks or tables; this only adds the pictures.
 screenshots: $(BIN) e2e/node_modules/.installed
 	rm -rf docs/screenshots/phone docs/screenshots/laptop
-	cd e2e && SCREENSHOTS=../docs/screenshots npx playwright test tests/screens.spec.ts
+	cd e2e && SCREENSHOTS=../docs/screenshots npx playwright test --project=main tests/screens.spec.ts \
+		tests/markets.spec.ts tests/admin.spec.ts
 	node e2e/screenshots-index.mjs docs/screenshots
 
 # The example valuation the landing page, the API Keys docs, the help center and api/openapi.yaml show: the real
@@ -171,3 +205,17 @@ fuzz:
 clean:
 	rm -rf bin web/dist/app web/node_modules/.installed e2e/node_modules/.installed e2e/test-results \
 		sdk/typescript/node_modules/.installed sdk/typescript/dist api/lint/node_modules/.installed
+
+# Lighthouse's mobile performance score of `/`, `/pricing` and `/login` (issue 33; docs/performance.md), with
+# Lighthouse 12 and 13 (pinned in perf/lighthouse, installed there on first use), three runs each, on the built
+# binary started on a free port with a fresh database in development mode (or LIGHTHOUSE_URL, a running server).
+# Prints the median score, LCP and TBT per page and version, and fails when a median is below 95 (MIN_SCORE). Not
+# part of `make test`: it takes about five minutes, and on a loaded machine the scores say more about the load than
+# about the pages (it prints the load average).
+.PHONY: lighthouse
+perf/lighthouse/node_modules/.installed: perf/lighthouse/package.json perf/lighthouse/package-lock.json
+	cd perf/lighthouse && $(NPM_INSTALL)
+	@touch $@
+
+lighthouse: $(BIN) perf/lighthouse/node_modules/.installed
+	node scripts/lighthouse.mjs

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -27,12 +28,18 @@ const DevBaseURL = "http://localhost:8080"
 // the links the document points at the development server (DevBaseURL) point at baseURL instead, the serving
 // installation's own VALUATOR_BASE_URL, so that the /docs page's "Try it out" and code generators reading the
 // document call the server that answered it.
+//
+// The document is parsed and validated once a process, and its JSON kept per baseURL: a test suite makes hundreds of
+// servers, and each parse took a second or more on two busy cores.
 func JSON(ctx context.Context, baseURL string) ([]byte, error) {
+	baseURL = strings.TrimRight(baseURL, "/")
+	if b, ok := jsonByBase.Load(baseURL); ok {
+		return b.([]byte), nil
+	}
 	doc, err := Load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	baseURL = strings.TrimRight(baseURL, "/")
 	if baseURL != "" {
 		rebase := func(u string) string {
 			if rest, ok := strings.CutPrefix(u, DevBaseURL); ok {
@@ -52,11 +59,46 @@ func JSON(ctx context.Context, baseURL string) ([]byte, error) {
 			}
 		}
 	}
-	return json.Marshal(doc)
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	jsonByBase.Store(baseURL, b)
+	return b, nil
 }
 
-// Load parses and validates the contract.
+// jsonByBase holds JSON's answers by base URL ([]byte, never changed once stored).
+var jsonByBase sync.Map
+
+// loaded is the contract parsed and validated once: Load hands out copies of it.
+var loaded struct {
+	once sync.Once
+	doc  []byte // the validated document as JSON, to copy from
+	err  error
+}
+
+// Load parses and validates the contract, and returns a document of the caller's own (to change as it likes). The
+// parse and validation happen once a process; each call after the first copies the result.
 func Load(ctx context.Context) (*openapi3.T, error) {
+	loaded.once.Do(func() {
+		doc, err := parse(ctx)
+		if err == nil {
+			loaded.doc, err = json.Marshal(doc)
+		}
+		loaded.err = err
+	})
+	if loaded.err != nil {
+		return nil, loaded.err
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(loaded.doc)
+	if err != nil {
+		return nil, fmt.Errorf("api/openapi.yaml: %w", err)
+	}
+	return doc, nil
+}
+
+// parse parses and validates api/openapi.yaml.
+func parse(ctx context.Context) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(Spec)
 	if err != nil {

@@ -31,6 +31,7 @@ const port = process.env.E2E_PORT;
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
 const binary = path.resolve(import.meta.dirname, "..", "bin", "valuator");
+const testDay = process.env.VALUATOR_TEST_TODAY || "2026-11-28";
 
 export default defineConfig({
   testDir: "./tests",
@@ -40,6 +41,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
+  // Tests that move the server's clock (tests/later) run after all the others, alone: the clock is the whole
+  // server's, and a day passing under another test's open payment would expire it.
+  projects: [
+    { name: "main", testIgnore: /later\// },
+    { name: "later", testMatch: /later\/.*\.spec\.ts$/, dependencies: ["main"], workers: 1 },
+  ],
   outputDir: "./test-results",
   use: {
     baseURL,
@@ -73,8 +80,10 @@ export default defineConfig({
       VALUATOR_DATABASE_URL: `sqlite://${path.join(dataDir, "valuator.db")}`,
       VALUATOR_ENV: "development",
       VALUATOR_LOG_LEVEL: "warn",
-      // Unpaid payments expire within seconds instead of a day, so the billing journey sees one expire.
-      VALUATOR_PAYMENT_TTL: "20s",
+      // The server runs on the tests' day, not the calendar's: the demo market, billing periods and expiry follow
+      // it, and tests let time pass with POST /api/dev/clock (internal/testclock.Default unless the Makefile's
+      // VALUATOR_TEST_TODAY says otherwise).
+      VALUATOR_CLOCK: testDay,
     },
   },
 });

@@ -15,9 +15,11 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/avm"
 	"valuator/internal/batch"
+	"valuator/internal/clock"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/store"
+	"valuator/internal/testclock"
 	"valuator/internal/testdb"
 	"valuator/internal/valuation"
 )
@@ -45,25 +47,26 @@ func TestBatchSurvivesAKilledWorker(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, dbURL string) {
 		ctx := context.Background()
 		db := testStore(t, dbURL)
-		if err := seedDemoMarket(ctx, db, io.Discard); err != nil {
+		now := testclock.Now()
+		if err := seedDemoMarket(ctx, db, now, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		// Train here once; the worker process restores the saved engine.
-		vals := valuation.New(db, log, nil, avm.DefaultOptions())
+		vals := valuation.New(db, log, clock.Starting(now).Now, avm.DefaultOptions())
 		if err := vals.Load(ctx); err != nil {
 			t.Fatal(err)
 		}
 
 		// An Enterprise customer with 10,000 credits and a job of every demo home, twice (the second pass is
 		// not cached in the worker: its cache is off, so each row costs a real valuation).
-		accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: log}, SessionTTL: time.Hour})
+		accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: log}, SessionTTL: time.Hour,
+			Now: clock.Starting(now).Now})
 		auth, err := accounts.Register(ctx, account.RegisterInput{Email: "batch@example.com", Password: "batch-pass-123",
 			FullName: "Batch Test"}, account.Client{IP: "127.0.0.1"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		now := time.Now()
 		userID := auth.User.ID
 		if err := db.SetPlan(ctx, userID, "enterprise", nil, now); err != nil {
 			t.Fatal(err)
@@ -96,7 +99,8 @@ func TestBatchSurvivesAKilledWorker(t *testing.T) {
 		// The worker process, killed once it has saved some chunks.
 		child := exec.Command(os.Args[0], "-test.run=^$")
 		child.Env = append(os.Environ(), workerEnv+"=1", "VALUATOR_DATABASE_URL="+dbURL, "VALUATOR_DATA_DIR="+t.TempDir(),
-			"VALUATOR_CACHE_SIZE=0", "VALUATOR_LOG_LEVEL=warn", "VALUATOR_ENV=development", "VALUATOR_SECRET="+strings.Repeat("s", 32))
+			"VALUATOR_CACHE_SIZE=0", "VALUATOR_LOG_LEVEL=warn", "VALUATOR_ENV=development", "VALUATOR_SECRET="+strings.Repeat("s", 32),
+			"VALUATOR_CLOCK="+testclock.Day())
 		var childErr strings.Builder
 		child.Stderr = &childErr
 		if err := child.Start(); err != nil {

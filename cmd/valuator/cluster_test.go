@@ -23,8 +23,10 @@ import (
 
 	"valuator/internal/account"
 	"valuator/internal/batch"
+	"valuator/internal/clock"
 	"valuator/internal/mail"
 	"valuator/internal/property"
+	"valuator/internal/testclock"
 	"valuator/internal/testdb"
 	"valuator/internal/testredis"
 )
@@ -192,6 +194,8 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 		t.Skip("starts PostgreSQL, Redis and three valuator processes")
 	}
 	started := time.Now()
+	// The processes run on the tests' day (VALUATOR_CLOCK); what the test writes itself is dated on the same clock.
+	clk := clock.Starting(testclock.Now())
 	dbURL := testdb.PostgresURL(t)
 	redisURL := testredis.URL(t)
 	common := map[string]string{
@@ -201,6 +205,7 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 		"VALUATOR_REDIS_URL":    redisURL,
 		"VALUATOR_SECRET":       strings.Repeat("c", 40), // one secret, as behind a load balancer
 		"VALUATOR_LOG_LEVEL":    "warn",
+		"VALUATOR_CLOCK":        testclock.Day(),
 		// Short runs and a short rescue delay, so that the killed worker's job is resumed within the test.
 		"VALUATOR_JOB_SLICE":        "1s",
 		"VALUATOR_JOB_RESCUE_AFTER": "4s",
@@ -264,7 +269,8 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 
 	// customer makes an Enterprise account with plenty of credits (no rate cap of its plan, no batch size limit)
 	// and signs it in on instance A.
-	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: discardLog()}, SessionTTL: time.Hour})
+	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: discardLog()}, SessionTTL: time.Hour,
+		Now: clk.Now})
 	customer := func(t *testing.T, email string, credits int64) (token string, userID int64) {
 		t.Helper()
 		auth, err := accounts.Register(ctx, account.RegisterInput{Email: email, Password: "cluster-pass-123",
@@ -272,10 +278,10 @@ func TestClusterSharesOneDatabase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SetPlan(ctx, auth.User.ID, "enterprise", nil, time.Now()); err != nil {
+		if err := db.SetPlan(ctx, auth.User.ID, "enterprise", nil, clk.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Grant(ctx, auth.User.ID, credits-auth.User.Credits, "test", "credits", "", time.Now()); err != nil {
+		if _, err := db.Grant(ctx, auth.User.ID, credits-auth.User.Credits, "test", "credits", "", clk.Now()); err != nil {
 			t.Fatal(err)
 		}
 		var login struct{ Token string }

@@ -81,8 +81,8 @@ const (
 // seedDemoTrained trains the valuation engine on the seeded market (saving it, so that the server's engine
 // restores it instead of training again) and seeds the demo account's activity with it.
 func seedDemoTrained(ctx context.Context, db *store.DB, log *slog.Logger, sealer *apikey.Sealer, userID int64,
-	now time.Time, stdout io.Writer) error {
-	vals := valuation.New(db, log, nil, avm.DefaultOptions())
+	now time.Time, clock func() time.Time, stdout io.Writer) error {
+	vals := valuation.New(db, log, clock, avm.DefaultOptions())
 	if err := vals.Load(ctx); err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func seedDemoActivity(ctx context.Context, db *store.DB, valuer jobs.Valuer, peo
 	sealer *apikey.Sealer, userID int64, now time.Time, stdout io.Writer) error {
 	a := &demoActivity{db: db, valuer: valuer, people: people, sealer: sealer, userID: userID, now: now.UTC(),
 		rng: rand.New(rand.NewPCG(13, 2026))}
-	homes := demoHomes()
+	homes := demoHomes(a.now)
 	if len(homes) < 100 {
 		return errors.New("demo activity: the demo market has too few homes")
 	}
@@ -220,10 +220,10 @@ func latest(a, b time.Time) time.Time {
 	return a
 }
 
-// demoHomes is the demo market's homes with a street address, in the market's order.
-func demoHomes() []property.Home {
+// demoHomes is the demo market of now's day: its homes with a street address, in the market's order.
+func demoHomes(now time.Time) []property.Home {
 	var out []property.Home
-	for _, h := range demo.GenerateN(1, time.Now(), demo.DefaultHomes).Homes {
+	for _, h := range demo.GenerateN(1, now, demo.DefaultHomes).Homes {
 		if h.Street != "" {
 			out = append(out, h)
 		}

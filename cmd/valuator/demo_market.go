@@ -15,12 +15,12 @@ import (
 	"valuator/internal/store"
 )
 
-// importDemoMarket generates the demo market ending today and imports it, in batches of 1,000 records (streamed:
-// a market of a million homes never holds all its records at once).
-func importDemoMarket(ctx context.Context, db *store.DB, seed uint64, homes int) (store.ImportStats, error) {
+// importDemoMarket generates the demo market ending on now's day and imports it, in batches of 1,000 records
+// (streamed: a market of a million homes never holds all its records at once).
+func importDemoMarket(ctx context.Context, db *store.DB, seed uint64, homes int, now time.Time) (store.ImportStats, error) {
 	var total store.ImportStats
-	err := demo.GenerateN(seed, time.Now(), homes).EachRecords(1000, func(batch []property.Record) error {
-		st, err := db.ImportRecords(ctx, demo.Source, batch, time.Now())
+	err := demo.GenerateN(seed, now, homes).EachRecords(1000, func(batch []property.Record) error {
+		st, err := db.ImportRecords(ctx, demo.Source, batch, now)
 		if err == nil {
 			total.Add(st)
 		}
@@ -31,17 +31,17 @@ func importDemoMarket(ctx context.Context, db *store.DB, seed uint64, homes int)
 
 // seedDemoMarket fills an empty development database with the demo market, so that `make run` values homes out
 // of the box. A database with any property records is left alone.
-func seedDemoMarket(ctx context.Context, db *store.DB, stdout io.Writer) error {
+func seedDemoMarket(ctx context.Context, db *store.DB, now time.Time, stdout io.Writer) error {
 	// Under the seeding lock: instances started together on one empty database import the market once.
-	return db.WithLock(ctx, store.LockDemoSeed, func() error { return importDemoMarketIfEmpty(ctx, db, stdout) })
+	return db.WithLock(ctx, store.LockDemoSeed, func() error { return importDemoMarketIfEmpty(ctx, db, now, stdout) })
 }
 
-func importDemoMarketIfEmpty(ctx context.Context, db *store.DB, stdout io.Writer) error {
+func importDemoMarketIfEmpty(ctx context.Context, db *store.DB, now time.Time, stdout io.Writer) error {
 	n, err := db.CountProperties(ctx)
 	if err != nil || n > 0 {
 		return err
 	}
-	st, err := importDemoMarket(ctx, db, 1, demo.DefaultHomes)
+	st, err := importDemoMarket(ctx, db, 1, demo.DefaultHomes, now)
 	if err != nil {
 		return fmt.Errorf("demo market: %w", err)
 	}
@@ -91,7 +91,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 			return err
 		}
 	}
-	st, err := importDemoMarket(ctx, db, *seed, *homes)
+	st, err := importDemoMarket(ctx, db, *seed, *homes, cfg.Clock().Now())
 	if err != nil {
 		return err
 	}
@@ -102,19 +102,19 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 
 // seedDemoPeople fills an empty people directory in development with the demo market's residents: one fictional
 // person per demo home (names from a short list, 555-01xx phone numbers, example.com emails), marked as demo data.
-func seedDemoPeople(ctx context.Context, db *store.DB, stdout io.Writer) error {
+func seedDemoPeople(ctx context.Context, db *store.DB, now time.Time, stdout io.Writer) error {
 	// Under the seeding lock, as the market is.
-	return db.WithLock(ctx, store.LockDemoSeed, func() error { return importDemoPeopleIfEmpty(ctx, db, stdout) })
+	return db.WithLock(ctx, store.LockDemoSeed, func() error { return importDemoPeopleIfEmpty(ctx, db, now, stdout) })
 }
 
-func importDemoPeopleIfEmpty(ctx context.Context, db *store.DB, stdout io.Writer) error {
+func importDemoPeopleIfEmpty(ctx context.Context, db *store.DB, now time.Time, stdout io.Writer) error {
 	n, err := db.CountPeople(ctx)
 	if err != nil || n > 0 {
 		return err
 	}
 	var addrs []person.Address
 	seen := map[string]bool{}
-	for _, r := range demo.GenerateN(1, time.Now(), demo.DefaultHomes).Records() {
+	for _, r := range demo.GenerateN(1, now, demo.DefaultHomes).Records() {
 		h := r.Home
 		line1 := demoStreet(h)
 		key := line1 + "|" + h.ZIP
@@ -125,7 +125,7 @@ func importDemoPeopleIfEmpty(ctx context.Context, db *store.DB, stdout io.Writer
 		addrs = append(addrs, person.Address{StreetLine1: line1, City: h.City, StateCode: h.State, PostalCode: h.ZIP,
 			LatLong: &person.LatLong{Latitude: h.Lat, Longitude: h.Lon}})
 	}
-	stored, _, err := db.ImportPeople(ctx, demo.Source, person.DemoResidents(addrs, 1), time.Now())
+	stored, _, err := db.ImportPeople(ctx, demo.Source, person.DemoResidents(addrs, 1), now)
 	if err != nil {
 		return fmt.Errorf("demo people: %w", err)
 	}

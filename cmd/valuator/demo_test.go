@@ -16,8 +16,10 @@ import (
 	"valuator/internal/account"
 	"valuator/internal/apikey"
 	"valuator/internal/avm"
+	"valuator/internal/clock"
 	"valuator/internal/mail"
 	"valuator/internal/person"
+	"valuator/internal/testclock"
 	"valuator/internal/testdb"
 	usagerec "valuator/internal/usage"
 	"valuator/internal/valuation"
@@ -33,10 +35,21 @@ func TestDemoAccountShowsTheProduct(t *testing.T) {
 		t.Skip("trains the valuation engine on the demo market")
 	}
 	testdb.Each(t, func(t *testing.T, dbURL string) {
-		before := time.Now().UTC()
+		before := testclock.Now() // the server's clock starts here (startServeFor sets VALUATOR_CLOCK)
 		srv := startServeFor(t, map[string]string{"VALUATOR_DEMO": "true", "VALUATOR_DATABASE_URL": dbURL}, 3*time.Minute)
 		if !strings.Contains(srv.out.String(), "gave the demo account") {
 			t.Fatalf("stdout does not say the demo account was given its activity:\n%s", srv.out.String())
+		}
+		// A newcomer is told the server is running only once there is nothing left to prepare: it says it is
+		// starting, writes the demo account's history, computes the market statistics, and only then runs.
+		out := srv.out.String()
+		starting, history, running := strings.Index(out, "Valuator is starting at"),
+			strings.Index(out, "gave the demo account"), strings.Index(out, "Valuator is running at")
+		if starting < 0 || !(starting < history && history < running) {
+			t.Errorf("stdout does not say starting, then the demo history, then running:\n%s", out)
+		}
+		if !strings.Contains(srv.logs.String(), "market statistics ready") {
+			t.Errorf("running before the market statistics were ready:\n%s", srv.logs.String())
 		}
 
 		// The sign-in page's "Use the demo account" reads this, then signs in with it.
@@ -227,7 +240,7 @@ func checkDemoDeterministic(t *testing.T, dbURL string, demoID int64, now time.T
 	ctx := context.Background()
 	db := testStore(t, dbURL)
 	quiet := slog.New(slog.DiscardHandler)
-	vals := valuation.New(db, quiet, nil, avm.DefaultOptions())
+	vals := valuation.New(db, quiet, clock.Starting(now).Now, avm.DefaultOptions())
 	if err := vals.Load(ctx); err != nil { // restores the engine the start saved
 		t.Fatal(err)
 	}
@@ -282,7 +295,7 @@ func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
 	if err != nil || id == 0 {
 		t.Fatalf("seedDemoAccount = %d, %v", id, err)
 	}
-	if err := seedDemoMarket(ctx, db, &out); err != nil {
+	if err := seedDemoMarket(ctx, db, now, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), demoEmail) || !strings.Contains(out.String(), "3000 homes") {
@@ -305,7 +318,7 @@ func TestDemoSeedsAnEmptyDevelopmentDatabase(t *testing.T) {
 	if id, err := seedDemoAccount(ctx, db, now, &out); err != nil || id != 0 || out.Len() != 0 {
 		t.Errorf("second seedDemoAccount: %d %v %q", id, err, out.String())
 	}
-	if err := seedDemoMarket(ctx, db, &out); err != nil || out.Len() != 0 {
+	if err := seedDemoMarket(ctx, db, now, &out); err != nil || out.Len() != 0 {
 		t.Errorf("second seed: %v %q", err, out.String())
 	}
 }

@@ -200,12 +200,14 @@ func runImportPeople(ctx context.Context, file string, args []string, getenv fun
 	return nil
 }
 
-const evalUsage = `Usage: valuator eval --data FILE --format kingcounty|sacramento|csv --cut YYYY-MM-DD [--zip-level]
+const evalUsage = `Usage: valuator eval --data FILE --format kingcounty|sacramento|csv --cut YYYY-MM-DD [--zip-level|--paths]
 
 Runs the accuracy protocol of ../shared/data/README.md: trains on every sale dated before the cut and values every
 sale on or after it, then prints MdAPE, MAPE, PPE5/10/20, coverage, the 80% interval's coverage and the calibration
 of the stated confidence by decile. With --zip-level the test homes are valued as addresses not on record (at
-their ZIP code's centre, with or without their main attributes). Nothing is written to the database.
+their ZIP code's centre, with or without their main attributes); with --paths on every path a lookup can take
+(as recorded, from type and size alone, from more facts, as a unit of its building), with each path's FSD
+calibration by decile. It also prints the assessors' ratio study (COD, PRD, PRB). Nothing is written to the database.
 `
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -215,6 +217,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	format := fs.String("format", "", "kingcounty, sacramento or csv")
 	cutS := fs.String("cut", "", "first day of the test period (YYYY-MM-DD)")
 	zipLevel := fs.Bool("zip-level", false, "value the test homes as addresses not on record")
+	paths := fs.Bool("paths", false, "value the test homes on every path (as recorded, from their type and size, from "+
+		"more facts, as units of their building) and print each path's calibration")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -256,7 +260,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "trained in %.1fs: %d models, trend %+.2f%%/month past the data, comparables blend %.1f;\ncalibrated %s\n",
 		time.Since(started).Seconds(), info.Models, 100*info.TrendPerMonth, info.Blend, how)
-	if *zipLevel {
+	switch {
+	case *paths:
+		tests = valuation.PathTests(tests)
+		fmt.Fprintln(stdout, "valuing the test homes on every path: as recorded, from their type and size, from more facts, as units")
+	case *zipLevel:
 		tests = valuation.ApproxTests(tests)
 		fmt.Fprintln(stdout, "valuing the test homes as addresses not on record (ZIP centre)")
 	}

@@ -149,11 +149,16 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 }
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	started := time.Now()
+	wallStart := time.Now() // for "ready in", which the wall clock measures whatever day the server's clock says
 	cfg, log, err := loadConfig("serve", args, getenv, stderr)
 	if err != nil {
 		return err
 	}
+	// Every service reads the time from one clock: the wall clock, or in development and tests one started on the
+	// day VALUATOR_CLOCK names, so that the demo market, billing periods and expiry follow that day.
+	clk := cfg.Clock()
+	now := clk.Now
+	started := now()
 	if err := config.EnsureSecret(&cfg); err != nil {
 		return err
 	}
@@ -206,6 +211,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Dev:        cfg.Dev(),
 		BaseURL:    cfg.BaseURL,
 		SessionTTL: cfg.SessionTTL,
+		Now:        now,
 		Devices:    devices,
 		// A suspended account is told to write here.
 		SupportEmail: cfg.SupportEmail,
@@ -219,10 +225,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		if demoUser, err = seedDemoAccount(ctx, db, started, stdout); err != nil {
 			return err
 		}
-		if err := seedDemoMarket(ctx, db, stdout); err != nil {
+		if err := seedDemoMarket(ctx, db, started, stdout); err != nil {
 			return err
 		}
-		if err := seedDemoPeople(ctx, db, stdout); err != nil {
+		if err := seedDemoPeople(ctx, db, started, stdout); err != nil {
 			return err
 		}
 	}
@@ -232,7 +238,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// The engine loads (or trains) in the background: the server answers at once, /readyz says when lookups can
 	// be served, and the market is reloaded whenever records change.
-	vals := valuation.New(db, log, nil, avm.DefaultOptions())
+	vals := valuation.New(db, log, now, avm.DefaultOptions())
 	vals.SetCacheSize(cfg.CacheSize)
 	vals.WarmMarkets()
 	m := newMetrics(metricsLn, db, vals)
@@ -241,16 +247,25 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			// The demo account's weeks of use are valued by the real engine: trained (and saved) for the seeding
 			// first, so that the server is ready only once the account's history is written, and then restored
 			// by vals rather than trained twice.
-			if err := seedDemoTrained(ctx, db, log, sealer, demoUser, started, stdout); err != nil && ctx.Err() == nil {
+			if err := seedDemoTrained(ctx, db, log, sealer, demoUser, started, now, stdout); err != nil && ctx.Err() == nil {
 				log.Error("seeding the demo account's activity", "err", err)
 			}
 		}
-		if err := vals.Load(ctx); err != nil && ctx.Err() == nil {
-			log.Error("loading the valuation engine", "err", err)
+		if err := vals.Load(ctx); err != nil {
+			if ctx.Err() == nil {
+				log.Error("loading the valuation engine", "err", err)
+			}
+		} else {
+			// Running means ready to use: the engine loaded, the demo account's history written and every ZIP's
+			// market statistics computed, so that a first visitor finds nothing still being prepared.
+			vals.WaitMarkets(ctx)
+			if ctx.Err() == nil {
+				fmt.Fprintf(stdout, "Valuator is running at %s (ready in %.1f s)\n", cfg.BaseURL, time.Since(wallStart).Seconds())
+			}
 		}
 		vals.Watch(ctx, time.Minute)
 	}()
-	bill, err := newBilling(cfg, db, log)
+	bill, err := newBilling(cfg, db, log, now)
 	if err != nil {
 		return err
 	}
@@ -260,7 +275,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Batch jobs run in this process too (unless VALUATOR_SERVE_JOBS=false); `valuator worker` processes add capacity.
 	// The queue's jobs send mail themselves, synchronously, so that a delivery that fails is tried again.
-	queue, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer.Sender, m, log)
+	queue, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer.Sender, m, log, now)
 	if err != nil {
 		return err
 	}
@@ -301,23 +316,23 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("VALUATOR_SUPPORT_HOURS: %w", err)
 	}
 	// The operators' console and the support chat (issue 27).
-	adminService := &admin.Service{Store: db, Enqueue: queue.EnqueueBatch}
+	adminService := &admin.Service{Store: db, Enqueue: queue.EnqueueBatch, Now: now}
 	if bill.Provider != nil {
 		adminService.Refunder = bill.Provider
 	}
-	supportService := &support.Service{Store: db, Hours: hours}
+	supportService := &support.Service{Store: db, Hours: hours, Now: now}
 	handler := server.New(server.Deps{
 		Config:    cfg,
 		Logger:    log,
 		DB:        db,
 		Accounts:  accounts,
 		Valuation: vals,
-		APIKeys:   apikey.NewService(db, sealer, log, nil),
-		Usage:     usagerec.NewService(db, nil),
-		Batches:   batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Dev: cfg.Dev()}),
+		APIKeys:   apikey.NewService(db, sealer, log, now),
+		Usage:     usagerec.NewService(db, now),
+		Batches:   batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Dev: cfg.Dev(), Now: now}),
 		People: person.NewService(person.Deps{Store: db, Provider: people, Mailer: mailer, Limiter: formLimiter,
-			Logger: log, BaseURL: cfg.BaseURL, Dev: cfg.Dev()}),
-		Contact:     contact.NewService(db, formLimiter, log, nil, cfg.SupportEmail),
+			Logger: log, BaseURL: cfg.BaseURL, Dev: cfg.Dev(), Now: now}),
+		Contact:     contact.NewService(db, formLimiter, log, now, cfg.SupportEmail),
 		OpenAPI:     openAPI,
 		Web:         web.App(),
 		FormLimiter: formLimiter,
@@ -331,6 +346,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Unsubscribe:      unsubscribe,
 		Admin:            adminService,
 		Support:          supportService,
+		Now:              now,
+		Clock:            clk,
 	})
 
 	srv := &http.Server{
@@ -344,7 +361,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("valuator started", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "mode", cfg.Mode,
 		"database", db.Dialect().String(), "smtp", cfg.SMTP.Enabled(), "redis", cfg.RedisURL != "", "startup_ms", time.Since(started).Milliseconds())
-	fmt.Fprintf(stdout, "Valuator is running at %s (listening on %s)\n", cfg.BaseURL, ln.Addr())
+	fmt.Fprintf(stdout, "Valuator is starting at %s (listening on %s): %s\n", cfg.BaseURL, ln.Addr(), startingWhat(demoUser != 0))
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -377,17 +394,25 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	return nil
 }
 
+// startingWhat says what a starting server is doing before it says it is running.
+func startingWhat(seedingDemo bool) string {
+	if seedingDemo {
+		return "training the valuation engine on the demo market and writing the demo account's history (about 15 s)..."
+	}
+	return "loading the valuation engine..."
+}
+
 // newQueue makes the job queue, with its workers unless workers is false (it then only queues). Webhooks may reach
 // private addresses only in development.
 func newQueue(cfg config.Config, workers bool, db *store.DB, vals *valuation.Service, bill *billing.Service,
-	mailer mail.Sender, m *metrics.Metrics, log *slog.Logger) (*jobs.Queue, error) {
+	mailer mail.Sender, m *metrics.Metrics, log *slog.Logger, now func() time.Time) (*jobs.Queue, error) {
 	unsubscribe, err := notify.NewSigner(cfg.Secret)
 	if err != nil {
 		return nil, err
 	}
 	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: workers,
 		Slice: cfg.JobSlice, RescueAfter: cfg.JobRescueAfter, Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill,
-		Mailer: mailer, Metrics: m, Unsubscribe: unsubscribe})
+		Mailer: mailer, Metrics: m, Unsubscribe: unsubscribe, Now: now})
 }
 
 // listenMetrics takes the metrics address (VALUATOR_METRICS_ADDR) when one is set, at start like the main one, so
@@ -462,8 +487,8 @@ func newPeople(cfg config.Config, db *store.DB, log *slog.Logger) (person.Provid
 // newBilling makes the billing service with the payments provider the configuration asks for: Stripe when its
 // key is set, the local test mode when enabled (the default in development), otherwise none (payments are off
 // and the app says so).
-func newBilling(cfg config.Config, db *store.DB, log *slog.Logger) (*billing.Service, error) {
-	svc := &billing.Service{Store: db, Log: log.With("component", "billing"), PaymentTTL: cfg.PaymentTTL}
+func newBilling(cfg config.Config, db *store.DB, log *slog.Logger, now func() time.Time) (*billing.Service, error) {
+	svc := &billing.Service{Store: db, Log: log.With("component", "billing"), PaymentTTL: cfg.PaymentTTL, Now: now}
 	switch {
 	case cfg.Stripe.Enabled():
 		p, err := stripepay.New(stripepay.Config{SecretKey: cfg.Stripe.SecretKey, PublishableKey: cfg.Stripe.PublishableKey,
@@ -506,7 +531,8 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer db.Close()
-	vals := valuation.New(db, log, nil, avm.DefaultOptions())
+	now := cfg.Clock().Now
+	vals := valuation.New(db, log, now, avm.DefaultOptions())
 	vals.SetCacheSize(cfg.CacheSize)
 	m := newMetrics(metricsLn, db, vals)
 	// Served from the start, so that a worker whose engine is still training is seen (valuator_engine_ready 0).
@@ -515,7 +541,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("loading the valuation engine: %w", err)
 	}
 	go vals.Watch(ctx, time.Minute)
-	bill, err := newBilling(cfg, db, log)
+	bill, err := newBilling(cfg, db, log, now)
 	if err != nil {
 		return err
 	}
@@ -527,7 +553,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 			log.Error("alert emails still queued at shutdown", "err", err)
 		}
 	}()
-	queue, err := newQueue(cfg, true, db, vals, bill, mailer.Sender, m, log)
+	queue, err := newQueue(cfg, true, db, vals, bill, mailer.Sender, m, log, now)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"valuator/internal/ratelimit"
+	"valuator/internal/testclock"
 	"valuator/internal/testdb"
 	"valuator/internal/testredis"
 )
@@ -28,7 +29,18 @@ func TestMain(m *testing.M) {
 	testdb.Main(m, testredis.Shutdown)
 }
 
-func envFrom(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+// envFrom is an environment of m's variables. A development process runs on the tests' day (VALUATOR_CLOCK), not
+// the calendar's, unless m sets VALUATOR_CLOCK itself; production refuses any clock but the wall's.
+func envFrom(m map[string]string) func(string) string {
+	_, set := m["VALUATOR_CLOCK"]
+	day := testclock.Day()
+	return func(k string) string {
+		if k == "VALUATOR_CLOCK" && !set && !strings.EqualFold(m["VALUATOR_ENV"], "production") {
+			return day
+		}
+		return m[k]
+	}
+}
 
 func TestRunRejectsBadConfigNamingTheVariable(t *testing.T) {
 	var out, errOut bytes.Buffer
@@ -184,12 +196,14 @@ func startServeFor(t *testing.T, env map[string]string, wait time.Duration) *ser
 	go func() { s.done <- run(ctx, nil, envFrom(vars), s.out, s.logs) }()
 	t.Cleanup(cancel)
 
+	// Ready to take traffic (/readyz), and saying so: the server prints that it is running only once the demo
+	// account's history and the market statistics are ready too.
 	deadline := time.Now().Add(wait)
 	for {
 		res, err := http.Get(s.url + "/readyz")
 		if err == nil {
 			res.Body.Close()
-			if res.StatusCode == 200 {
+			if res.StatusCode == 200 && strings.Contains(s.out.String(), "Valuator is running at") {
 				return s
 			}
 		}

@@ -3,7 +3,7 @@
 // with a reason, refunds the Basic payment and answers the chat; the customer sees the reply arrive in the open
 // panel. Every action leaves an admin audit row, and each ops screen passes the screen walk's layout check.
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { alignClock, expect, test } from "./fixtures";
 import { creditsOf, openSignedIn, registerByApi } from "./public-api";
 import { checkScreen, VIEWPORTS, type Viewport } from "./walk";
 
@@ -36,6 +36,7 @@ async function operatorToken(request: APIRequestContext): Promise<string> {
 /** A second browser window at the same size, signed in with `token`. */
 async function windowFor(browser: Browser, viewport: Viewport, token: string, path: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+  await alignClock(context, test.info().project.use.baseURL!);
   const page = await context.newPage();
   await openSignedIn(page, token, path);
   return page;

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, registerThroughUI, test, uniqueEmail } from "./fixtures";
+import { alignClock, expect, registerThroughUI, test, uniqueEmail } from "./fixtures";
 
 // Only what exists is promised (issue 25): the Contact page names the channels that reach a person (email to the
 // configured support address, and the form), Settings says what each email switch sends, and an email's
@@ -71,6 +71,7 @@ test("an unsubscribe link turns the weekly report off without signing in", async
 
   // A fresh browser context: no session at all, as when the link is opened from a mail program.
   const context = await browser.newContext();
+  await alignClock(context, test.info().project.use.baseURL!);
   const page = await context.newPage();
   await page.goto(`/unsubscribe?token=${encodeURIComponent(unsubscribeToken(user.id, "weeklyReports"))}`);
   await expect(page.getByRole("heading", { level: 2, name: "Stop weekly usage report" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
 /** A unique address per test, so tests can run in parallel against one server. */
 export function uniqueEmail(tag: string): string {
@@ -16,7 +16,40 @@ export interface Account {
  * app must run cleanly under the server's strict policy with no external origin. CSP violations are not console
  * messages Playwright sees, so each document reports its `securitypolicyviolation` events through a binding.
  */
+/**
+ * Sets the browser's clock to the server's (GET /api/dev/clock: the day VALUATOR_CLOCK chose, and time flowing from
+ * there), so that what a page computes from "now" (a call made "just now", the days left in a billing period, a
+ * chart's last month) agrees with what the server recorded, whatever day the suite runs on. Only Date is moved: the
+ * page's timers run as they do, so nothing else about it changes. A test that lets time pass on the server
+ * (POST /api/dev/clock) calls it again.
+ */
+export async function alignClock(context: BrowserContext, baseURL: string): Promise<void> {
+  const res = await context.request.get(`${baseURL}/api/dev/clock`);
+  if (!res.ok()) throw new Error(`GET /api/dev/clock: ${res.status()}: the e2e server must run on VALUATOR_CLOCK`);
+  const { now } = (await res.json()) as { now: string };
+  const offset = Date.parse(now) - Date.now();
+  await context.addInitScript((offset: number) => {
+    // The browser's own Date, kept aside by the first call: a later call replaces the offset, not adds to it.
+    const w = window as unknown as { __browserDate?: DateConstructor };
+    const Real = (w.__browserDate ??= Date);
+    class ServerDate extends Real {
+      constructor(...args: ConstructorParameters<typeof Date> | []) {
+        if (args.length === 0) super(Real.now() + offset);
+        else super(...(args as ConstructorParameters<typeof Date>));
+      }
+      static now() {
+        return Real.now() + offset;
+      }
+    }
+    window.Date = ServerDate as DateConstructor;
+  }, offset);
+}
+
 export const test = base.extend<{ pageProblems: string[] }>({
+  context: async ({ context, baseURL }, use) => {
+    await alignClock(context, baseURL!);
+    await use(context);
+  },
   pageProblems: [
     async ({ page }, use) => {
       const problems: string[] = [];

@@ -2,6 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { expect, registerThroughUI, test, toastTitle, uniqueEmail } from "./fixtures";
 import { jobById } from "./batch";
 import { createKey, creditsOf, registerByApi, VALUATION_PATH } from "./public-api";
+import { checkAtBothSizes } from "./walk";
 
 // Known, estimated or refused (DESIGN.md section 5): a home on record is valued from its record; a home that is
 // not on record only from the facts the caller gives (property type and square feet at least), otherwise a free
@@ -12,23 +13,6 @@ const FAKE = { city: "Seattle", state: "WA", zip: "98103" };
 const NEEDS_FACTS =
   "No property on record at this address. To value it anyway, add its propertyType and squareFeet " +
   "(optionally bedrooms, bathrooms, yearBuilt, lotSize).";
-
-/** A home not on record in 98103 that today's demo market refuses as too uncertain (a free 422). */
-async function refusedAsTooUncertain(request: APIRequestContext): Promise<{ propertyType: string; squareFeet: number }> {
-  const { token } = await registerByApi(request, "too-uncertain", "Una Certain");
-  const tried: string[] = [];
-  for (const propertyType of ["Manufactured", "Condo", "Multi-Family", "Townhouse", "Other", "Single Family"]) {
-    for (const squareFeet of [50_000, 100_000]) {
-      const res = await request.post("/api/property/lookup", {
-        headers: { Authorization: `Bearer ${token}` },
-        data: { address: "1 Nowhere Lane", ...FAKE, propertyType, squareFeet },
-      });
-      if (res.status() === 422) return { propertyType, squareFeet };
-      tried.push(`${propertyType} ${squareFeet}: ${res.status()}`);
-    }
-  }
-  throw new Error(`the demo market values every extreme home today: ${tried.join(", ")}`);
-}
 
 function publicCall(request: APIRequestContext, key: string, params: Record<string, string | number>) {
   const q = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
@@ -98,6 +82,20 @@ test("the public API refuses made-up streets for free and values them from the f
     });
     expect(await creditsOf(request, session.token)).toBe(99);
   });
+
+  await test.step("a fact far outside the records: 422 outside_records naming it and the range on record, not charged", async () => {
+    const res = await publicCall(request, key.keyValue, {
+      address: "1 Nowhere Lane",
+      ...FAKE,
+      propertyType: "Single Family",
+      squareFeet: 100_000,
+    });
+    expect(res.status(), await res.text()).toBe(422);
+    const body = (await res.json()) as { code: string; field: string; recordRange: { field: string; min: number; max: number; area: string } };
+    expect(body).toMatchObject({ code: "outside_records", field: "squareFeet", recordRange: { field: "squareFeet", area: "98103" } });
+    expect(body.recordRange.max).toBeLessThan(100_000 / 1.25);
+    expect(await creditsOf(request, session.token)).toBe(99);
+  });
 });
 
 test("the lookup screen asks for the details of a home not on record, then values it from them", async ({ page }) => {
@@ -141,19 +139,16 @@ test("the lookup screen asks for the details of a home not on record, then value
   await expect(result.getByTestId("confidence-meaning")).toContainText(/sell within ±\d+% of our estimate \(FSD 0\.\d\d\)/);
   await expect(result.getByTestId("valuation-date")).toContainText("as of");
 
-  // A huge home of a rare type says nothing its neighbours' sales can value: too uncertain, and free. Which one the
-  // demo market refuses depends on the day it is generated for (demo.Generate(seed, now)): a 50,000 sq ft
-  // manufactured home was refused on Nov 26, 2026 and valued (2.6x wide) on Nov 27. The API is asked first, with
-  // another account (a refusal is free there too), and the screen is shown a refused one.
-  const uncertain = await refusedAsTooUncertain(page.request);
-  await page.getByLabel("Property Type").click();
-  await page.getByRole("option", { name: uncertain.propertyType, exact: true }).click();
-  await page.getByLabel("Square Feet").fill(uncertain.squareFeet.toLocaleString("en-US"));
+  // A 100,000 sq ft house among homes of a few thousand: the records cannot speak for it, so it is refused, free,
+  // with what they hold (a value would be the largest home's price), and the field is marked.
+  await page.getByLabel("Square Feet").fill("100,000");
   await page.getByRole("button", { name: "Get Property Valuation" }).click();
-  const refused = page.getByTestId("too-uncertain-result");
-  await expect(refused.getByRole("heading", { name: "Too uncertain to value" })).toBeVisible();
-  await expect(refused).toContainText("more than three times wide");
+  const refused = page.getByTestId("outside-records-result");
+  await expect(refused.getByRole("heading", { name: "Outside our records" })).toBeVisible();
+  await expect(refused).toContainText(/the largest single-family home on record near 98103 has [\d,]+ sq ft, and 100,000 sq ft were given/);
   await expect(refused).toContainText("No credit was used.");
+  await expect(page.getByLabel("Square Feet")).toHaveAttribute("aria-invalid", "true");
+  await checkAtBothSizes(page, "lookup-outside-records");
   await expect(page.getByTestId("credits-balance")).toContainText("99 credits");
 });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, registerThroughUI, test, toastTitle, uniqueEmail } from "./fixtures";
+import { checkAtBothSizes } from "./walk";
 
 // The server under test starts on an empty development database, so it generates the demo market (seed 1).
 // 7006 Maple Rd, Seattle 98103 is one of its homes with several recorded sales.
@@ -35,6 +36,18 @@ test("looking up a demo home shows its valuation and costs one credit", async ({
   await expect(page.getByTestId("price-history")).toBeVisible();
   await expect(page.getByTestId("price-history-list").locator("tbody tr")).toHaveCount(3);
   await expect(page.getByTestId("credits-balance")).toContainText("99 credits");
+  // Why this value (issue 34): the sales comparison grid, subject beside its best comparables with their adjustments
+  // in dollars, and the largest drivers of the model's value, each a signed dollar amount.
+  const grid = result.getByTestId("sales-grid");
+  await expect(grid).toBeVisible();
+  await expect(grid.getByTestId("adjustment").first()).toHaveText(/^([+−]\$[\d,]+|\$0)$/);
+  await expect(result.getByTestId("comparables-indicate")).toContainText("$");
+  const drivers = result.getByTestId("value-drivers");
+  await expect(drivers).toBeVisible();
+  // The typical home's value, then the drivers, each signed.
+  await expect(drivers.getByTestId("driver-amount").first()).toHaveText(/^\$[\d,]+$/);
+  await expect(drivers.getByTestId("driver-amount").nth(1)).toHaveText(/^([+−]\$[\d,]+|\$0)$/);
+  await checkAtBothSizes(page, "lookup-result-grid");
 
   // The report downloads as CSV named property-report-<timestamp>.csv and reads cleanly.
   const downloading = page.waitForEvent("download");
@@ -46,6 +59,29 @@ test("looking up a demo home shows its valuation and costs one credit", async ({
   expect(csv).toContain("7006 MAPLE RD");
   expect(csv).toContain("Comparable sales");
   await expect(toastTitle(page, "Report Downloaded")).toBeVisible();
+});
+
+// The demo market's showcase home (internal/demo: the same house on every day) resold last month far above what its
+// records and neighbours say: its estimate follows that sale, and the card says that the comparables disagree.
+const SHOWCASE_HOME = { address: "6789 Taylor Dr", city: "Seattle", state: "Washington", zip: "98103" };
+
+test("a home whose own sale disagrees with its comparables is valued with a warning that says by how much", async ({ page }) => {
+  await registerThroughUI(page, { fullName: "Dee Sagree", email: uniqueEmail("disagree"), password: "password-123" });
+  await fillLookup(page, SHOWCASE_HOME);
+  await page.getByRole("button", { name: "Get Property Valuation" }).click();
+
+  const result = page.getByTestId("valuation-result");
+  await expect(result).toContainText("6789 TAYLOR DR");
+  const warnings = result.getByTestId("valuation-warnings");
+  await expect(warnings).toContainText(
+    /The evidence disagrees: this estimate is \d+% above what its comparable sales indicate \(\$[\d,]+\), because it leans on the home's own sale of \$[\d,]+ in \w+ \d{4}, and the model alone says \$[\d,]+\./,
+  );
+  // The figures the warning names are the card's: the comparables' value is the grid's indicated value.
+  const indicated = (await result.getByTestId("comparables-indicate").textContent()) ?? "";
+  const named = /indicate \((\$[\d,]+)\)/.exec((await warnings.textContent()) ?? "")?.[1];
+  expect(named, "the warning names the comparables' value").toBeTruthy();
+  expect(indicated).toContain(named!);
+  await checkAtBothSizes(page, "lookup-disagreement");
 });
 
 test("an address with no market data is not found and costs nothing", async ({ page }) => {

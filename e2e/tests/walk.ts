@@ -1,10 +1,12 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect } from "./fixtures";
 
-// What the whole-app walks (screens.spec.ts, axe.spec.ts) share: the two sizes, the route table, the demo account
-// and the layout check (also used by journeys that look at a screen in a state the walk does not reach).
+// What the whole-app walks (screens.spec.ts, axe.spec.ts) share: the two sizes, the route table, the demo account,
+// the layout check (also used by journeys that look at a screen in a state the walk does not reach) and the
+// accessibility scan. Each screen state is visited once and both checked there (screens.spec.ts).
 
 export const VIEWPORTS = [
   { name: "phone", width: 390, height: 844 },
@@ -30,19 +32,64 @@ export function declaredRoutes(): string[] {
   return [...new Set(paths)].filter((p) => p !== "*");
 }
 
-/** Signs the page in as the demo account through the API: the token goes where the app keeps it. */
+// The demo account's session, made once per worker: the walks visit dozens of screens signed in, and each sign-in
+// hashes the password (a deliberately slow argon2id) for nothing new.
+let demoToken: string | undefined;
+
+/** Signs the page in as the demo account: the token goes where the app keeps it. */
 export async function signInAsDemo(page: Page): Promise<void> {
-  const res = await page.request.post("/api/auth/login", { data: DEMO });
-  expect(res.status(), "demo account sign-in").toBe(200);
-  const { token } = (await res.json()) as { token: string };
-  await page.addInitScript((t) => localStorage.setItem("token", t), token);
+  if (!demoToken) {
+    const res = await page.request.post("/api/auth/login", { data: DEMO });
+    expect(res.status(), "demo account sign-in").toBe(200);
+    demoToken = ((await res.json()) as { token: string }).token;
+  }
+  await page.addInitScript((t) => localStorage.setItem("token", t), demoToken);
 }
 
-/** Waits until the screen has rendered: no loading spinner or skeleton left and the network quiet. */
+/** Waits until the screen has rendered and stopped moving: no spinner or skeleton, the network quiet, no animation
+ * running (a dialog fading in would be measured half transparent, and photographed so). */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
   await expect(page.locator(".animate-spin, .animate-pulse")).toHaveCount(0);
   await page.evaluate(() => document.fonts.ready);
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/**
+ * Scans the page as it is (or only what `include` selects) with axe-core for WCAG 2.0/2.1 A and AA, and fails on any
+ * critical or serious violation, naming the rule and the elements (issue 26). With AXE_REPORT=<folder> every scan (all
+ * impacts) is also written there as JSON, to count what is left.
+ */
+export async function scan(page: Page, name: string, viewport: Viewport, include?: string): Promise<void> {
+  await settle(page);
+  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+  if (include) builder.include(include);
+  const results = await builder.analyze();
+  const what = `${name} at ${viewport.width}x${viewport.height}`;
+  const dir = process.env.AXE_REPORT;
+  if (dir) {
+    mkdirSync(path.resolve(dir), { recursive: true });
+    const file = `${name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "landing"}-${viewport.name}.json`;
+    const summary = results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      count: v.nodes.length,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })),
+    }));
+    writeFileSync(path.resolve(dir, file), JSON.stringify({ page: what, url: page.url(), violations: summary }, null, 2));
+  }
+  const bad = results.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => {
+      const nodes = v.nodes.slice(0, 5).map((n) => `    ${n.target.join(" ")}`);
+      const more = v.nodes.length > 5 ? [`    ... and ${v.nodes.length - 5} more`] : [];
+      return [`${v.id} (${v.impact}, ${v.nodes.length} element(s)): ${v.help}`, ...nodes, ...more].join("\n");
+    });
+  expect.soft(bad, `critical or serious axe violations on ${what}:\n${bad.join("\n")}\n`).toEqual([]);
 }
 
 /** Layout faults on the current screen, described for a person. Runs in the page. */

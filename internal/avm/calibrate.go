@@ -26,7 +26,40 @@ type signals struct {
 	nbrSpread  float64 // spread of the neighbourhood's price per sqft
 	logValue   float64 // log of the value, centred at $500,000
 	located    float64 // 1 when the home's own coordinates are known, 0 when only its ZIP code's centre
+	// disagree is how far the estimate lies from the comparables' indicated value (|log ratio|; 0 without one):
+	// a home valued 30% under every comparable is less sure than one its comparables agree with.
+	disagree float64
+	// path is how the value was reached (Path*): each path's errors are calibrated on their own.
+	path string
 }
+
+// Valuation paths: how a value was reached, each calibrated on its own held-out valuations (DESIGN.md section 5).
+const (
+	PathOwnSale     = "own_sale"      // a home on record, its own recent sale weighed
+	PathRecord      = "record"        // a home on record, valued without a sale of its own
+	PathUnit        = "unit"          // a unit not on record, placed at its building, from the facts given
+	PathFacts       = "facts"         // an address not on record, from its type, size and more facts
+	PathTypeAndSize = "type_and_size" // an address not on record, from its type and living area alone
+)
+
+// Paths lists the paths, records first.
+var Paths = []string{PathOwnSale, PathRecord, PathUnit, PathFacts, PathTypeAndSize}
+
+// pooled is the wider group a path falls back on when it has too few held-out valuations of its own.
+func pooled(path string) string {
+	if path == PathOwnSale || path == PathRecord {
+		return "records"
+	}
+	return "not_on_record"
+}
+
+// minPathHeldOut is the fewest held-out valuations a path's calibration is read from. With fewer, it borrows its
+// pool's and says so (Thin): such a value reads no better than Medium (thinFSD).
+const minPathHeldOut = 100
+
+// thinFSD is the least FSD of a path calibrated on too few held-out valuations of its own: confidence 0.85, the
+// top of Medium.
+const thinFSD = 0.15
 
 func (e *Engine) signalsFor(h *Home, nb knn, modelLog float64, comps []Comparable, neff, sd, mad, shift float64,
 	at time.Time) signals {
@@ -72,7 +105,7 @@ func orZero(v float64) float64 {
 func (s signals) vector() []float64 {
 	return []float64{math.Log(0.01 + s.compSD), math.Log(0.01 + s.compMAD), math.Log(1 + s.neff),
 		math.Log(0.05 + s.nearMiles), s.shift, math.Log(0.01 + s.simSum), math.Log(1 + s.compAge), s.lastSale,
-		s.attrs, s.sizeVsNbr, s.priceVsNbr, s.nbrSpread, s.logValue, s.logValue * s.logValue, s.located}
+		s.attrs, s.sizeVsNbr, s.priceVsNbr, s.nbrSpread, s.logValue, s.logValue * s.logValue, s.located, s.disagree}
 }
 
 // calibration turns signals into a confidence and an interval. A small boosted model predicts the scale of a
@@ -83,19 +116,18 @@ func (s signals) vector() []float64 {
 type calibration struct {
 	// scale predicts log |error|; its models are averaged (the final one and the fold ones, as for values).
 	scale []*gbm.Model
-	// z holds the held-out standardized absolute errors, sorted (the distribution F), one for valuations of
-	// recorded homes and one for approximate ones (ZIP centre): the second kind's errors are not only larger but
-	// more heavy-tailed, and sharing one F would misstate both.
-	z, zApprox []float64
-	// zr and zrApprox are the same valuations' standardized relative errors |price/value − 1| / scale, sorted: the
-	// FSD is their 68th percentile times the scale, so that a sale lands within ±FSD of its value 68% of the time
-	// as a percentage of the value (how a customer reads it), not only in log units.
-	zr, zrApprox []float64
+	// bands hold the held-out standardized errors by path (and by pool, see pooled), each path's in bands of
+	// predicted error scale: a path's errors are not only larger or smaller than another's but differently tailed
+	// (a home known by its type and size alone misses by far more, and more often, than its scale says), and within
+	// a path the scale model flatters its surest homes and overstates its least sure ones a little, so one F per path
+	// left the top and bottom tenths of FSD 5 to 8 points off 68% on King County. Quantiles are read between the two
+	// bands nearest a valuation's scale.
+	bands map[string][]band
+	// disagreeUsual is the usual distance between an estimate and its comparables' indicated value in this market
+	// (the 90th percentile of the held-out valuations of recorded homes, |log ratio|): farther is worth a warning.
+	disagreeUsual float64
 	// horizon is how far ahead (months) the held-out valuations reached; confidence beyond it is widened.
 	horizon float64
-	// strength scales the predicted error: the held-out valuations came from an engine trained on fewer months,
-	// whose errors are larger than the final engine's by the ratio of their out-of-fold errors on the same sales.
-	strength float64
 	// Held-out measurements, for reports; timeForward says they come from a holdout after the data rather than
 	// from out-of-fold errors.
 	holdoutN    int
@@ -103,19 +135,30 @@ type calibration struct {
 	timeForward bool
 }
 
+// band is the held-out valuations of one path within one band of predicted error scale: the band's median log
+// scale, and their standardized absolute errors |log error| / scale (Z) and relative errors |price/value − 1| / scale
+// (ZR), sorted. The FSD is ZR's 68th percentile times the scale, so that a sale lands within ±FSD of its value 68%
+// of the time as a percentage of the value (how a customer reads it), not only in log units.
+type band struct {
+	LogScale float64
+	Z, ZR    []float64
+}
+
+// rawScale is the scale model's predicted expected absolute log error, before the horizon's widening.
+func (c calibration) rawScale(s signals) float64 {
+	if len(c.scale) == 0 {
+		return 0.1
+	}
+	v, sum := s.vector(), 0.0
+	for _, m := range c.scale {
+		sum += m.Predict(v)
+	}
+	return math.Exp(sum / float64(len(c.scale)))
+}
+
 // errScale is the predicted expected absolute log error of a valuation, widened past the calibrated horizon.
 func (c calibration) errScale(s signals) float64 {
-	sc := 0.1
-	if len(c.scale) > 0 {
-		v, sum := s.vector(), 0.0
-		for _, m := range c.scale {
-			sum += m.Predict(v)
-		}
-		sc = math.Exp(sum / float64(len(c.scale)))
-	}
-	if c.strength > 0 {
-		sc *= c.strength
-	}
+	sc := c.rawScale(s)
 	if extra := s.monthsAhead - c.horizon; extra > 0 {
 		t := staleTrendError * math.Min(extra, 120)
 		sc = math.Sqrt(sc*sc + t*t)
@@ -123,12 +166,46 @@ func (c calibration) errScale(s signals) float64 {
 	return sc
 }
 
-// dist is the standardized error distribution for a valuation with these signals.
-func (c calibration) dist(s signals) []float64 {
-	if s.located == 0 && len(c.zApprox) > 0 {
-		return c.zApprox
+// bandsOf returns the path's bands, or its pool's when the path has too few held-out valuations (thin).
+func (c calibration) bandsOf(path string) (bs []band, thin bool) {
+	if bs := c.bands[path]; heldIn(bs) >= minPathHeldOut {
+		return bs, false
 	}
-	return c.z
+	return c.bands[pooled(path)], true
+}
+
+func heldIn(bs []band) int {
+	n := 0
+	for _, b := range bs {
+		n += len(b.Z)
+	}
+	return n
+}
+
+// thin reports whether the path's calibration borrowed its pool's, for too few held-out valuations of its own.
+func (c calibration) thin(path string) bool {
+	_, thin := c.bandsOf(path)
+	return thin
+}
+
+// read reads a figure of the bands around the valuation's scale: f of the band below and of the band above,
+// interpolated in log scale (the first or last band alone past the ends). ok is false without bands.
+func (c calibration) read(s signals, f func(b band) float64) (v float64, ok bool) {
+	bs, _ := c.bandsOf(s.path)
+	if len(bs) == 0 {
+		return 0, false
+	}
+	ls := math.Log(c.rawScale(s))
+	i := sort.Search(len(bs), func(i int) bool { return bs[i].LogScale >= ls })
+	switch {
+	case i == 0:
+		return f(bs[0]), true
+	case i == len(bs):
+		return f(bs[len(bs)-1]), true
+	}
+	a, b := bs[i-1], bs[i]
+	t := (ls - a.LogScale) / (b.LogScale - a.LogScale)
+	return (1-t)*f(a) + t*f(b), true
 }
 
 // fsdLevel is the share of sales an FSD covers: within ±FSD of the value 68% of the time, the industry's forecast
@@ -139,15 +216,15 @@ const fsdLevel = 0.68
 // within 68% of the time, calibrated on held-out sales (the 68th percentile of their standardized relative errors
 // times the predicted scale).
 func (c calibration) fsd(s signals) float64 {
-	zr := c.zr
-	if s.located == 0 && len(c.zrApprox) > 0 {
-		zr = c.zrApprox
+	q, ok := c.read(s, func(b band) float64 { return quantile(b.ZR, fsdLevel) })
+	if !ok {
+		q = 1.25 // the 68% quantile of |error| over its mean for a normal error, used before calibration
 	}
-	q := 1.25 // the 68% quantile of |error| over its mean for a normal error, used before calibration
-	if len(zr) > 0 {
-		q = quantile(zr, fsdLevel)
+	f := q * c.errScale(s)
+	if !ok || c.thin(s.path) {
+		f = math.Max(f, thinFSD)
 	}
-	return q * c.errScale(s)
+	return f
 }
 
 // quantile is the p-quantile of sorted values (the nearest rank below).
@@ -157,20 +234,20 @@ func quantile(sorted []float64, p float64) float64 {
 
 // withinTen is the calibrated probability that the sale price lands within 10% of the value.
 func (c calibration) withinTen(s signals) float64 {
-	z := c.dist(s)
-	if len(z) == 0 {
+	x := 0.1 / c.errScale(s)
+	p, ok := c.read(s, func(b band) float64 { return ecdf(b.Z, x) })
+	if !ok {
 		return 0.5
 	}
-	p := ecdf(z, 0.1/c.errScale(s))
 	// Never claim certainty or nothing: 2% to 98%.
 	return math.Max(0.02, math.Min(0.98, p))
 }
 
 // interval returns the log offsets of the 80% interval around the value.
 func (c calibration) interval(s signals) (lo, hi float64) {
-	q := 1.6 // the 80% quantile of |error| over its mean for a normal error, used before calibration
-	if z := c.dist(s); len(z) > 0 {
-		q = quantile(z, 0.8)
+	q, ok := c.read(s, func(b band) float64 { return quantile(b.Z, 0.8) })
+	if !ok {
+		q = 1.6 // the 80% quantile of |error| over its mean for a normal error, used before calibration
 	}
 	h := q * c.errScale(s)
 	return -h, h
@@ -194,6 +271,9 @@ type heldOut struct {
 	last                     lastSale
 	// approx marks a valuation made as for an address not on record (ZIP centre, few attributes).
 	approx bool
+	// modelVsComps is log(model value) − log(comparables' indicated value), NaN without one: with the blend's
+	// shift it gives the estimate's disagreement with the comparables.
+	modelVsComps float64
 }
 
 // calibrate fits the calibration and the comparables' blend (e.alpha, e.k0). With enough history it trains a
@@ -214,14 +294,17 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			nAfter++
 		}
 	}
-	strength := 1.0
+	// The held-out engine learned from fewer months than the final one, and its out-of-fold errors within the data
+	// are a little larger (King County: 0.8 to 1 times). Its errors after the data are taken as they are, not scaled
+	// down by that ratio: after the data the trend's error, which more months do not shrink, weighs as much (scaled,
+	// records' FSD covered 65.9% of King County's test prices; as they are, 67.3%).
 	if nBefore >= 500 && nAfter >= 200 {
 		if sub, err := trainCore(m, opt, cut); err == nil {
-			strength = relativeStrength(e, sub)
 			// The holdout engine weighs a home's last sale as the final engine will.
 			sub.blendSale = e.blendSale
 			// A large market is calibrated on a sample of its held-out sales (opt.MaxHoldout).
 			keep := sampler(nAfter, opt.MaxHoldout)
+			valued := 0 // held-out sales valued so far: which variants a sale gets (appendApprox)
 			for i, s := range m.Sales {
 				if !usable(m, s, time.Time{}) || s.Date.Before(cut) || (keep != nil && !keep(saleKey(s, int32(i)))) {
 					continue
@@ -230,8 +313,9 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 				v := sub.value(&h, s.Property, s.Date, -1)
 				held = append(held, heldOut{sig: v.signals, logErr: math.Log(s.Price) - math.Log(v.Value),
 					modelErr: math.Log(s.Price) - math.Log(v.ModelValue), compMean: v.compMean, neff: v.signals.neff,
-					last: v.last})
-				held = appendApprox(held, sub, h, s, len(held))
+					last: v.last, modelVsComps: logRatio(v.ModelValue, v.ComparablesValue)})
+				held = appendApprox(held, sub, h, s, valued)
+				valued++
 			}
 		}
 	}
@@ -248,6 +332,9 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			shift := blendShift(e.alpha*h.neff/(h.neff+e.k0)*h.compMean, h.last)
 			h.logErr = h.modelErr - shift
 			h.sig.shift = math.Abs(shift)
+			if known(h.modelVsComps) {
+				h.sig.disagree = math.Abs(h.modelVsComps + shift)
+			}
 		}
 	} else {
 		held = held[:0]
@@ -262,42 +349,34 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 		}
 	}
 	c := fitCalibration(held)
-	c.strength = strength
 	c.timeForward = forward
 	return c
 }
 
-// relativeStrength is the ratio of the final engine's out-of-fold error to the holdout engine's, on the sales both
-// learned from (median absolute residuals), kept within 0.8 to 1: more data never makes an engine worse, and a
-// large gap would say more about noise than about strength.
-func relativeStrength(final, sub *Engine) float64 {
-	subResid := make(map[int32]float64, len(sub.sales))
-	for _, s := range sub.sales {
-		subResid[s.sale] = math.Abs(s.resid)
+// appendApprox adds the valuation of a sale as for an address not on record, so the calibration also learns how
+// sure such valuations are, path by path: all keep the type and living area (the least such a lookup needs), two in
+// three also beds, baths and year built; and every fourth is also valued as a unit of its building (its own place,
+// its type, size, beds and baths).
+func appendApprox(held []heldOut, e *Engine, h Home, s Sale, n int) []heldOut {
+	if v, ok := approxVariant(h, n%3 != 0); ok {
+		val, _ := e.ValueApprox(v, s.Date)
+		held = append(held, heldOut{sig: val.signals, logErr: math.Log(s.Price) - math.Log(val.Value), approx: true})
 	}
-	var a, b []float64
-	for _, s := range final.sales {
-		if r, ok := subResid[s.sale]; ok {
-			a = append(a, math.Abs(s.resid))
-			b = append(b, r)
+	if n%4 == 0 {
+		if v, ok := unitVariant(h); ok {
+			val, _ := e.ValueUnit(v, s.Date)
+			held = append(held, heldOut{sig: val.signals, logErr: math.Log(s.Price) - math.Log(val.Value), approx: true})
 		}
 	}
-	if len(a) < 100 {
-		return 1
-	}
-	return math.Max(0.8, math.Min(1, median(a)/median(b)))
+	return held
 }
 
-// appendApprox adds the valuation of a sale as for an address not on record, so the calibration also learns how
-// sure such valuations are: all keep the type and living area (the least such a lookup needs), two in three also
-// beds, baths and year built.
-func appendApprox(held []heldOut, e *Engine, h Home, s Sale, n int) []heldOut {
-	v, ok := approxVariant(h, n%3 != 0)
-	if !ok {
-		return held
+// logRatio is log(a) − log(b), NaN when either is not a positive value.
+func logRatio(a, b float64) float64 {
+	if !(a > 0) || !(b > 0) {
+		return math.NaN()
 	}
-	val, _ := e.ValueApprox(v, s.Date)
-	return append(held, heldOut{sig: val.signals, logErr: math.Log(s.Price) - math.Log(val.Value), approx: true})
+	return math.Log(a) - math.Log(b)
 }
 
 // minAbsErr floors |error| before its log: a valuation within 0.2% is as good as exact.
@@ -337,6 +416,33 @@ func fitBlend(held []heldOut) (alpha, k0 float64) {
 	return alpha, k0
 }
 
+// bandHeldOut is about how many held-out valuations make a band; a path has one to maxBands of them.
+const (
+	bandHeldOut = 300
+	maxBands    = 10
+)
+
+// bandsOf splits held-out valuations idx, by their out-of-fold predicted log scale (oof), into bands of about
+// bandHeldOut, and standardizes their errors.
+func bandsOf(idx []int, oof []float64, held []heldOut) []band {
+	sort.Slice(idx, func(a, b int) bool { return oof[idx[a]] < oof[idx[b]] })
+	nb := max(1, min(maxBands, len(idx)/bandHeldOut))
+	out := make([]band, 0, nb)
+	for k := 0; k < nb; k++ {
+		part := idx[k*len(idx)/nb : (k+1)*len(idx)/nb]
+		b := band{LogScale: oof[part[len(part)/2]]}
+		for _, i := range part {
+			sc := math.Exp(oof[i])
+			b.Z = append(b.Z, math.Abs(held[i].logErr)/sc)
+			b.ZR = append(b.ZR, math.Abs(math.Exp(held[i].logErr)-1)/sc)
+		}
+		sort.Float64s(b.Z)
+		sort.Float64s(b.ZR)
+		out = append(out, b)
+	}
+	return out
+}
+
 func fitCalibration(held []heldOut) calibration {
 	X := make([][]float64, len(held))
 	y := make([]float64, len(held))
@@ -367,19 +473,23 @@ func fitCalibration(held []heldOut) calibration {
 	if err != nil {
 		return c
 	}
+	byKey := map[string][]int{}
+	var disagree []float64
 	for i := range held {
-		sc := math.Exp(oof[i])
-		z, zr := math.Abs(held[i].logErr)/sc, math.Abs(math.Exp(held[i].logErr)-1)/sc
-		if held[i].approx {
-			c.zApprox = append(c.zApprox, z)
-			c.zrApprox = append(c.zrApprox, zr)
-		} else {
-			c.z = append(c.z, z)
-			c.zr = append(c.zr, zr)
+		for _, key := range []string{held[i].sig.path, pooled(held[i].sig.path)} {
+			byKey[key] = append(byKey[key], i)
+		}
+		if !held[i].approx && held[i].sig.disagree > 0 {
+			disagree = append(disagree, held[i].sig.disagree)
 		}
 	}
-	for _, v := range [][]float64{c.z, c.zApprox, c.zr, c.zrApprox} {
-		sort.Float64s(v)
+	c.bands = map[string][]band{}
+	for key, idx := range byKey {
+		c.bands[key] = bandsOf(idx, oof, held)
+	}
+	if len(disagree) >= minPathHeldOut {
+		sort.Float64s(disagree)
+		c.disagreeUsual = quantile(disagree, 0.9)
 	}
 	if final, err := gbm.Train(X, y, nil, scaleParams()); err == nil {
 		c.scale = append([]*gbm.Model{final}, present(foldModels)...)

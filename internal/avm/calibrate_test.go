@@ -73,8 +73,8 @@ func TestConfidenceStaysWithinBounds(t *testing.T) {
 	if got := c.withinTen(signals{}); got != 0.5 {
 		t.Errorf("uncalibrated confidence = %.2f, want 0.5", got)
 	}
-	c.z = []float64{0.001}
-	if got := c.withinTen(signals{located: 1}); got > 0.98 {
+	c.bands = map[string][]band{PathRecord: {{Z: make([]float64, minPathHeldOut), ZR: make([]float64, minPathHeldOut)}}} // every error 0
+	if got := c.withinTen(signals{located: 1, path: PathRecord}); got > 0.98 {
 		t.Errorf("confidence %.3f above the 98%% cap", got)
 	}
 }

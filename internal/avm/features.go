@@ -17,6 +17,21 @@ var featureNames = []string{
 
 const knnFeatures = 9
 
+// monotoneFeatures are the model inputs a value may only rise with: the home's living area in each form it enters
+// (its log, above ground, against the neighbourhood's, at the neighbourhood's price per sqft and at its grade's) and
+// the likeness-weighted price of the neighbours. Unconstrained, a tree's step could price a larger home below a
+// smaller one at the same place (seen on the demo market: 4,123 sq ft valued $8,000 under 3,840 sq ft).
+var monotoneFeatures = func() []int8 {
+	m := make([]int8, len(featureNames))
+	for i, name := range featureNames {
+		switch name {
+		case "log_sqft", "log_sqft_above", "value_from_knn", "value_from_grade":
+			m[i] = 1
+		}
+	}
+	return m
+}()
+
 var rotations = func() [][2]float64 {
 	var r [][2]float64
 	for _, deg := range []float64{15, 30, 45, 60, 75, -15, -30, -45, -60, -75} {

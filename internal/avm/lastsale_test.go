@@ -124,3 +124,45 @@ func TestSaleBlendNeedsPairs(t *testing.T) {
 		t.Errorf("fitted %+v: want a high weight and a cut that leaves out the flips", b)
 	}
 }
+
+// TestDisagreementIsWarnedAndWidens: a home whose comparables agree with its value is not warned; once it sells, last
+// month, 35% over what they indicate (a price its records cannot explain), its estimate follows its own sale (the
+// market's backtests trust own sales), the answer says that the evidence disagrees, and its FSD is wider.
+func TestDisagreementIsWarnedAndWidens(t *testing.T) {
+	at := time.Date(2025, 1, 15, 0, 0, 0, 0, time.UTC)
+	sold := at.AddDate(0, -1, 0)
+	m, _ := resaleMarket(900, 1)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A home its comparables agree with.
+	p := int32(-1)
+	var fair Valuation
+	for q := int32(len(m.Properties) - 1); q >= 0 && p < 0; q-- {
+		if v := e.Value(m.Properties[q].Home, q, at); known(v.Disagreement) && math.Abs(v.Disagreement) < 0.03 {
+			p, fair = q, v
+		}
+	}
+	if p < 0 {
+		t.Fatal("no home whose comparables agree with its value")
+	}
+	if fair.Disagrees {
+		t.Errorf("an estimate %.1f%% from its comparables' %.0f is called a disagreement", 100*fair.Disagreement,
+			fair.ComparablesValue)
+	}
+	h := m.Properties[p].Home
+	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Date: sold, Price: 1.35 * fair.ComparablesValue})
+	if e, err = Train(m, testOptions()); err != nil {
+		t.Fatal(err)
+	}
+	high := e.Value(h, p, at)
+	if !high.Disagrees || !(high.Disagreement > e.UsualDisagreement()) {
+		t.Errorf("sold for %.0f, valued %.0f against comparables' %.0f (disagreement %+.2f, usual %.2f): warned %v",
+			1.35*fair.ComparablesValue, high.Value, high.ComparablesValue, high.Disagreement, e.UsualDisagreement(),
+			high.Disagrees)
+	}
+	if !(high.FSD > fair.FSD) {
+		t.Errorf("FSD %.3f after the sale the comparables disagree with, %.3f before: it must widen", high.FSD, fair.FSD)
+	}
+}

@@ -14,7 +14,7 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 8
+const SnapshotVersion = 9
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {
@@ -31,12 +31,9 @@ type snapshot struct {
 	BlendSale saleBlend
 	DataEnd   time.Time
 	Scale     []*gbm.Model
-	Z         []float64
-	ZApprox   []float64
-	ZR        []float64
-	ZRApprox  []float64
+	Bands     map[string][]band
+	Disagree  float64
 	Horizon   float64
-	Strength  float64
 	HeldN     int
 	HeldHits  float64
 	Forward   bool
@@ -50,8 +47,8 @@ type snapshot struct {
 func (e *Engine) Marshal() ([]byte, error) {
 	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index,
 		Alpha: e.alpha, K0: e.k0, Offset: e.offset, BlendSale: e.blendSale,
-		DataEnd: e.dataEnd, Scale: e.calib.scale, Z: e.calib.z, ZApprox: e.calib.zApprox, ZR: e.calib.zr, ZRApprox: e.calib.zrApprox,
-		Horizon: e.calib.horizon, Strength: e.calib.strength, HeldN: e.calib.holdoutN,
+		DataEnd: e.dataEnd, Scale: e.calib.scale, Bands: e.calib.bands, Disagree: e.calib.disagreeUsual,
+		Horizon: e.calib.horizon, HeldN: e.calib.holdoutN,
 		HeldHits: e.calib.holdoutHits, Forward: e.calib.timeForward}
 	if len(present(e.folds)) != len(e.folds) {
 		s.Folds = nil
@@ -90,8 +87,8 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	}
 	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index,
 		alpha: s.Alpha, k0: s.K0, offset: s.Offset, blendSale: s.BlendSale, dataEnd: s.DataEnd,
-		calib: calibration{scale: s.Scale, z: s.Z, zApprox: s.ZApprox, zr: s.ZR, zrApprox: s.ZRApprox,
-			horizon: s.Horizon, strength: s.Strength, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
+		calib: calibration{scale: s.Scale, bands: s.Bands, disagreeUsual: s.Disagree,
+			horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {
 		i, ok := byID[id]
@@ -127,7 +124,6 @@ type Info struct {
 	HeldOutApprox  int     // and of addresses not on record
 	HeldOutHitRate float64 // share of all held-out valuations within 10%
 	HorizonMonths  float64
-	Strength       float64 // the final engine's error relative to the holdout engine's
 	// TimeForward: the calibration learned from a holdout after the data (else from out-of-fold errors).
 	TimeForward bool
 }
@@ -135,7 +131,7 @@ type Info struct {
 // Info reports what the engine learned.
 func (e *Engine) Info() Info {
 	return Info{Sales: len(e.sales), DataEnd: e.dataEnd, Models: len(e.models), TrendPerMonth: e.index.Slope,
-		Blend: e.alpha, HeldOut: len(e.calib.z), HeldOutApprox: len(e.calib.zApprox),
+		Blend: e.alpha, HeldOut: heldIn(e.calib.bands[pooled(PathRecord)]), HeldOutApprox: heldIn(e.calib.bands[pooled(PathFacts)]),
 		HeldOutHitRate: e.calib.holdoutHits, HorizonMonths: e.calib.horizon,
-		Strength: e.calib.strength, TimeForward: e.calib.timeForward}
+		TimeForward: e.calib.timeForward}
 }

@@ -149,6 +149,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		return nil, fmt.Errorf("%w (%d sales; at least 30 needed)", ErrNoMarket, len(idx))
 	}
 	opt = opt.scaled(len(idx))
+	opt.Model.Monotone = monotoneFeatures
 	n := len(idx)
 	// The models learn from at most MaxModelSales of the sales (fit; nil: all of them).
 	var fit []bool
@@ -382,7 +383,17 @@ func present(models []*gbm.Model) []*gbm.Model {
 
 // knnFor summarises the deflated prices of the nearest market sales that keep accepts.
 func (e *Engine) knnFor(h *Home, keep func(int32) bool) knn {
-	nb := e.spatial.Nearest(h.Lat, h.Lon, 30, compRadiusWide, keep)
+	return e.knnOf(h, e.knnNeighbours(h, keep))
+}
+
+// knnNeighbours are the sales knnFor summarises: the 30 nearest to h that keep accepts.
+func (e *Engine) knnNeighbours(h *Home, keep func(int32) bool) []geo.Neighbor {
+	return e.spatial.Nearest(h.Lat, h.Lon, 30, compRadiusWide, keep)
+}
+
+// knnOf summarises neighbours nb of h (knnNeighbours) as knnFor does: apart, because the likeness weights depend on
+// the home, the neighbours only on where it is (the comparables' walk reweighs one set at each step).
+func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 	if len(nb) == 0 {
 		n := math.NaN()
 		return knn{n, n, n, n, n, n, n}

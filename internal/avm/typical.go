@@ -88,15 +88,36 @@ func fillFrom(h *Home, typical Home) {
 // whatever attributes the caller gave; the rest are taken from the typical home nearby. The confidence reflects
 // both (the calibration learned from held-out sales valued the same way). It returns the home as valued.
 func (e *Engine) ValueApprox(h Home, at time.Time) (Valuation, Home) {
+	path := PathFacts
+	if givenShare(h) <= 0.2 {
+		path = PathTypeAndSize
+	}
+	return e.valueGiven(h, at, path)
+}
+
+// ValueUnit values a unit that is not on record in a building that is: placed at the building, known by the facts
+// the caller gave (the rest taken from the typical home nearby), calibrated on its own path (PathUnit).
+func (e *Engine) ValueUnit(h Home, at time.Time) (Valuation, Home) {
+	return e.valueGiven(h, at, PathUnit)
+}
+
+// givenShare is the share of a home's main attributes that are known: beds, baths, living area, year built and
+// lot, a fifth each.
+func givenShare(h Home) float64 {
 	given := 0.0
 	for _, v := range []float64{h.Beds, h.Baths, h.Sqft, h.YearBuilt, h.LotSqft} {
 		if known(v) {
 			given += 0.2
 		}
 	}
+	return given
+}
+
+func (e *Engine) valueGiven(h Home, at time.Time, path string) (Valuation, Home) {
+	given := givenShare(h)
 	fillFrom(&h, e.typicalHome(h.Lat, h.Lon))
 	at, _ = e.AsOf(at)
-	v := e.valueWith(&h, -1, at, -1, false, given)
+	v := e.valueWith(&h, -1, at, -1, path, given)
 	return v, h
 }
 
@@ -108,6 +129,24 @@ func zipCentre(zip string) (lat, lon float64, ok bool) {
 
 // ApproxHome is approxVariant for callers outside the engine (the evaluation of ZIP-level lookups).
 func ApproxHome(h Home, keepAttrs bool) (Home, bool) { return approxVariant(h, keepAttrs) }
+
+// UnitHome is unitVariant for callers outside the engine (the evaluation of each valuation path).
+func UnitHome(h Home) (Home, bool) { return unitVariant(h) }
+
+// unitVariant turns a recorded home into what a caller valuing a unit of its building gives: its own place, its
+// type, living area, beds and baths.
+func unitVariant(h Home) (Home, bool) {
+	if !known(h.Sqft) || !known(h.Lat) {
+		return Home{}, false
+	}
+	v := Unknown()
+	v.Lat, v.Lon, v.ZIP = h.Lat, h.Lon, h.ZIP
+	v.Sqft, v.Type, v.Beds, v.Baths = h.Sqft, h.Type, h.Beds, h.Baths
+	if v.Type == "" {
+		v.Type = SingleFamily
+	}
+	return v, true
+}
 
 // approxVariant turns a recorded home into what a caller who knows only its address and the least the API asks for
 // gives: the location becomes its ZIP code's centre, and its type and living area are kept (an address not on record

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"valuator/internal/avm/gbm"
 )
 
 // Comparable is a sale that informed a valuation. It is never a sale of the subject itself (see Evidence).
@@ -17,8 +19,19 @@ type Comparable struct {
 	// AdjustedPrice is what this sale says the subject is worth: its price moved to the valuation date by the
 	// index and corrected for the differences between the two homes by the model.
 	AdjustedPrice float64
-	weight        float64
-	resid         float64
+	// Adjustments are the differences between the comparable and the subject, line by line in dollars, in the order
+	// of the sales comparison grid (AdjustmentLines); they add up to AdjustedPrice − Price. NetAdjustment and
+	// GrossAdjustment are their sum and the sum of their sizes, as shares of Price (Fannie Mae calls out more than
+	// 15% and 25%). Set by Explain.
+	Adjustments                    []Adjustment
+	NetAdjustment, GrossAdjustment float64
+	// Reconciled says the comparable is one of the three to six whose adjusted prices make ComparablesValue, with
+	// ReconciliationWeight its share (set by Explain).
+	Reconciled           bool
+	ReconciliationWeight float64
+	weight               float64
+	resid                float64
+	k                    int32 // index in Engine.sales
 }
 
 // Evidence kinds: what a value was made of.
@@ -55,15 +68,30 @@ type Valuation struct {
 	At          time.Time
 	ModelValue  float64 // the value model alone, before the comparables and the home's own last sale
 	Comparables []Comparable
-	Evidence    []Evidence
+	// ComparablesValue is the comparables' indicated value: their adjusted prices reconciled (reconcile), 0 when
+	// fewer than three could be used.
+	ComparablesValue float64
+	// Path is how the value was reached (Path*), whose own held-out valuations calibrate its FSD; PathThin says
+	// the path had too few of them, so that its calibration is its pool's and its confidence at most Medium.
+	Path     string
+	PathThin bool
+	// Disagreement is log(Value / ComparablesValue) (NaN without a comparables value), and Disagrees says it is
+	// beyond the market's usual spread (UsualDisagreement): the answer must say so, and its FSD is wider by what the
+	// calibration learned of such homes.
+	Disagreement float64
+	Disagrees    bool
+	Evidence     []Evidence
 	// Features of the confidence estimate, kept for explanations and tests.
 	signals  signals
 	compMean float64
 	last     lastSale
 }
 
-// Comp search: the nearest sales within a radius that widens where sales are sparse.
+// Comp search: the nearest sales within a radius that widens where sales are sparse. Options.Comps of them measure
+// the neighbourhood (compStats); the first gridComps are adjusted and shown, as an appraiser's grid of three to six
+// with a few more to choose from.
 const (
+	gridComps      = 8
 	compCandidates = 40
 	compRadius     = 3.0  // miles
 	compRadiusWide = 25.0 // miles, when fewer than compMin are near
@@ -108,19 +136,26 @@ func (e *Engine) evidenceFilter(property int32, at time.Time, skip int32) func(i
 	}
 }
 
-// comparables finds the sales that best resemble h, sold before at, that keep accepts.
+// comparables finds the homes that best resemble h, each by its most recent sale before at that keep accepts (an
+// appraiser's practice: one entry per home, never two sales of one house).
 func (e *Engine) comparables(h *Home, at time.Time, keep func(int32) bool) []Comparable {
 	nb := e.spatial.Nearest(h.Lat, h.Lon, compCandidates, compRadius, keep)
 	if len(nb) < compMin {
 		nb = e.spatial.Nearest(h.Lat, h.Lon, compCandidates, compRadiusWide, keep)
 	}
 	comps := make([]Comparable, 0, len(nb))
+	seen := make(map[int32]bool, len(nb))
 	for _, x := range nb {
 		s := &e.sales[x.ID]
-		miles := x.Miles
-		sim, rec := similarity(h, s, miles), recency(s.date, at)
+		if seen[s.property] {
+			continue
+		}
+		seen[s.property] = true
+		k := e.latestSale(s.property, x.ID, keep)
+		s = &e.sales[k]
+		sim, rec := similarity(h, s, x.Miles), recency(s.date, at)
 		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: s.date,
-			Price: math.Exp(s.logPrice), Similarity: sim, weight: sim * rec, resid: s.resid})
+			Price: math.Exp(s.logPrice), Similarity: sim, weight: sim * rec, resid: s.resid, k: k})
 	}
 	sort.Slice(comps, func(a, b int) bool { return comps[a].weight > comps[b].weight })
 	if len(comps) > e.opt.Comps {
@@ -187,25 +222,42 @@ func (e *Engine) value(h *Home, property int32, at time.Time, skip int32) Valuat
 			attrs += 0.2
 		}
 	}
-	return e.valueWith(h, property, at, skip, true, attrs)
+	return e.valueWith(h, property, at, skip, PathRecord, attrs)
 }
 
-// valueWith values h; located says whether its coordinates are its own (a record) or approximate (a ZIP
-// centre), and attrs is the share of its main attributes that were known rather than assumed.
-func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, located bool, attrs float64) Valuation {
+// valueWith values h; kind is PathRecord for a home on record (its own coordinates and facts; valueWith tells
+// PathOwnSale from it), otherwise the path of a home valued from the facts given (approximate: placed at a ZIP
+// code's centre or its building, the rest assumed), and attrs is the share of its main attributes that were known
+// rather than assumed.
+func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, kind string, attrs float64) Valuation {
+	located := kind == PathRecord
 	p := e.point(h, property, at, skip, located)
 	modelLog, comps, mean, neff, sd, mad, wComps, last, shift, nb := p.modelLog, p.comps, p.mean, p.neff, p.sd, p.mad,
 		p.wComps, p.last, p.shift, p.nb
-	for i := range comps {
-		comps[i].AdjustedPrice = math.Exp(modelLog + comps[i].resid)
+	// The grid: the most alike and recent homes, adjusted line by line (their residuals above have already
+	// measured the neighbourhood with all of them).
+	if len(comps) > gridComps {
+		comps = comps[:gridComps]
+	}
+	if len(comps) > 0 {
+		// One model walks every comparable to the subject (the ensemble's six would make a valuation several times
+		// slower): one that never learned the subject's own sales, which would otherwise echo in every
+		// comparable's adjusted price (a home resold 30% over its value had its comparables indicate as much).
+		m := e.modelsFor(property)[0]
+		keep := e.evidenceFilter(property, at, skip)
+		subjectLog := m.Predict(p.x)
+		for i := range comps {
+			e.adjust(&comps[i], h, m, keep, subjectLog, at)
+		}
 	}
 	v := Valuation{
-		At:          at,
-		compMean:    mean,
-		last:        last,
-		Value:       math.Exp(modelLog + shift),
-		ModelValue:  math.Exp(modelLog),
-		Comparables: comps,
+		ComparablesValue: reconcile(comps),
+		At:               at,
+		compMean:         mean,
+		last:             last,
+		Value:            math.Exp(modelLog + shift),
+		ModelValue:       math.Exp(modelLog),
+		Comparables:      comps,
 	}
 	v.Evidence = []Evidence{{Source: EvidenceModel, Weight: (1 - last.weight) * (1 - wComps), Value: v.ModelValue}}
 	if len(comps) > 0 {
@@ -220,9 +272,19 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 	v.signals = e.signalsFor(h, nb, modelLog, comps, neff, sd, mad, math.Abs(shift), at)
 	v.signals.lastSale = last.weight
 	v.signals.attrs = attrs
+	v.signals.path = kind
 	if located {
 		v.signals.located = 1
+		if last.weight > 0 {
+			v.signals.path = PathOwnSale
+		}
 	}
+	v.Disagreement = logRatio(v.Value, v.ComparablesValue)
+	if known(v.Disagreement) {
+		v.signals.disagree = math.Abs(v.Disagreement)
+		v.Disagrees = v.signals.disagree > e.UsualDisagreement()
+	}
+	v.Path, v.PathThin = v.signals.path, e.calib.thin(v.signals.path)
 	v.WithinTen = e.calib.withinTen(v.signals)
 	v.FSD = e.calib.fsd(v.signals)
 	v.Confidence = math.Max(0, 1-v.FSD)
@@ -233,6 +295,7 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, lo
 
 // pointParts are what a home's point value is made of, before its uncertainty is measured.
 type pointParts struct {
+	x                           []float64 // the model's inputs
 	modelLog, shift             float64
 	mean, neff, sd, mad, wComps float64
 	comps                       []Comparable
@@ -246,7 +309,7 @@ func (e *Engine) point(h *Home, property int32, at time.Time, skip int32, locate
 	x := features(h, make([]float64, 0, len(featureNames)))
 	nb := e.knnFor(h, keep)
 	x = nb.append(x, h)
-	p := pointParts{nb: nb, last: lastSale{sale: -1}}
+	p := pointParts{x: x, nb: nb, last: lastSale{sale: -1}}
 	p.modelLog = e.predictFor(x, property) + e.index.At(at)
 	p.comps = e.comparables(h, at, keep)
 	p.mean, p.neff, p.sd, p.mad = compStats(p.comps)
@@ -276,6 +339,14 @@ func blendShift(compShift float64, last lastSale) float64 {
 	return (1-last.weight)*compShift + last.weight*last.r1
 }
 
+// minDisagreement is the least disagreement worth a warning, however tight a market: 10%.
+const minDisagreement = 0.1
+
+// UsualDisagreement is how far an estimate usually lies from its comparables' indicated value in this market
+// (|log ratio|; the 90th percentile of the held-out valuations of recorded homes, at least 10%): past it, the
+// estimate and its comparables disagree.
+func (e *Engine) UsualDisagreement() float64 { return math.Max(minDisagreement, e.calib.disagreeUsual) }
+
 // Covers reports whether any market sale lies within miles of the location: farther than that, the engine has no
 // market to value from.
 func (e *Engine) Covers(lat, lon, miles float64) bool {
@@ -301,6 +372,17 @@ func (e *Engine) DataEnd() time.Time { return e.dataEnd }
 // predictFor is the value model's deflated log value of a home: for a recorded home that sold in the market, the
 // model of its fold, which never saw those sales (750 trees of 48 leaves remember a price they learned: a home bought
 // cheap to be renovated would be valued at its old price); for any other home, the mean of the models.
+// modelsFor are the models that value a home (predictFor): its fold's alone for a home whose sales they learned
+// from, else all of them.
+func (e *Engine) modelsFor(property int32) []*gbm.Model {
+	if property >= 0 && len(e.byProperty[property]) > 0 && len(e.folds) == e.opt.Folds {
+		if m := e.folds[foldOf(e.market.Properties[property].ID, e.opt.Folds)]; m != nil {
+			return []*gbm.Model{m}
+		}
+	}
+	return e.models
+}
+
 func (e *Engine) predictFor(x []float64, property int32) float64 {
 	if property >= 0 && len(e.byProperty[property]) > 0 && len(e.folds) == e.opt.Folds {
 		if m := e.folds[foldOf(e.market.Properties[property].ID, e.opt.Folds)]; m != nil {

@@ -26,6 +26,9 @@ const (
 	ReasonInvalid  = "invalid"
 	// ReasonTooUncertain: the valuation's 80% range was wider than a factor of 3 (avm.MaxRangeRatio).
 	ReasonTooUncertain = "too_uncertain"
+	// ReasonOutsideRecords: a fact given for a home not on record lies far outside what the records of its area and
+	// type hold (a lookup's 422 outside_records).
+	ReasonOutsideRecords = "outside_records"
 )
 
 // CanCancel reports whether a job in this status can be cancelled: pending or processing.

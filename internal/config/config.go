@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"valuator/internal/clock"
 	"valuator/internal/officehours"
 )
 
@@ -89,6 +90,11 @@ type Config struct {
 	// SupportHours (VALUATOR_SUPPORT_HOURS) are the support team's office hours, which the support chat shows
 	// (officehours.Parse; default officehours.DefaultHours: "Mon-Fri 09:00-18:00 America/Los_Angeles").
 	SupportHours string
+	// ClockStart (VALUATOR_CLOCK), when set, starts the server's clock at that instant instead of the wall clock's
+	// (clock.Parse: a day, at noon UTC, or an RFC 3339 instant), and lets POST /api/dev/clock move it forward. For
+	// development and tests only: the demo market, billing periods and token expiry then follow the day a test
+	// chose, not the day it runs.
+	ClockStart time.Time
 }
 
 // Stripe holds the Stripe settings (VALUATOR_STRIPE_*). With no SecretKey, payments use the local test mode in
@@ -309,7 +315,25 @@ func Load(getenv func(string) string) (Config, error) {
 		bad("VALUATOR_BILLING_TEST_MODE", "cannot be true when Stripe is configured (VALUATOR_STRIPE_SECRET_KEY): choose one way to take payments")
 	}
 
+	if v := get("VALUATOR_CLOCK", ""); v != "" {
+		if c.Mode == Production {
+			bad("VALUATOR_CLOCK", "is for development and tests only: a production server runs on the wall clock")
+		} else if t, err := clock.Parse(v); err != nil {
+			bad("VALUATOR_CLOCK", "%v", err)
+		} else {
+			c.ClockStart = t
+		}
+	}
+
 	return c, errors.Join(errs...)
+}
+
+// Clock is the clock the server runs on: the wall clock, or one started at ClockStart.
+func (c Config) Clock() *clock.Clock {
+	if c.ClockStart.IsZero() {
+		return clock.Wall()
+	}
+	return clock.Starting(c.ClockStart)
 }
 
 // Dev reports whether the server runs in development mode.

@@ -78,6 +78,9 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 			"VALUATOR_SUPPORT_EMAIL"},
 		{"support email with a line break", map[string]string{"VALUATOR_SUPPORT_EMAIL": "support@example.com\nBcc: x@y.z"},
 			"VALUATOR_SUPPORT_EMAIL"},
+		{"bad clock", map[string]string{"VALUATOR_CLOCK": "next tuesday"}, "VALUATOR_CLOCK"},
+		{"clock in production", map[string]string{"VALUATOR_ENV": "production", "VALUATOR_SECRET": strings.Repeat("s", 40),
+			"VALUATOR_SUPPORT_EMAIL": "help@example.com", "VALUATOR_CLOCK": "2026-11-28"}, "VALUATOR_CLOCK"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,5 +176,31 @@ func TestSupportEmailRequiredInProductionOnly(t *testing.T) {
 				t.Errorf("SupportEmail = %q, want %q", c.SupportEmail, tt.want)
 			}
 		})
+	}
+}
+
+func TestClockStartsWhereTold(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.ClockStart.IsZero() || c.Clock().Settable() {
+		t.Errorf("without VALUATOR_CLOCK: ClockStart %v, settable %v; want the wall clock", c.ClockStart, c.Clock().Settable())
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"2027-01-01", "2027-01-01T12:00:00Z"},
+		{"2026-12-31T23:59:30Z", "2026-12-31T23:59:30Z"},
+		{"2026-12-31T23:59:30-08:00", "2027-01-01T07:59:30Z"},
+	} {
+		c, err := Load(env(map[string]string{"VALUATOR_CLOCK": tt.in}))
+		if err != nil {
+			t.Fatalf("VALUATOR_CLOCK=%s: %v", tt.in, err)
+		}
+		if got := c.ClockStart.Format(time.RFC3339); got != tt.want {
+			t.Errorf("VALUATOR_CLOCK=%s: ClockStart %s, want %s", tt.in, got, tt.want)
+		}
+		if got := c.Clock().Now(); got.Sub(c.ClockStart).Abs() > time.Minute {
+			t.Errorf("VALUATOR_CLOCK=%s: the clock reads %v", tt.in, got)
+		}
 	}
 }

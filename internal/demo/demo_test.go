@@ -526,3 +526,41 @@ func TestLocationEffects(t *testing.T) {
 		t.Errorf("location within a ZIP: sd %.3f of log price, want about 0.10", sd)
 	}
 }
+
+// TestShowcase: the showcase home (demo.go) is the same house on every day the market is generated for, at
+// ShowcaseStreet (which the end-to-end tests look up), and its last sale is its resale showcaseAgo before that day
+// at showcasePremium over its value, at least two years after its sale before.
+func TestShowcase(t *testing.T) {
+	for _, day := range []time.Time{
+		time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC),
+	} {
+		g := build(1, day, DefaultHomes)
+		i := g.showcase()
+		if i < 0 {
+			t.Fatalf("%s: no showcase home", day.Format(time.DateOnly))
+		}
+		if h := g.homes[i]; h.Street != ShowcaseStreet || h.ZIP != showcaseZIP {
+			t.Errorf("%s: the showcase home is %s %s, want %s %s", day.Format(time.DateOnly), h.Street, h.ZIP,
+				ShowcaseStreet, showcaseZIP)
+		}
+		m := GenerateN(1, day, DefaultHomes)
+		var own []Sale
+		for _, s := range m.Sales {
+			if s.Home == i {
+				own = append(own, s)
+			}
+		}
+		last := own[len(own)-1]
+		want := math.Exp(g.logValue(i, last.Date) + showcasePremium)
+		if !last.Date.Equal(day.Add(-showcaseAgo)) || math.Abs(float64(last.Price)-want) > 500 {
+			t.Errorf("%s: last sale %v at %d, want %v at %.0f", day.Format(time.DateOnly), last.Date, last.Price,
+				day.Add(-showcaseAgo), want)
+		}
+		if len(own) > 1 && own[len(own)-2].Date.After(day.AddDate(-2, 0, 0)) {
+			t.Errorf("%s: sold on %v, then again on %v", day.Format(time.DateOnly), own[len(own)-2].Date, last.Date)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"valuator/internal/batch"
 	"valuator/internal/contract"
 	"valuator/internal/demo"
+	"valuator/internal/testclock"
 )
 
 // root is the repository's root, seen from this package.
@@ -253,18 +254,22 @@ func show(v any) string {
 
 // TestAddressesDoNotDependOnTheDay: the development server generates its demo market ending on the day it first
 // starts, and the example was generated on MarketDay; the homes at their addresses must be the same either way, or
-// an example address could be missing from a user's demo market.
+// an example address could be missing from a user's demo market. Checked on the tests' day and on days across a
+// month's end, a year's end and a leap day.
 func TestAddressesDoNotDependOnTheDay(t *testing.T) {
 	a := demo.GenerateN(MarketSeed, MarketDay, MarketHomes)
-	b := demo.GenerateN(MarketSeed, time.Now(), MarketHomes)
-	if len(a.Homes) != len(b.Homes) {
-		t.Fatalf("%d homes on %s, %d today", len(a.Homes), MarketDay.Format("2006-01-02"), len(b.Homes))
-	}
-	for i := range a.Homes {
-		ha, hb := a.Homes[i], b.Homes[i]
-		if ha.StreetKey != hb.StreetKey || ha.UnitKey != hb.UnitKey || ha.ZIP != hb.ZIP {
-			t.Fatalf("home %d is %s %s %s on %s but %s %s %s today", i, ha.Street, ha.Unit, ha.ZIP,
-				MarketDay.Format("2006-01-02"), hb.Street, hb.Unit, hb.ZIP)
+	for _, day := range []time.Time{testclock.Now(), time.Date(2026, 12, 31, 23, 0, 0, 0, time.UTC),
+		time.Date(2027, 1, 1, 0, 30, 0, 0, time.UTC), time.Date(2028, 2, 29, 12, 0, 0, 0, time.UTC)} {
+		b := demo.GenerateN(MarketSeed, day, MarketHomes)
+		if len(a.Homes) != len(b.Homes) {
+			t.Fatalf("%d homes on %s, %d on %s", len(a.Homes), MarketDay.Format(time.DateOnly), len(b.Homes), day.Format(time.DateOnly))
+		}
+		for i := range a.Homes {
+			ha, hb := a.Homes[i], b.Homes[i]
+			if ha.StreetKey != hb.StreetKey || ha.UnitKey != hb.UnitKey || ha.ZIP != hb.ZIP {
+				t.Fatalf("home %d is %s %s %s on %s but %s %s %s on %s", i, ha.Street, ha.Unit, ha.ZIP,
+					MarketDay.Format(time.DateOnly), hb.Street, hb.Unit, hb.ZIP, day.Format(time.DateOnly))
+			}
 		}
 	}
 }

@@ -211,9 +211,9 @@ func (w *batchWorker) valueRow(ctx context.Context, row batch.StoredRow) (store.
 	if err == nil {
 		v, err = w.q.cfg.Valuer.Lookup(ctx, valuation.Input{Address: in.Address, City: in.City, State: in.State,
 			ZIP: in.ZIP, PropertyType: facts.PropertyType, SquareFeet: facts.SquareFeet, Bedrooms: facts.Bedrooms,
-			Bathrooms: facts.Bathrooms, YearBuilt: facts.YearBuilt, LotSize: facts.LotSize})
+			Bathrooms: facts.Bathrooms, YearBuilt: facts.YearBuilt, LotSize: facts.LotSize, Brief: true})
 	}
-	if reason, refused := rowReasons[kindOf(err)]; refused {
+	if reason, refused := rowReason(err); refused {
 		e, _ := apperr.As(err)
 		res.Status, res.Reason, res.Error = batch.RowFailed, &reason, e.Message
 	} else if err != nil {
@@ -231,6 +231,16 @@ var rowReasons = map[apperr.Kind]string{
 	apperr.KindInvalid:       batch.ReasonInvalid,
 	apperr.KindNotFound:      batch.ReasonNotFound,
 	apperr.KindUnprocessable: batch.ReasonTooUncertain,
+}
+
+// rowReason is the reason a row records for a refused lookup: by the error's kind, and for a 422 by its code (a
+// fact outside the records, or a value too uncertain to sell).
+func rowReason(err error) (string, bool) {
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindUnprocessable && e.Code == batch.ReasonOutsideRecords {
+		return batch.ReasonOutsideRecords, true
+	}
+	reason, ok := rowReasons[kindOf(err)]
+	return reason, ok
 }
 
 // kindOf is an error's kind (KindInternal for one that is not an apperr.Error, or nil).

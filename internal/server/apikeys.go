@@ -119,11 +119,11 @@ func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner apikey.O
 	if !ok {
 		return true
 	}
-	res, msg := keyRes, "Rate limit of %d requests a minute exceeded. Retry in %d %s."
+	res, msg := keyRes, keyRefusal
 	if budget := apikey.AccountBudget(owner.Plan); keyRes.Allowed && budget > 0 {
 		if acct, ok := s.allow(r, fmt.Sprintf("account:%d", owner.UserID), ratelimit.PerMinute(budget)); ok &&
 			(!acct.Allowed || acct.Remaining < keyRes.Remaining) {
-			res, msg = acct, "Your account's keys together may make %d requests a minute on your plan. Retry in %d %s."
+			res, msg = acct, accountRefusal
 		}
 	}
 	return s.answerBudget(w, r, res, msg)
@@ -133,7 +133,19 @@ func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner apikey.O
 // 429 with Retry-After and returns false.
 func (s *Server) spend(w http.ResponseWriter, r *http.Request, key string, l ratelimit.Limit) bool {
 	res, ok := s.allow(r, key, l)
-	return !ok || s.answerBudget(w, r, res, "Rate limit of %d requests a minute exceeded. Retry in %d %s.")
+	return !ok || s.answerBudget(w, r, res, keyRefusal)
+}
+
+// The 429 sentences: the first %s is the budget (requestsAMinute), the second the wait ("1 second", "12 seconds").
+const (
+	keyRefusal     = "Rate limit of %s exceeded. Retry in %s."
+	accountRefusal = "Your account's keys together may make %s on your plan. Retry in %s."
+)
+
+// requestsAMinute is a per-minute budget in words, in the singular for 1 (issue 33): "1 request a minute",
+// "60 requests a minute".
+func requestsAMinute(n int) string {
+	return text.Count(n, "request", "requests") + " a minute"
 }
 
 // allow asks the limiter; ok is false when the limiter failed. A failing limiter lets the request through (and
@@ -148,7 +160,7 @@ func (s *Server) allow(r *http.Request, key string, l ratelimit.Limit) (ratelimi
 }
 
 // answerBudget sets the rate-limit headers of res and, when it refused the request, answers 429 with Retry-After
-// (msg takes the limit and the seconds to wait) and returns false.
+// (msg, keyRefusal or accountRefusal, takes the budget and the wait in words) and returns false.
 func (s *Server) answerBudget(w http.ResponseWriter, r *http.Request, res ratelimit.Result, msg string) bool {
 	h := w.Header()
 	h.Set("x-ratelimit-limit", strconv.Itoa(res.Limit))
@@ -159,7 +171,7 @@ func (s *Server) answerBudget(w http.ResponseWriter, r *http.Request, res rateli
 	}
 	secs := int(math.Ceil(res.RetryAfter.Seconds()))
 	wait := max(1, secs)
-	s.writeError(w, r, apperr.RateLimited(fmt.Sprintf(msg, res.Limit, wait, text.Plural(wait, "second", "seconds")), secs))
+	s.writeError(w, r, apperr.RateLimited(fmt.Sprintf(msg, requestsAMinute(res.Limit), text.Count(wait, "second", "seconds")), secs))
 	return false
 }
 

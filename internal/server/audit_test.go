@@ -665,7 +665,7 @@ func TestAuditLookupsAnswerAndChargeOnlyTheCaller(t *testing.T) {
 
 		// Attributes one caller gave for a home not on record do not reach another caller's answer.
 		lookup(jane, map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103",
-			"propertyType": "Single Family", "squareFeet": 3210, "bedrooms": 7})
+			"propertyType": "Single Family", "squareFeet": 2610, "bedrooms": 5})
 		ans, _ := lookup(john, map[string]any{"address": "4242 Nowhere Pl N", "city": "Seattle", "state": "WA", "zip": "98103",
 			"propertyType": "Single Family", "squareFeet": 1500})
 		if sq := ans.Data.Details.SquareFeet; sq == nil || *sq != 1500 {
@@ -686,7 +686,7 @@ func TestAuditLookupsAnswerAndChargeOnlyTheCaller(t *testing.T) {
 		var h historyAnswer
 		a.do(req{method: "GET", path: "/api/usage/history?search=nowhere", token: john}).json(t, &h)
 		for _, e := range h.Data {
-			if e.RequestData["squareFeet"] == 3210.0 || e.RequestData["bedrooms"] != nil {
+			if e.RequestData["squareFeet"] == 2610.0 || e.RequestData["bedrooms"] != nil {
 				t.Errorf("John's history shows Jane's request: %+v", e)
 			}
 		}

@@ -23,6 +23,7 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/batch"
 	"valuator/internal/billing"
+	vclock "valuator/internal/clock"
 	"valuator/internal/config"
 	"valuator/internal/contact"
 	"valuator/internal/contract"
@@ -42,19 +43,19 @@ import (
 
 func TestMain(m *testing.M) { testdb.Main(m, testredis.Shutdown) }
 
-// clock is a settable time source shared by the services under test.
-type clock struct {
+// fakeClock is a settable time source shared by the services under test.
+type fakeClock struct {
 	mu sync.Mutex
 	t  time.Time
 }
 
-func (c *clock) Now() time.Time {
+func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
 }
 
-func (c *clock) Advance(d time.Duration) {
+func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
@@ -106,7 +107,7 @@ type testApp struct {
 	srv       *httptest.Server
 	uploadDir string
 	db        *store.DB
-	clock     *clock
+	clock     *fakeClock
 	mail      *mailbox
 	contract  *contract.Contract
 	logs      *bytes.Buffer
@@ -147,6 +148,8 @@ type appOptions struct {
 	billing func(*billing.Service)
 	// demo is the demo account's sign-in the server is given (as run gives it in development).
 	demo *DemoAccount
+	// devClock is given to the server as its Clock (VALUATOR_CLOCK's), which adds POST /api/dev/clock.
+	devClock *vclock.Clock
 	// metrics is given to the server (nil: none, as without VALUATOR_METRICS_ADDR).
 	metrics *metrics.Metrics
 }
@@ -180,7 +183,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	clk := &fakeClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	box := &mailbox{}
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewTextHandler(&lockedWriter{w: logs}, nil))
@@ -250,7 +253,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 			Limiter: formLimiter, Logger: log, Now: clk.Now, BaseURL: cfg.BaseURL, Dev: cfg.Dev()}),
 		Contact:          contact.NewService(db, formLimiter, log, clk.Now, cfg.SupportEmail),
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Billing: bill,
-		UploadDir: uploadDir, UploadPace: o.uploadPace, DemoAccount: o.demo, Metrics: o.metrics,
+		UploadDir: uploadDir, UploadPace: o.uploadPace, DemoAccount: o.demo, Metrics: o.metrics, Clock: o.devClock,
 		Admin:   &admin.Service{Store: db, Refunder: bill.Provider, Enqueue: queue.EnqueueBatch, Now: clk.Now},
 		Support: &support.Service{Store: db, Hours: supportHours(t, cfg), Now: clk.Now}})
 	srv := httptest.NewServer(h)

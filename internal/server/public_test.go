@@ -293,7 +293,11 @@ func TestPublicRateLimit(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		a.public("", fortieth)
 	}
-	expectStatus(t, a.public("", fortieth), http.StatusTooManyRequests)
+	anon := a.public("", fortieth)
+	expectStatus(t, anon, http.StatusTooManyRequests)
+	if got := anon.errBody(t).Error; !strings.HasPrefix(got, "Rate limit of 60 requests a minute exceeded. Retry in ") {
+		t.Errorf("429 of the anonymous budget says %q", got)
+	}
 
 	// The plan caps the key: Professional allows 120 (the key's 100 applies), Enterprise the key's own 1000.
 	var me2 struct{ ID int64 }
@@ -312,6 +316,27 @@ func TestPublicRateLimit(t *testing.T) {
 	if limit, _, _ := rateHeaders(t, a.public(big.Value, fortieth)); limit != 1000 {
 		t.Errorf("enterprise key of 1000: limit %d", limit)
 	}
+}
+
+// TestRateLimitMessageCounts: the 429 reads right for a budget of one (issue 33): "1 request a minute", never
+// "1 requests a minute", and "60 requests a minute" for sixty.
+func TestRateLimitMessageCounts(t *testing.T) {
+	for n, want := range map[int]string{1: "1 request a minute", 60: "60 requests a minute"} {
+		if got := requestsAMinute(n); got != want {
+			t.Errorf("requestsAMinute(%d) = %q, want %q", n, got, want)
+		}
+	}
+	a := newTestApp(t, testdb.SQLiteURL(t), withSeattle)
+	token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+	one := a.createKey(token, "One", 1)
+	expectStatus(t, a.public(one.Value, fortieth), http.StatusOK)
+	r := a.public(one.Value, fortieth)
+	expectStatus(t, r, http.StatusTooManyRequests)
+	e := r.errBody(t)
+	if want := fmt.Sprintf("Rate limit of 1 request a minute exceeded. Retry in %d seconds.", e.RetryAfter); e.RetryAfter < 2 || e.Error != want {
+		t.Errorf("429 of a key of 1 says %q, want %q", e.Error, want)
+	}
+	// Sixty in words is checked above and, end to end, by TestPublicRateLimit's anonymous budget of 60.
 }
 
 // TestMeteringUnderConcurrency fires many parallel calls at a small balance: exactly the balance is charged, the

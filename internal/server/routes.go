@@ -141,7 +141,7 @@ func (s *Server) siteRoutes() []route {
 }
 
 func (s *Server) routes() {
-	for _, rt := range append(s.routeTable(), s.siteRoutes()...) {
+	for _, rt := range append(append(s.routeTable(), s.siteRoutes()...), s.devRoutes()...) {
 		s.mux.HandleFunc(rt.method+" "+rt.pattern, rt.handler)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"valuator/internal/apperr"
 	"valuator/internal/batch"
 	"valuator/internal/billing"
+	"valuator/internal/clock"
 	"valuator/internal/config"
 	"valuator/internal/contact"
 	"valuator/internal/gate"
@@ -66,6 +67,9 @@ type Deps struct {
 	// Touches collects API keys' last use; the caller flushes it to the store.
 	Touches *apikey.Touches
 	Now     func() time.Time // optional; time.Now
+	// Clock, when it is settable (VALUATOR_CLOCK, development only), adds POST /api/dev/clock, with which an
+	// end-to-end test lets time pass instead of sleeping; Now should then be its Now (optional).
+	Clock *clock.Clock
 	// SpreadsheetReads bounds how many uploaded spreadsheets this process reads at once (optional; a gate of
 	// DefaultSpreadsheetReads slots). Every route that reads one takes a slot before it reads the request body.
 	SpreadsheetReads *gate.Gate
@@ -124,6 +128,7 @@ type Server struct {
 	apiLimiter  ratelimit.Limiter
 	touches     *apikey.Touches
 	now         func() time.Time
+	clock       *clock.Clock
 	mux         *http.ServeMux
 	reads       *gate.Gate
 	readWait    time.Duration
@@ -174,6 +179,7 @@ func New(d Deps) http.Handler {
 		apiLimiter:  d.APILimiter,
 		touches:     d.Touches,
 		now:         d.Now,
+		clock:       d.Clock,
 		mux:         http.NewServeMux(),
 		reads:       d.SpreadsheetReads,
 		readWait:    d.SpreadsheetWait,

@@ -4,6 +4,7 @@
 package text
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -76,4 +77,10 @@ func Plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Count is n followed by the word that fits it: Count(1, "request", "requests") is "1 request", with 60 it is
+// "60 requests".
+func Count(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + Plural(n, one, many)
 }

@@ -60,3 +60,11 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 requests", 1: "1 request", 2: "2 requests", 60: "60 requests"} {
+		if got := Count(n, "request", "requests"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

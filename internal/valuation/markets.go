@@ -173,9 +173,24 @@ func (s *Service) market(snap *snapshot, code string, opt market.Options) *marke
 // to 3 ms (BenchmarkLoadMarkets). The server calls it; a batch worker, which answers no market calls, does not.
 func (s *Service) WarmMarkets() { s.warmMarkets.Store(true) }
 
+// WaitMarkets returns once the loaded market's statistics are computed (or the warm-up gave way to a newer
+// market), or ctx ends: the server says it is running only then. It returns at once when nothing is loaded or
+// the loaded market is not being warmed.
+func (s *Service) WaitMarkets(ctx context.Context) {
+	snap := s.snap.Load()
+	if snap == nil || !snap.warming {
+		return
+	}
+	select {
+	case <-snap.warmed:
+	case <-ctx.Done():
+	}
+}
+
 // warm computes snap's statistics ZIP by ZIP, one goroutine (a core at most, beside the requests), and gives up
 // once a newer market has replaced snap.
 func (s *Service) warm(snap *snapshot) {
+	defer close(snap.warmed)
 	started := time.Now()
 	snap.zip("")
 	codes := make([]string, 0, len(snap.stats.zips))

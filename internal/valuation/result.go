@@ -81,6 +81,29 @@ type ResultValue struct {
 	Warnings []string `json:"warnings"`
 	// Evidence is what the estimate is made of, with weights (avm.Evidence).
 	Evidence []EvidenceOut `json:"evidence"`
+	// Path is how the value was reached (avm.Path*), whose own held-out valuations calibrate its FSD.
+	Path string `json:"path"`
+	// ComparablesValue is the comparables' indicated value (the reconciled adjusted prices of the best three to
+	// six), null when fewer than three could be used.
+	ComparablesValue *int64 `json:"comparablesValue"`
+	// Drivers explain the model's value against the area's typical home (null when there is nothing to explain).
+	Drivers *DriversOut `json:"drivers"`
+}
+
+// DriversOut explains the model's value: the typical home's value plus every factor is the model's value.
+type DriversOut struct {
+	TypicalValue int64       `json:"typicalValue"`
+	ModelValue   int64       `json:"modelValue"`
+	Factors      []DriverOut `json:"factors"`
+	// OtherFactors is what the factors past the five largest add up to.
+	OtherFactors int64 `json:"otherFactors"`
+}
+
+// DriverOut is one factor: its contribution in dollars and what it is, in words.
+type DriverOut struct {
+	Factor      string `json:"factor"`
+	Amount      int64  `json:"amount"`
+	Description string `json:"description"`
 }
 
 // EvidenceOut is one part of an estimate as the API shows it.
@@ -138,6 +161,30 @@ type ComparableOut struct {
 	YearBuilt     *int64   `json:"yearBuilt"`
 	Similarity    float64  `json:"similarity"`
 	AdjustedPrice int64    `json:"adjustedPrice"`
+	// Adjustments are the line-by-line differences between this home and the subject, in dollars; they add up to
+	// AdjustedPrice − SalePrice (to rounding).
+	Adjustments Adjustments `json:"adjustments"`
+	// NetAdjustment and GrossAdjustment are the sum of the adjustments and the sum of their sizes as shares of the
+	// sale price; past 15% and 25% they are marked (Fannie Mae's guideline: such a comparable must be explained).
+	NetAdjustment          float64 `json:"netAdjustment"`
+	GrossAdjustment        float64 `json:"grossAdjustment"`
+	NetAdjustmentOverLimit bool    `json:"netAdjustmentOverLimit"`
+	GrossAdjustmentOverLim bool    `json:"grossAdjustmentOverLimit"`
+	// Reconciled says the home is one of those whose adjusted prices make comparablesValue, with its weight.
+	Reconciled           bool    `json:"reconciled"`
+	ReconciliationWeight float64 `json:"reconciliationWeight"`
+}
+
+// Adjustments are a comparable's adjustment lines (avm.AdjustmentLines) in dollars.
+type Adjustments struct {
+	Time       int64 `json:"time"`
+	LivingArea int64 `json:"livingArea"`
+	Lot        int64 `json:"lot"`
+	Bedrooms   int64 `json:"bedrooms"`
+	Bathrooms  int64 `json:"bathrooms"`
+	Age        int64 `json:"age"`
+	Quality    int64 `json:"quality"`
+	Location   int64 `json:"location"`
 }
 
 // ResultMeta is filled by the HTTP layer (request id, timing, credits) except DataSource.
@@ -226,6 +273,11 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		r.Valuation.Warnings = append(r.Valuation.Warnings, staleWarning(at))
 	}
 	r.Valuation.Evidence = evidenceOf(val.Evidence)
+	r.Valuation.Path = val.Path
+	if val.ComparablesValue > 0 {
+		r.Valuation.ComparablesValue = optI(float64(round(val.ComparablesValue)))
+	}
+	r.Valuation.Warnings = append(r.Valuation.Warnings, evidenceWarnings(val)...)
 	if subject.Sqft > 0 {
 		r.Valuation.PricePerSqFt = optI(val.Value / subject.Sqft)
 	}
@@ -263,11 +315,15 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		if h.Street == "" {
 			addr = "Parcel " + h.ExternalID
 		}
-		r.MarketData.Comparables = append(r.MarketData.Comparables, ComparableOut{Address: addr,
+		out := ComparableOut{Address: addr,
 			City: optS(h.City), State: optS(h.State), ZIP: optS(h.ZIP),
 			DistanceMiles: math.Round(c.Miles*100) / 100, SaleDate: day(c.Date), SalePrice: int64(math.Round(c.Price)),
 			Bedrooms: optF(h.Beds), Bathrooms: optF(h.Baths), SquareFeet: optI(h.Sqft), YearBuilt: optI(h.YearBuilt),
-			Similarity: math.Round(c.Similarity*1000) / 1000, AdjustedPrice: round(c.AdjustedPrice)})
+			Similarity: math.Round(c.Similarity*1000) / 1000, AdjustedPrice: round(c.AdjustedPrice),
+			Adjustments: adjustmentsOf(c), NetAdjustment: round3(c.NetAdjustment), GrossAdjustment: round3(c.GrossAdjustment),
+			NetAdjustmentOverLimit: c.NetOver(), GrossAdjustmentOverLim: c.GrossOver(), Reconciled: c.Reconciled,
+			ReconciliationWeight: round3(c.ReconciliationWeight)}
+		r.MarketData.Comparables = append(r.MarketData.Comparables, out)
 	}
 	r.Meta.DataSource = source
 	return r

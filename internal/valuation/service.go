@@ -127,9 +127,10 @@ func (s *Service) Load(ctx context.Context) error {
 		}
 	}
 	snap := newSnapshot(md, engine, market, version)
+	snap.warming = s.warmMarkets.Load()
 	s.snap.Store(snap)
 	s.status.Store("ready")
-	if s.warmMarkets.Load() {
+	if snap.warming {
 		go s.warm(snap)
 	}
 	return nil

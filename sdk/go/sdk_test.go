@@ -54,24 +54,13 @@ func TestValuate(t *testing.T) {
 		t.Errorf("valuation = %+v", v.Valuation)
 	}
 
-	// A home whose value would be too uncertain to sell: a free 422. Which huge home of a rare type the demo market
-	// refuses depends on the day it is generated for (a 50,000 sq ft manufactured home on Nov 26, 2026, a condo on
-	// Nov 27), so the first refused one is checked.
-	err = nil
-	for _, typ := range []string{"Manufactured", "Condo", "Multi-Family", "Townhouse", "Other", "Single Family"} {
-		for _, sqft := range []float32{50000, 100000} {
-			if _, err = c.Valuate(ctx, api.PublicValuationParams{Address: "1 Nowhere Ln", City: ptr("Seattle"),
-				State: ptr("WA"), Zip: ptr("98103"), PropertyType: ptr(api.PublicValuationParamsPropertyType(typ)),
-				SquareFeet: ptr(sqft)}); err != nil {
-				break
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	if e := apiErr(t, err); e.StatusCode != 422 || e.Code != "valuation_too_uncertain" || !valuator.IsTooUncertain(err) {
-		t.Errorf("too uncertain: %+v", e)
+	// A home far larger than any on record near it: a free 422 naming the fact and the range the records hold.
+	_, err = c.Valuate(ctx, api.PublicValuationParams{Address: "1 Nowhere Ln", City: ptr("Seattle"), State: ptr("WA"),
+		Zip: ptr("98103"), PropertyType: ptr(api.PublicValuationParamsPropertyType("Single Family")), SquareFeet: ptr(float32(100000))})
+	if e := apiErr(t, err); e.StatusCode != 422 || e.Code != "outside_records" || e.Field != "squareFeet" ||
+		!valuator.IsOutsideRecords(err) || valuator.IsTooUncertain(err) || e.RecordRange == nil ||
+		e.RecordRange.Area != "98103" || !(e.RecordRange.Max > 0 && e.RecordRange.Max < 100000) {
+		t.Errorf("outside the records: %+v (range %+v)", e, e.RecordRange)
 	}
 
 	_, err = c.Valuate(ctx, api.PublicValuationParams{Address: "1 Nowhere Ln", City: ptr("Seattle"), State: ptr("WA"), Zip: ptr("98103")})

@@ -80,6 +80,8 @@ func launch(bin string) (*testServer, error) {
 		"VALUATOR_DATABASE_URL=sqlite://"+filepath.Join(dir, "valuator.db"),
 		"VALUATOR_ENV=development",
 		"VALUATOR_LOG_LEVEL=warn",
+		// The server runs on the tests' day, not the calendar's (the Makefile exports VALUATOR_TEST_TODAY).
+		"VALUATOR_CLOCK="+testDay(),
 	)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -192,4 +194,13 @@ func call(method, url, token string, body any, want int, out any) error {
 		return fmt.Errorf("%s %s: %d %s", method, url, res.StatusCode, strings.TrimSpace(raw.String()))
 	}
 	return json.Unmarshal(raw.Bytes(), out)
+}
+
+// testDay is the day the tests run on: VALUATOR_TEST_TODAY, or the day the repository's tests use by default
+// (internal/testclock.Default; the SDK is a module of its own and cannot import it).
+func testDay() string {
+	if d := os.Getenv("VALUATOR_TEST_TODAY"); d != "" {
+		return d
+	}
+	return "2026-11-28"
 }

@@ -55,6 +55,9 @@ type APIError struct {
 	// Balance is, for 402, what the account has left: plan credits, overage used and its cost, the overage limit
 	// left and a state (empty, limit_reached, ...), the same figures the dashboard shows. Nil otherwise.
 	Balance *api.Balance
+	// RecordRange is, for a 422 outside_records, what the records of the home's area and type hold for the fact
+	// refused (Field). Nil otherwise.
+	RecordRange *RecordRange
 	// RateLimit holds the x-ratelimit-* headers (-1 when missing).
 	RateLimit RateLimit
 	// Body is the answer as sent.
@@ -77,9 +80,28 @@ func (e *APIError) Error() string {
 // IsNotFound reports whether err is an *APIError with status 404.
 func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
 
-// IsTooUncertain reports whether err is an *APIError with status 422 (valuation_too_uncertain): the home's 80%
-// range would be more than three times wide, so it was not valued, and not charged.
-func IsTooUncertain(err error) bool { return statusOf(err) == http.StatusUnprocessableEntity }
+// RecordRange is what the records of an area and type hold for one fact (a 422 outside_records).
+type RecordRange struct {
+	Field string  `json:"field"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+	Homes int     `json:"homes"`
+	Area  string  `json:"area"` // a ZIP code, a 3-digit ZIP area such as "981xx", or "our records"
+}
+
+// IsTooUncertain reports whether err is an *APIError with status 422 and code valuation_too_uncertain: the home's
+// 80% range would be more than three times wide, so it was not valued, and not charged.
+func IsTooUncertain(err error) bool { return unprocessable(err, "valuation_too_uncertain") }
+
+// IsOutsideRecords reports whether err is an *APIError with status 422 and code outside_records: a fact given for a
+// home not on record lies far outside what the records of its area and type hold (APIError.Field names it and
+// APIError.RecordRange gives the range), so it was not valued, and not charged.
+func IsOutsideRecords(err error) bool { return unprocessable(err, "outside_records") }
+
+func unprocessable(err error, code string) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.StatusCode == http.StatusUnprocessableEntity && e.Code == code
+}
 
 // IsPaymentRequired reports whether err is an *APIError with status 402: out of credits, or past the overage limit
 // (APIError.Balance says which).
@@ -327,10 +349,11 @@ func apiError(res *http.Response, body []byte) *APIError {
 		Fields     map[string]string `json:"fields"`
 		RetryAfter int               `json:"retryAfter"`
 		Balance    *api.Balance      `json:"creditBalance"`
+		Range      *RecordRange      `json:"recordRange"`
 	}
 	if json.Unmarshal(body, &b) == nil {
 		e.Message, e.Code, e.RequestID, e.Field, e.Fields = b.Error, b.Code, b.RequestID, b.Field, b.Fields
-		e.Balance = b.Balance
+		e.Balance, e.RecordRange = b.Balance, b.Range
 	}
 	if e.Code == "" {
 		e.Code = "http_" + strconv.Itoa(res.StatusCode)

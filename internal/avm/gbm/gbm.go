@@ -35,6 +35,11 @@ type Params struct {
 	Loss            Loss
 	Delta           float64 // Huber threshold
 	Seed            uint64
+	// Monotone constrains the model's response to each feature (by index; missing entries are 0): +1 never
+	// decreasing as the feature grows, −1 never increasing, 0 free. Every tree then keeps the constraint (LightGBM's
+	// "basic" method: a split on a constrained feature must order its two sides' values, and bounds every leaf below
+	// it by their midpoint), so the model, a sum of trees, keeps it too.
+	Monotone []int8
 }
 
 // DefaultParams are sound starting values for a few thousand to a few hundred thousand rows.
@@ -160,11 +165,32 @@ type leaf struct {
 	g, h   float64
 	depth  int
 	node   int32
+	// min and max bound the leaf's output (before the learning rate), set by monotone splits above it.
+	min, max float64
+	// the outputs of the best split's two sides (within min and max)
+	wl, wr float64
 	// best split found for this leaf
 	gain    float64
 	feature int
 	bin     int
 }
+
+// monotone is the constraint on feature f (0 when none).
+func (p Params) monotone(f int) int8 {
+	if f < len(p.Monotone) {
+		return p.Monotone[f]
+	}
+	return 0
+}
+
+// output is a leaf's value for sums g and h (before the learning rate), within [lo, hi].
+func output(g, h, lambda, lo, hi float64) float64 {
+	return math.Max(lo, math.Min(hi, -g/(h+lambda)))
+}
+
+// score is how much a leaf of sums g, h with output w lowers the L2-regularised objective (g²/(h+λ) at the
+// unconstrained optimum).
+func score(g, h, lambda, w float64) float64 { return -(2*g*w + (h+lambda)*w*w) }
 
 // trainer holds what every tree of one training run shares, so that growing a tree allocates (almost) nothing:
 // rows are partitioned in place and histograms come from a free list.
@@ -321,7 +347,7 @@ func (b binner) upperOf(bin uint8) float64 {
 func (tr *trainer) growTree() (Tree, []int32) {
 	p := tr.p
 	tree := Tree{Nodes: []Node{{Feature: -1}}}
-	root := &leaf{lo: 0, hi: len(tr.rows), node: 0}
+	root := &leaf{lo: 0, hi: len(tr.rows), node: 0, min: math.Inf(-1), max: math.Inf(1)}
 	root.hist = tr.buildHist(root.lo, root.hi)
 	for _, r := range tr.rows {
 		root.g += tr.grad[r]
@@ -356,8 +382,18 @@ func (tr *trainer) growTree() (Tree, []int32) {
 		li, ri := int32(len(tree.Nodes)), int32(len(tree.Nodes)+1)
 		tree.Nodes = append(tree.Nodes, Node{Feature: -1}, Node{Feature: -1})
 		tree.Nodes[l.node] = Node{Feature: int32(l.feature), Threshold: tr.binners[l.feature].threshold(l.bin), Left: li}
-		lc := &leaf{lo: l.lo, hi: mid, node: li, depth: l.depth + 1}
-		rc := &leaf{lo: mid, hi: l.hi, node: ri, depth: l.depth + 1}
+		lc := &leaf{lo: l.lo, hi: mid, node: li, depth: l.depth + 1, min: l.min, max: l.max}
+		rc := &leaf{lo: mid, hi: l.hi, node: ri, depth: l.depth + 1, min: l.min, max: l.max}
+		// Below a split on a constrained feature, the side that must stay lower stays under the midpoint of the two
+		// outputs and the other above it.
+		if c := p.monotone(l.feature); c != 0 {
+			m := (l.wl + l.wr) / 2
+			if c > 0 {
+				lc.max, rc.min = math.Min(lc.max, m), math.Max(rc.min, m)
+			} else {
+				lc.min, rc.max = math.Max(lc.min, m), math.Min(rc.max, m)
+			}
+		}
 		// Build the histogram of the smaller child and get the other by subtraction from the parent's.
 		small, large := lc, rc
 		if rc.hi-rc.lo < lc.hi-lc.lo {
@@ -392,7 +428,7 @@ func (tr *trainer) growTree() (Tree, []int32) {
 		tr.leafOf[i] = -1
 	}
 	for _, l := range leaves {
-		tree.Nodes[l.node].Threshold = -l.g / (l.h + p.Lambda) * p.LearningRate
+		tree.Nodes[l.node].Threshold = output(l.g, l.h, p.Lambda, l.min, l.max) * p.LearningRate
 		if l.hist != nil {
 			tr.free = append(tr.free, l.hist)
 		}
@@ -435,7 +471,7 @@ func (tr *trainer) buildHist(lo, hi int) hist {
 func (tr *trainer) findBest(l *leaf) {
 	p := tr.p
 	l.gain = 0
-	parent := l.g * l.g / (l.h + p.Lambda)
+	parent := score(l.g, l.h, p.Lambda, output(l.g, l.h, p.Lambda, l.min, l.max))
 	total := int32(l.hi - l.lo)
 	for f := range tr.binned {
 		if !tr.featOK[f] {
@@ -456,9 +492,13 @@ func (tr *trainer) findBest(l *leaf) {
 				break
 			}
 			gr, hr := l.g-gl, l.h-hl
-			gain := gl*gl/(hl+p.Lambda) + gr*gr/(hr+p.Lambda) - parent
+			wl, wr := output(gl, hl, p.Lambda, l.min, l.max), output(gr, hr, p.Lambda, l.min, l.max)
+			if c := p.monotone(f); (c > 0 && wl > wr) || (c < 0 && wl < wr) {
+				continue
+			}
+			gain := score(gl, hl, p.Lambda, wl) + score(gr, hr, p.Lambda, wr) - parent
 			if gain > l.gain+1e-12 {
-				l.gain, l.feature, l.bin = gain, f, b
+				l.gain, l.feature, l.bin, l.wl, l.wr = gain, f, b, wl, wr
 			}
 		}
 	}

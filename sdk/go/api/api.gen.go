@@ -94,10 +94,11 @@ func (e BatchResultConfidenceLevel) Valid() bool {
 
 // Defines values for BatchResultReason.
 const (
-	BatchResultReasonInvalid      BatchResultReason = "invalid"
-	BatchResultReasonLessThannil  BatchResultReason = "<nil>"
-	BatchResultReasonNotFound     BatchResultReason = "not_found"
-	BatchResultReasonTooUncertain BatchResultReason = "too_uncertain"
+	BatchResultReasonInvalid        BatchResultReason = "invalid"
+	BatchResultReasonLessThannil    BatchResultReason = "<nil>"
+	BatchResultReasonNotFound       BatchResultReason = "not_found"
+	BatchResultReasonOutsideRecords BatchResultReason = "outside_records"
+	BatchResultReasonTooUncertain   BatchResultReason = "too_uncertain"
 )
 
 // Valid indicates whether the value is a known member of the BatchResultReason enum.
@@ -108,6 +109,8 @@ func (e BatchResultReason) Valid() bool {
 	case BatchResultReasonLessThannil:
 		return true
 	case BatchResultReasonNotFound:
+		return true
+	case BatchResultReasonOutsideRecords:
 		return true
 	case BatchResultReasonTooUncertain:
 		return true
@@ -166,49 +169,49 @@ func (e BatchStatusStatus) Valid() bool {
 
 // Defines values for ColumnType.
 const (
-	Address      ColumnType = "address"
-	Bathrooms    ColumnType = "bathrooms"
-	Bedrooms     ColumnType = "bedrooms"
-	City         ColumnType = "city"
-	FullAddress  ColumnType = "fullAddress"
-	Ignore       ColumnType = "ignore"
-	LotSize      ColumnType = "lotSize"
-	PropertyType ColumnType = "propertyType"
-	SquareFeet   ColumnType = "squareFeet"
-	State        ColumnType = "state"
-	Street       ColumnType = "street"
-	YearBuilt    ColumnType = "yearBuilt"
-	Zip          ColumnType = "zip"
+	ColumnTypeAddress      ColumnType = "address"
+	ColumnTypeBathrooms    ColumnType = "bathrooms"
+	ColumnTypeBedrooms     ColumnType = "bedrooms"
+	ColumnTypeCity         ColumnType = "city"
+	ColumnTypeFullAddress  ColumnType = "fullAddress"
+	ColumnTypeIgnore       ColumnType = "ignore"
+	ColumnTypeLotSize      ColumnType = "lotSize"
+	ColumnTypePropertyType ColumnType = "propertyType"
+	ColumnTypeSquareFeet   ColumnType = "squareFeet"
+	ColumnTypeState        ColumnType = "state"
+	ColumnTypeStreet       ColumnType = "street"
+	ColumnTypeYearBuilt    ColumnType = "yearBuilt"
+	ColumnTypeZip          ColumnType = "zip"
 )
 
 // Valid indicates whether the value is a known member of the ColumnType enum.
 func (e ColumnType) Valid() bool {
 	switch e {
-	case Address:
+	case ColumnTypeAddress:
 		return true
-	case Bathrooms:
+	case ColumnTypeBathrooms:
 		return true
-	case Bedrooms:
+	case ColumnTypeBedrooms:
 		return true
-	case City:
+	case ColumnTypeCity:
 		return true
-	case FullAddress:
+	case ColumnTypeFullAddress:
 		return true
-	case Ignore:
+	case ColumnTypeIgnore:
 		return true
-	case LotSize:
+	case ColumnTypeLotSize:
 		return true
-	case PropertyType:
+	case ColumnTypePropertyType:
 		return true
-	case SquareFeet:
+	case ColumnTypeSquareFeet:
 		return true
-	case State:
+	case ColumnTypeState:
 		return true
-	case Street:
+	case ColumnTypeStreet:
 		return true
-	case YearBuilt:
+	case ColumnTypeYearBuilt:
 		return true
-	case Zip:
+	case ColumnTypeZip:
 		return true
 	default:
 		return false
@@ -416,6 +419,66 @@ func (e PropertyValuationValuationEvidenceSource) Valid() bool {
 	}
 }
 
+// Defines values for PropertyValuationValuationPath.
+const (
+	Facts       PropertyValuationValuationPath = "facts"
+	OwnSale     PropertyValuationValuationPath = "own_sale"
+	Record      PropertyValuationValuationPath = "record"
+	TypeAndSize PropertyValuationValuationPath = "type_and_size"
+	Unit        PropertyValuationValuationPath = "unit"
+)
+
+// Valid indicates whether the value is a known member of the PropertyValuationValuationPath enum.
+func (e PropertyValuationValuationPath) Valid() bool {
+	switch e {
+	case Facts:
+		return true
+	case OwnSale:
+		return true
+	case Record:
+		return true
+	case TypeAndSize:
+		return true
+	case Unit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ValueDriversFactorsFactor.
+const (
+	ValueDriversFactorsFactorAge        ValueDriversFactorsFactor = "age"
+	ValueDriversFactorsFactorBathrooms  ValueDriversFactorsFactor = "bathrooms"
+	ValueDriversFactorsFactorBedrooms   ValueDriversFactorsFactor = "bedrooms"
+	ValueDriversFactorsFactorLivingArea ValueDriversFactorsFactor = "livingArea"
+	ValueDriversFactorsFactorLocation   ValueDriversFactorsFactor = "location"
+	ValueDriversFactorsFactorLot        ValueDriversFactorsFactor = "lot"
+	ValueDriversFactorsFactorQuality    ValueDriversFactorsFactor = "quality"
+)
+
+// Valid indicates whether the value is a known member of the ValueDriversFactorsFactor enum.
+func (e ValueDriversFactorsFactor) Valid() bool {
+	switch e {
+	case ValueDriversFactorsFactorAge:
+		return true
+	case ValueDriversFactorsFactorBathrooms:
+		return true
+	case ValueDriversFactorsFactorBedrooms:
+		return true
+	case ValueDriversFactorsFactorLivingArea:
+		return true
+	case ValueDriversFactorsFactorLocation:
+		return true
+	case ValueDriversFactorsFactorLot:
+		return true
+	case ValueDriversFactorsFactorQuality:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PublicBatchDownloadParamsFormat.
 const (
 	Csv  PublicBatchDownloadParamsFormat = "csv"
@@ -551,6 +614,20 @@ func (e PublicValuationParamsPropertyType) Valid() bool {
 	}
 }
 
+// Adjustments A comparable's adjustments, line by line in dollars, as the sales comparison grid of an appraisal reads: the market's change since the sale (`time`), then each difference between this home and the subject, priced by the value model one line after another (the location, its exact place and neighbourhood, last). They add up to adjustedPrice − salePrice, to rounding ($100 a line, $1,000 the adjusted price).
+type Adjustments struct {
+	Age        int `json:"age"`
+	Bathrooms  int `json:"bathrooms"`
+	Bedrooms   int `json:"bedrooms"`
+	LivingArea int `json:"livingArea"`
+	Location   int `json:"location"`
+	Lot        int `json:"lot"`
+
+	// Quality Construction grade, condition, view, waterfront, floors and property type.
+	Quality int `json:"quality"`
+	Time    int `json:"time"`
+}
+
 // Balance What the account has to spend, the same figures on every surface (the header, the Billing cards, the low-balance banner, a 402 answer and the profile). On a paid plan the ledger balance goes below zero by the overage used: that is shown as 0 plan credits and `overageCredits`, never as a negative balance.
 type Balance struct {
 	// Credits Plan credits (and credits carried over) left to spend.
@@ -616,7 +693,9 @@ type BatchResult struct {
 
 	// Reason Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
 	// squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
-	// 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`).
+	// 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`);
+	// `outside_records`, a fact given lies far outside what the records of its area and type hold (422
+	// `outside_records`).
 	// `error` says what to add or fix. Null for other rows.
 	Reason       *BatchResultReason `json:"reason,omitempty"`
 	RentEstimate *int               `json:"rentEstimate"`
@@ -641,7 +720,9 @@ type BatchResultConfidenceLevel string
 
 // BatchResultReason Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
 // squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
-// 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`).
+// 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`);
+// `outside_records`, a fact given lies far outside what the records of its area and type hold (422
+// `outside_records`).
 // `error` says what to add or fix. Null for other rows.
 type BatchResultReason string
 
@@ -708,18 +789,39 @@ type ComparableSale struct {
 	Address string `json:"address"`
 
 	// AdjustedPrice What this sale says the subject is worth, after adjusting for time and for the differences between the homes.
-	AdjustedPrice int                `json:"adjustedPrice"`
-	Bathrooms     *float32           `json:"bathrooms,omitempty"`
-	Bedrooms      *float32           `json:"bedrooms,omitempty"`
-	City          *string            `json:"city,omitempty"`
-	DistanceMiles float32            `json:"distanceMiles"`
-	SaleDate      openapi_types.Date `json:"saleDate"`
-	SalePrice     int                `json:"salePrice"`
-	Similarity    float32            `json:"similarity"`
-	SquareFeet    *int               `json:"squareFeet,omitempty"`
-	State         *string            `json:"state,omitempty"`
-	YearBuilt     *int               `json:"yearBuilt,omitempty"`
-	Zip           *string            `json:"zip,omitempty"`
+	AdjustedPrice int `json:"adjustedPrice"`
+
+	// Adjustments A comparable's adjustments, line by line in dollars, as the sales comparison grid of an appraisal reads: the market's change since the sale (`time`), then each difference between this home and the subject, priced by the value model one line after another (the location, its exact place and neighbourhood, last). They add up to adjustedPrice − salePrice, to rounding ($100 a line, $1,000 the adjusted price).
+	Adjustments   Adjustments `json:"adjustments"`
+	Bathrooms     *float32    `json:"bathrooms,omitempty"`
+	Bedrooms      *float32    `json:"bedrooms,omitempty"`
+	City          *string     `json:"city,omitempty"`
+	DistanceMiles float32     `json:"distanceMiles"`
+
+	// GrossAdjustment The sum of the adjustments' sizes as a share of the sale price.
+	GrossAdjustment float32 `json:"grossAdjustment"`
+
+	// GrossAdjustmentOverLimit The gross adjustment exceeds 25% of the price (Fannie Mae's guideline).
+	GrossAdjustmentOverLimit bool `json:"grossAdjustmentOverLimit"`
+
+	// NetAdjustment The adjustments' sum as a share of the sale price (0.12 = +12%).
+	NetAdjustment float32 `json:"netAdjustment"`
+
+	// NetAdjustmentOverLimit The net adjustment exceeds 15% of the price (Fannie Mae's guideline); such a comparable needs explaining.
+	NetAdjustmentOverLimit bool `json:"netAdjustmentOverLimit"`
+
+	// Reconciled One of the three to six comparables whose adjusted prices make the valuation's comparablesValue.
+	Reconciled bool `json:"reconciled"`
+
+	// ReconciliationWeight Its share of comparablesValue (0 when not reconciled).
+	ReconciliationWeight float32            `json:"reconciliationWeight"`
+	SaleDate             openapi_types.Date `json:"saleDate"`
+	SalePrice            int                `json:"salePrice"`
+	Similarity           float32            `json:"similarity"`
+	SquareFeet           *int               `json:"squareFeet,omitempty"`
+	State                *string            `json:"state,omitempty"`
+	YearBuilt            *int               `json:"yearBuilt,omitempty"`
+	Zip                  *string            `json:"zip,omitempty"`
 }
 
 // Error The one error shape of every endpoint.
@@ -729,7 +831,7 @@ type Error struct {
 
 	// Code A stable snake_case code for programs.
 	//
-	// Examples: invalid_input, invalid_address, invalid_zip, unauthorized, email_taken, rate_limited, not_found, property_not_found, valuation_too_uncertain, internal
+	// Examples: invalid_input, invalid_address, invalid_zip, unauthorized, email_taken, rate_limited, not_found, property_not_found, valuation_too_uncertain, outside_records, internal
 	Code string `json:"code"`
 
 	// CreditBalance What the account has to spend, the same figures on every surface (the header, the Billing cards, the low-balance banner, a 402 answer and the profile). On a paid plan the ledger balance goes below zero by the overage used: that is shown as 0 plan credits and `overageCredits`, never as a negative balance.
@@ -764,7 +866,27 @@ type Error struct {
 
 	// QuotaBytes The plan's batch storage quota, for 413 storage_quota_exceeded.
 	QuotaBytes *int64 `json:"quotaBytes,omitempty"`
-	RequestId  string `json:"requestId"`
+
+	// RecordRange For 422 outside_records, what the records of the home's area and type hold for the refused fact.
+	RecordRange *struct {
+		// Area Where they are (a ZIP code, a 3-digit ZIP area such as 981xx, or "our records").
+		Area string `json:"area"`
+
+		// Field The fact refused, as the request names it.
+		//
+		// Examples: squareFeet
+		Field string `json:"field"`
+
+		// Homes How many homes the range was read from.
+		Homes int `json:"homes"`
+
+		// Max The largest value on record.
+		Max float32 `json:"max"`
+
+		// Min The smallest value on record.
+		Min float32 `json:"min"`
+	} `json:"recordRange,omitempty"`
+	RequestId string `json:"requestId"`
 
 	// RetryAfter Seconds to wait, for 429.
 	RetryAfter *int `json:"retryAfter,omitempty"`
@@ -1046,11 +1168,15 @@ type PropertyValuation struct {
 		Zip       string                             `json:"zip"`
 	} `json:"property"`
 	Valuation struct {
+		// ComparablesValue The comparables' indicated value: the adjusted prices of the best three to six comparables (the most alike, recent and least adjusted; `reconciled` in marketData.comparables) reconciled into one figure, null when fewer than three can be used. When the estimate lies beyond the market's usual distance from it, `warnings` says which evidence disagrees and by how much, and the range is wider.
+		ComparablesValue *int `json:"comparablesValue"`
+
 		// Confidence The confidence score, 1 − fsd (to three decimals), as HouseCanary and ClearCapital quote theirs: 0.90 means the sale price lands within ±10% of the estimate 68% of the time.
 		Confidence float32 `json:"confidence"`
 
 		// ConfidenceLevel From the confidence: 0.85 or more High, 0.70 or more Medium, otherwise Low.
 		ConfidenceLevel PropertyValuationValuationConfidenceLevel `json:"confidenceLevel"`
+		Drivers         *ValueDrivers                             `json:"drivers"`
 
 		// EstimatedValue Whole US dollars.
 		EstimatedValue int `json:"estimatedValue"`
@@ -1079,8 +1205,15 @@ type PropertyValuation struct {
 		LastUpdated time.Time `json:"lastUpdated"`
 
 		// Low Lower end of the 80% interval.
-		Low          int  `json:"low"`
-		PricePerSqFt *int `json:"pricePerSqFt,omitempty"`
+		Low int `json:"low"`
+
+		// Path How the value was reached, each way calibrated on its own held-out valuations (docs/accuracy.md):
+		// `own_sale`, a home on record whose own recent sale is weighed; `record`, a home on record without one;
+		// `unit`, a unit not on record placed at its building; `facts`, an address not on record valued from
+		// its type, living area and more facts; `type_and_size`, from its type and living area alone. A way
+		// with too few held-out valuations says so in `warnings` and reads no better than Medium.
+		Path         PropertyValuationValuationPath `json:"path"`
+		PricePerSqFt *int                           `json:"pricePerSqFt,omitempty"`
 
 		// ValuationDate The date the home is valued as of: today, or the newest sale on record when the records end more than 24 months ago (the market's trend is never carried further; `warnings` then says so).
 		ValuationDate openapi_types.Date `json:"valuationDate"`
@@ -1117,6 +1250,31 @@ type PropertyValuationValuationConfidenceLevel string
 
 // PropertyValuationValuationEvidenceSource defines model for PropertyValuation.Valuation.Evidence.Source.
 type PropertyValuationValuationEvidenceSource string
+
+// PropertyValuationValuationPath How the value was reached, each way calibrated on its own held-out valuations (docs/accuracy.md):
+// `own_sale`, a home on record whose own recent sale is weighed; `record`, a home on record without one;
+// `unit`, a unit not on record placed at its building; `facts`, an address not on record valued from
+// its type, living area and more facts; `type_and_size`, from its type and living area alone. A way
+// with too few held-out valuations says so in `warnings` and reads no better than Medium.
+type PropertyValuationValuationPath string
+
+// ValueDrivers Why the model values the home as it does: the typical home of its area (the median home among the nearest 50, at the same place) is worth typicalValue to the model; each factor is how much one of the home's differences from it adds or takes away (exact Shapley values of the model's trees, grouped by feature), the five largest named and the rest in otherFactors. typicalValue + the factors + otherFactors = modelValue, the `model` evidence's value before rounding.
+type ValueDrivers struct {
+	Factors []struct {
+		// Amount Dollars this factor adds (negative, takes away) against the typical home.
+		Amount int `json:"amount"`
+
+		// Description Examples: 2,400 sq ft of living area, larger than 80% of homes nearby
+		Description string                    `json:"description"`
+		Factor      ValueDriversFactorsFactor `json:"factor"`
+	} `json:"factors"`
+	ModelValue   int `json:"modelValue"`
+	OtherFactors int `json:"otherFactors"`
+	TypicalValue int `json:"typicalValue"`
+}
+
+// ValueDriversFactorsFactor defines model for ValueDrivers.Factors.Factor.
+type ValueDriversFactorsFactor string
 
 // DefaultError The one error shape of every endpoint.
 type DefaultError = Error

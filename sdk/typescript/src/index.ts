@@ -28,10 +28,13 @@ export interface RateLimit {
   reset: number | null;
 }
 
+/** For a 422 outside_records: what the records of the home's area and type hold for the fact refused. */
+export type RecordRange = NonNullable<ErrorBody["recordRange"]>;
+
 /**
  * An answer other than 2xx, or a batch job that did not finish in time (status 0, code "timeout"). `code` is the
- * server's stable snake_case code (invalid_input, property_not_found, valuation_too_uncertain, rate_limited, ...); `retryAfter` is in seconds,
- * from the Retry-After header or the body, for 429.
+ * server's stable snake_case code (invalid_input, property_not_found, valuation_too_uncertain, outside_records,
+ * rate_limited, ...); `retryAfter` is in seconds, from the Retry-After header or the body, for 429.
  */
 export class ValuatorError extends Error {
   readonly status: number;
@@ -43,6 +46,8 @@ export class ValuatorError extends Error {
   readonly rateLimit: RateLimit | undefined;
   /** For 402: what the account has left, the same figures the dashboard shows. */
   readonly creditBalance: Balance | undefined;
+  /** For a 422 outside_records: the range the records hold for the fact refused (`field`). */
+  readonly recordRange: RecordRange | undefined;
   readonly body: unknown;
 
   constructor(init: {
@@ -55,6 +60,7 @@ export class ValuatorError extends Error {
     fields?: Record<string, string>;
     rateLimit?: RateLimit;
     creditBalance?: Balance;
+    recordRange?: RecordRange;
     body?: unknown;
   }) {
     super(init.message);
@@ -67,6 +73,7 @@ export class ValuatorError extends Error {
     this.fields = init.fields;
     this.rateLimit = init.rateLimit;
     this.creditBalance = init.creditBalance;
+    this.recordRange = init.recordRange;
     this.body = init.body;
   }
 }
@@ -315,6 +322,7 @@ function toError(response: Response, body: unknown): ValuatorError {
     fields: b.fields,
     rateLimit,
     creditBalance: b.creditBalance,
+    recordRange: b.recordRange,
     body,
   });
 }

@@ -1935,6 +1935,7 @@ export interface components {
              * @example not_found
              * @example property_not_found
              * @example valuation_too_uncertain
+             * @example outside_records
              * @example internal
              */
             code: string;
@@ -1976,6 +1977,22 @@ export interface components {
              * @description What the refused upload or job would have kept, for 413 storage_quota_exceeded.
              */
             neededBytes?: number;
+            /** @description For 422 outside_records, what the records of the home's area and type hold for the refused fact. */
+            recordRange?: {
+                /**
+                 * @description The fact refused, as the request names it.
+                 * @example squareFeet
+                 */
+                field: string;
+                /** @description The smallest value on record. */
+                min: number;
+                /** @description The largest value on record. */
+                max: number;
+                /** @description How many homes the range was read from. */
+                homes: number;
+                /** @description Where they are (a ZIP code, a 3-digit ZIP area such as 981xx, or "our records"). */
+                area: string;
+            };
         };
         Health: {
             /** @enum {string} */
@@ -2210,6 +2227,18 @@ export interface components {
                     /** @description For last_sale, the recorded price. */
                     salePrice?: number;
                 }[];
+                /**
+                 * @description How the value was reached, each way calibrated on its own held-out valuations (docs/accuracy.md):
+                 *     `own_sale`, a home on record whose own recent sale is weighed; `record`, a home on record without one;
+                 *     `unit`, a unit not on record placed at its building; `facts`, an address not on record valued from
+                 *     its type, living area and more facts; `type_and_size`, from its type and living area alone. A way
+                 *     with too few held-out valuations says so in `warnings` and reads no better than Medium.
+                 * @enum {string}
+                 */
+                path: "own_sale" | "record" | "unit" | "facts" | "type_and_size";
+                /** @description The comparables' indicated value: the adjusted prices of the best three to six comparables (the most alike, recent and least adjusted; `reconciled` in marketData.comparables) reconciled into one figure, null when fewer than three can be used. When the estimate lies beyond the market's usual distance from it, `warnings` says which evidence disagrees and by how much, and the range is wider. */
+                comparablesValue: number | null;
+                drivers: null | components["schemas"]["ValueDrivers"];
             };
             details: {
                 bedrooms?: number | null;
@@ -2326,6 +2355,45 @@ export interface components {
             similarity: number;
             /** @description What this sale says the subject is worth, after adjusting for time and for the differences between the homes. */
             adjustedPrice: number;
+            adjustments: components["schemas"]["Adjustments"];
+            /** @description The adjustments' sum as a share of the sale price (0.12 = +12%). */
+            netAdjustment: number;
+            /** @description The sum of the adjustments' sizes as a share of the sale price. */
+            grossAdjustment: number;
+            /** @description The net adjustment exceeds 15% of the price (Fannie Mae's guideline); such a comparable needs explaining. */
+            netAdjustmentOverLimit: boolean;
+            /** @description The gross adjustment exceeds 25% of the price (Fannie Mae's guideline). */
+            grossAdjustmentOverLimit: boolean;
+            /** @description One of the three to six comparables whose adjusted prices make the valuation's comparablesValue. */
+            reconciled: boolean;
+            /** @description Its share of comparablesValue (0 when not reconciled). */
+            reconciliationWeight: number;
+        };
+        /** @description A comparable's adjustments, line by line in dollars, as the sales comparison grid of an appraisal reads: the market's change since the sale (`time`), then each difference between this home and the subject, priced by the value model one line after another (the location, its exact place and neighbourhood, last). They add up to adjustedPrice − salePrice, to rounding ($100 a line, $1,000 the adjusted price). */
+        Adjustments: {
+            time: number;
+            livingArea: number;
+            lot: number;
+            bedrooms: number;
+            bathrooms: number;
+            age: number;
+            /** @description Construction grade, condition, view, waterfront, floors and property type. */
+            quality: number;
+            location: number;
+        };
+        /** @description Why the model values the home as it does: the typical home of its area (the median home among the nearest 50, at the same place) is worth typicalValue to the model; each factor is how much one of the home's differences from it adds or takes away (exact Shapley values of the model's trees, grouped by feature), the five largest named and the rest in otherFactors. typicalValue + the factors + otherFactors = modelValue, the `model` evidence's value before rounding. */
+        ValueDrivers: {
+            typicalValue: number;
+            modelValue: number;
+            factors: {
+                /** @enum {string} */
+                factor: "livingArea" | "lot" | "bedrooms" | "bathrooms" | "age" | "quality" | "location";
+                /** @description Dollars this factor adds (negative, takes away) against the typical home. */
+                amount: number;
+                /** @example 2,400 sq ft of living area, larger than 80% of homes nearby */
+                description: string;
+            }[];
+            otherFactors: number;
         };
         ReportRequest: {
             propertyData: {
@@ -2615,11 +2683,13 @@ export interface components {
             /**
              * @description Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
              *     squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
-             *     80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`).
+             *     80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`);
+             *     `outside_records`, a fact given lies far outside what the records of its area and type hold (422
+             *     `outside_records`).
              *     `error` says what to add or fix. Null for other rows.
              * @enum {string|null}
              */
-            reason?: "not_found" | "invalid" | "too_uncertain" | null;
+            reason?: "not_found" | "invalid" | "too_uncertain" | "outside_records" | null;
             estimatedValue: number | null;
             valueLow?: number | null;
             valueHigh?: number | null;
@@ -3813,9 +3883,12 @@ export interface components {
             };
         };
         /**
-         * @description The home's value is too uncertain to sell (code `valuation_too_uncertain`): its 80% range would be more than
-         *     three times wide (the high end over three times the low). Not charged. For a home not on record, giving
-         *     more of its facts (bedrooms, bathrooms, yearBuilt) may narrow it.
+         * @description The home cannot be valued honestly, and nothing is charged. Either a fact given for a home that is not on
+         *     record lies far outside what the records of its area and type hold (code `outside_records`; `field` names
+         *     it and `recordRange` gives the range on record), or the home's value is too uncertain to sell (code
+         *     `valuation_too_uncertain`): its 80% range would be more than three times wide (the high end over three
+         *     times the low). For a home not on record, giving more of its facts (bedrooms, bathrooms, yearBuilt) may
+         *     narrow it.
          */
         PublicTooUncertain: {
             headers: {
@@ -3826,20 +3899,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "This home's value is too uncertain to quote: its likely range is more than three times wide (the high end over three times the low): the sales near it say too little about a home like it. Adding its bedrooms, bathrooms and year built may narrow it. Not charged.",
-                 *       "code": "valuation_too_uncertain",
-                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /**
-         * @description The home's value is too uncertain to sell (code `valuation_too_uncertain`): its 80% range would be more than
-         *     three times wide (the high end over three times the low). Not charged. For a home not on record, giving
-         *     more of its facts (bedrooms, bathrooms, yearBuilt) may narrow it.
+         * @description The home cannot be valued honestly, and nothing is charged. Either a fact given for a home that is not on
+         *     record lies far outside what the records of its area and type hold (code `outside_records`; `field` names
+         *     it and `recordRange` gives the range on record), or the home's value is too uncertain to sell (code
+         *     `valuation_too_uncertain`): its 80% range would be more than three times wide (the high end over three
+         *     times the low). For a home not on record, giving more of its facts (bedrooms, bathrooms, yearBuilt) may
+         *     narrow it.
          */
         TooUncertain: {
             headers: {
@@ -3847,13 +3916,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "This home's value is too uncertain to quote: its likely range is more than three times wide (the high end over three times the low): the sales near it say too little about a home like it. Adding its bedrooms, bathrooms and year built may narrow it. Not charged.",
-                 *       "code": "valuation_too_uncertain",
-                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };

@@ -41,24 +41,16 @@ describe("Valuator TypeScript SDK against the real server", { timeout: 300_000 }
     assert.equal(v.property.isDemo, true);
   });
 
-  it("maps a value too uncertain to sell to a free 422", async () => {
-    // Which huge home of a rare type the demo market refuses depends on the day it is generated for (a 50,000 sq ft
-    // manufactured home on Nov 26, 2026, a condo on Nov 27): the first refused one is checked.
-    let err: ValuatorError | undefined;
-    const types = ["Manufactured", "Condo", "Multi-Family", "Townhouse", "Other", "Single Family"] as const;
-    search: for (const propertyType of types) {
-      for (const squareFeet of [50000, 100000]) {
-        try {
-          await client.valuate({ address: "1 Nowhere Ln", city: "Seattle", state: "WA", zip: "98103", propertyType, squareFeet });
-        } catch (e) {
-          err = e as ValuatorError;
-          break search;
-        }
-      }
-    }
-    assert.ok(err, "the demo market values every huge home today");
+  it("maps a fact far outside the records to a free 422 with the range on record", async () => {
+    const err = await rejection(
+      client.valuate({ address: "1 Nowhere Ln", city: "Seattle", state: "WA", zip: "98103", propertyType: "Single Family", squareFeet: 100000 }),
+    );
     assert.equal(err.status, 422);
-    assert.equal(err.code, "valuation_too_uncertain");
+    assert.equal(err.code, "outside_records");
+    assert.equal(err.field, "squareFeet");
+    assert.equal(err.recordRange?.field, "squareFeet");
+    assert.equal(err.recordRange?.area, "98103");
+    assert.ok(err.recordRange && err.recordRange.max > 0 && err.recordRange.max < 100000);
   });
 
   it("maps a 404 and a 400 to ValuatorError", async () => {

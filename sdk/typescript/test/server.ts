@@ -46,6 +46,9 @@ export async function startServer(): Promise<TestServer> {
       VALUATOR_DATABASE_URL: `sqlite://${path.join(dataDir, "valuator.db")}`,
       VALUATOR_ENV: "development",
       VALUATOR_LOG_LEVEL: "warn",
+      // The server runs on the tests' day, not the calendar's (internal/testclock.Default unless the Makefile's
+      // VALUATOR_TEST_TODAY says otherwise).
+      VALUATOR_CLOCK: process.env.VALUATOR_TEST_TODAY || "2026-11-28",
     },
     stdio: ["ignore", "ignore", "pipe"],
   });

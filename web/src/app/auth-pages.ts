@@ -1,6 +1,6 @@
-// Sign in, create account, forgot and reset password: one chunk (react-hook-form and zod), loaded when one of them is
-// shown (routes.tsx). Forms build their zod schemas when their modules load: the zod settings must come first.
-import "@/lib/zod-config";
+// Sign in, create account, forgot and reset password: one chunk (with react-hook-form), loaded when one of them is
+// shown (routes.tsx). Their zod schemas are a chunk of their own (features/auth/auth-schemas.ts), loaded as the
+// visitor moves into a form, so that these pages show without waiting for zod.
 
 export { LoginPage } from "@/features/auth/login-page";
 export { RegisterPage } from "@/features/auth/register-page";

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { useToast } from "@/components/ui/use-toast";
 
-/** The toaster's code (Radix toast, about 10 KB gzip); the pages that show toasts fetch it with theirs (routes.tsx). */
+/** The toaster's code (Radix toast, about 10 KB gzip); the pages that show toasts fetch it after theirs (route-chunks.ts). */
 export const loadToaster = () => import("@/components/ui/toaster");
 
 const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));

@@ -32,17 +32,36 @@ function chunk<M>(load: () => Promise<M>): Chunk<M> {
   return get;
 }
 
-/** The toaster's code (notifications.tsx loads it with the first toast); pages that show toasts fetch it with theirs. */
+/** The toaster's code (notifications.tsx loads it with the first toast); pages with toasts fetch it after theirs. */
 const loadToaster = chunk(() => import("@/components/ui/toaster"));
 
+/**
+ * Loads a page's code; the toaster's follows at the visitor's first touch, click, key or focus, so that it is in by
+ * the time a toast comes (they answer what the visitor did). Not with the page's code: on a first visit of /login
+ * its four files took bandwidth from the ones the page needs to show, and loaded once the browser was idle, running
+ * it still blocked the main thread after the first paint (issue 33, Lighthouse's simulated phone). A toast that
+ * comes first (one a page shows as it opens) loads it itself (notifications.tsx).
+ */
 function withToaster<M>(load: () => Promise<M>): () => Promise<M> {
   return () => {
-    loadToaster().catch(() => undefined);
+    onFirstInteraction(() => loadToaster().catch(() => undefined));
     return load();
   };
 }
 
+const INTERACTIONS = ["pointerdown", "keydown", "focusin"] as const;
+
+/** Runs `run` once, at the first pointer down, key press or focus in the page. */
+function onFirstInteraction(run: () => void): void {
+  const once = () => {
+    for (const type of INTERACTIONS) document.removeEventListener(type, once, true);
+    run();
+  };
+  for (const type of INTERACTIONS) document.addEventListener(type, once, { capture: true, passive: true });
+}
+
 export const loadLandingPage = chunk(() => import("@/features/marketing/landing-page"));
+export const loadPricingPage = chunk(() => import("@/features/marketing/pricing-page"));
 export const loadPublicPages = chunk(() => import("./public-pages"));
 export const loadPublicFormPages = chunk(withToaster(() => import("./public-form-pages")));
 export const loadAuthPages = chunk(withToaster(() => import("./auth-pages")));
@@ -81,7 +100,7 @@ const loadSignInPage = () => Promise.all([loadAuthPages(), prefetchedDemoAccount
 /** The chunk each route needs, by path, so it can be fetched before the page is shown. */
 const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/": loadLandingPage,
-  "/pricing": loadPublicPages,
+  "/pricing": loadPricingPage,
   "/about": loadPublicPages,
   "/privacy": loadPublicPages,
   "/terms": loadPublicPages,

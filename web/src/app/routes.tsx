@@ -12,6 +12,7 @@ import {
   loadLandingPage,
   loadMarkets,
   loadPublicFormPages,
+  loadPricingPage,
   loadPublicPages,
   loadReporting,
   loadSignedInApp,
@@ -45,7 +46,7 @@ function lazyNamed<M extends Record<K, ComponentType>, K extends keyof M & strin
 }
 
 const LandingPage = lazyNamed(loadLandingPage, "LandingPage");
-const PricingPage = lazyNamed(loadPublicPages, "PricingPage");
+const PricingPage = lazyNamed(loadPricingPage, "PricingPage");
 const AboutPage = lazyNamed(loadPublicPages, "AboutPage");
 const PrivacyPage = lazyNamed(loadPublicPages, "PrivacyPage");
 const TermsPage = lazyNamed(loadPublicPages, "TermsPage");

@@ -96,6 +96,13 @@ describe("the rate limits the documentation states", () => {
     expect(Number(/a new key starts at (\d+)/.exec(line)?.[1])).toBe(defaultRateLimit(plan));
   });
 
+  it("says a cap of 1 in the singular (issue 33)", () => {
+    const caps = { ...PLAN_RATE_CAPS, free: 1 };
+    expect(planRateLimitLine("free", caps)).toBe(
+      "Free: at most 1 request a minute per key (and for all of an account's keys together); a new key starts at 1.",
+    );
+  });
+
   it("gives a new key its plan's cap, and DEFAULT_RATE_LIMIT only on a plan without one", () => {
     for (const plan of PLANS) expect(defaultRateLimit(plan)).toBe(PLAN_RATE_CAPS[plan] ?? DEFAULT_RATE_LIMIT);
   });

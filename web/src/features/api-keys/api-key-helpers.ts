@@ -2,6 +2,7 @@
 // rate limits (DESIGN.md, section 5) and formatting. No React and no I/O here, so each rule is tested on its own.
 import { z } from "zod";
 import { errorMessage } from "@/lib/api";
+import { requestsAMinute } from "@/lib/format";
 import type { ApiKey, User } from "@/lib/types";
 
 export const RATE_LIMIT_MIN = 1;
@@ -99,8 +100,8 @@ export function planRateLimitLine(plan: Plan, caps: Record<Plan, number | null> 
   const cap = caps[plan];
   const start = cap ?? DEFAULT_RATE_LIMIT;
   return cap === null
-    ? `${PLAN_LABELS[plan]}: no cap; a new key starts at ${start} requests a minute and may be set up to ${RATE_LIMIT_MAX}.`
-    : `${PLAN_LABELS[plan]}: at most ${cap} requests a minute per key (and for all of an account's keys together); a new key starts at ${start}.`;
+    ? `${PLAN_LABELS[plan]}: no cap; a new key starts at ${requestsAMinute(start)} and may be set up to ${RATE_LIMIT_MAX}.`
+    : `${PLAN_LABELS[plan]}: at most ${requestsAMinute(cap)} per key (and for all of an account's keys together); a new key starts at ${start}.`;
 }
 
 /** The sentence under the rate limit field: what the current plan does to the limit being chosen. */
@@ -108,7 +109,7 @@ export function planCapNote(plan: Plan): string {
   const cap = PLAN_RATE_CAPS[plan];
   const label = PLAN_LABELS[plan];
   if (cap === null) return `Your ${label} plan has no cap: each key gets the limit you set here.`;
-  return `Your ${label} plan caps every key at ${cap} requests a minute, so a higher limit applies only after an upgrade (${planCapsSummary()}).`;
+  return `Your ${label} plan caps every key at ${requestsAMinute(cap)}, so a higher limit applies only after an upgrade (${planCapsSummary()}).`;
 }
 
 /** "100/min", or "100/min (60/min on your plan)" when the plan holds the key below its own limit. */

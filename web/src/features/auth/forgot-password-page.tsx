@@ -1,7 +1,5 @@
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { z } from "zod";
 import { Link, useNavigate } from "react-router";
 import { MailCheck } from "lucide-react";
 import { Button } from "@/components/ui/button";
@@ -10,15 +8,15 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import { apiJson, errorMessage } from "@/lib/api";
 import type { PasswordResetRequested } from "@/lib/types";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { AuthLayout } from "./auth-layout";
+import type { ForgotPasswordValues } from "./auth-schemas";
 
 // The development-mode toast stays longer so the token can be copied (spec section 9: 10 seconds).
 export const DEV_TOKEN_TOAST_MS = 10000;
 
-export const forgotPasswordSchema = z.object({
-  email: z.string().trim().min(1, "Email is required").pipe(z.email("Invalid email address")),
-});
-type ForgotPasswordValues = z.infer<typeof forgotPasswordSchema>;
+// The email's check (auth-schemas.ts), loaded as the visitor moves into the form.
+const resolver = lazyResolver(() => import("./auth-schemas").then((m) => m.forgotPasswordResolver));
 
 export function ForgotPasswordPage() {
   const navigate = useNavigate();
@@ -28,7 +26,7 @@ export function ForgotPasswordPage() {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<ForgotPasswordValues>({
-    resolver: zodResolver(forgotPasswordSchema),
+    resolver,
     mode: "onSubmit",
     defaultValues: { email: "" },
   });
@@ -86,7 +84,7 @@ export function ForgotPasswordPage() {
         </p>
       }
     >
-      <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
+      <form onSubmit={handleSubmit(onSubmit)} onFocus={resolver.preload} noValidate className="space-y-4">
         <Field id="forgot-email" label="Email" error={errors.email?.message}>
           <Input
             type="email"

@@ -1,7 +1,5 @@
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
-import { z } from "zod";
 import { Link, Navigate } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Field, fieldA11y } from "@/components/ui/field";
@@ -12,6 +10,8 @@ import type { components } from "@/lib/api-types";
 import { AuthLayout } from "./auth-layout";
 import { useAuth } from "@/lib/auth";
 import { prefetchedDemoAccount } from "@/app/route-chunks";
+import { lazyResolver } from "@/lib/lazy-resolver";
+import type { LoginValues } from "./auth-schemas";
 
 type DemoAccount = components["schemas"]["DemoAccount"];
 
@@ -28,12 +28,8 @@ async function fetchDemoAccount(): Promise<DemoAccount | null> {
   }
 }
 
-// Product-and-account spec, section 5: the sign-in rules (6 characters here; 8 when a password is chosen).
-export const loginSchema = z.object({
-  email: z.email("Invalid email address"),
-  password: z.string().min(6, "Password must be at least 6 characters"),
-});
-type LoginValues = z.infer<typeof loginSchema>;
+// The sign-in rules (auth-schemas.ts), loaded as the visitor moves into the form.
+const resolver = lazyResolver(() => import("./auth-schemas").then((m) => m.loginResolver));
 
 export function LoginPage() {
   const { user, login } = useAuth();
@@ -43,7 +39,7 @@ export function LoginPage() {
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<LoginValues>({
-    resolver: zodResolver(loginSchema),
+    resolver,
     mode: "onSubmit",
     defaultValues: { email: "", password: "" },
   });
@@ -87,7 +83,7 @@ export function LoginPage() {
         </p>
       }
     >
-      <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
+      <form onSubmit={handleSubmit(onSubmit)} onFocus={resolver.preload} noValidate className="space-y-4">
         <Field id="login-email" label="Email" error={errors.email?.message}>
           <Input
             type="email"

@@ -1,6 +1,4 @@
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { z } from "zod";
 import { Link, Navigate } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Field, fieldA11y } from "@/components/ui/field";
@@ -10,20 +8,11 @@ import { errorMessage } from "@/lib/api";
 import { applyServerFieldErrors } from "@/lib/form-errors";
 import { AuthLayout } from "./auth-layout";
 import { useAuth } from "@/lib/auth";
+import { lazyResolver } from "@/lib/lazy-resolver";
+import type { RegisterValues } from "./auth-schemas";
 
-// Product-and-account spec, section 5. confirmPassword is checked here only; the server never sees it.
-export const registerSchema = z
-  .object({
-    fullName: z.string().trim().min(2, "Full name must be at least 2 characters"),
-    email: z.email("Invalid email address"),
-    password: z.string().min(8, "Password must be at least 8 characters"),
-    confirmPassword: z.string(),
-  })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords don't match",
-    path: ["confirmPassword"],
-  });
-type RegisterValues = z.infer<typeof registerSchema>;
+// The sign-up rules (auth-schemas.ts), loaded as the visitor moves into the form.
+const resolver = lazyResolver(() => import("./auth-schemas").then((m) => m.registerResolver));
 
 export function RegisterPage() {
   const { user, register: createAccount } = useAuth();
@@ -33,7 +22,7 @@ export function RegisterPage() {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<RegisterValues>({
-    resolver: zodResolver(registerSchema),
+    resolver,
     mode: "onSubmit",
     defaultValues: { fullName: "", email: "", password: "", confirmPassword: "" },
   });
@@ -64,7 +53,7 @@ export function RegisterPage() {
         </p>
       }
     >
-      <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
+      <form onSubmit={handleSubmit(onSubmit)} onFocus={resolver.preload} noValidate className="space-y-4">
         <Field id="register-fullName" label="Full Name" error={errors.fullName?.message}>
           <Input
             autoComplete="name"

@@ -3,6 +3,7 @@
 // job offers, the request URLs and file names, and formatting. No React and no I/O, so each rule is tested alone.
 import { planById } from "@/features/marketing/plans";
 import { ApiError } from "@/lib/api";
+import { plural } from "@/lib/format";
 import type {
   BatchJob,
   BatchJobStatus,
@@ -433,9 +434,8 @@ function isNumber(value: number | null | undefined): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
-export function plural(n: number, one: string, many: string): string {
-  return n === 1 ? one : many;
-}
+// The plural rule lives in lib/format; the batch screens import it from here as before.
+export { plural };
 
 /** A whole count with thousands separators ("10,000"). */
 export function formatCount(n: number): string {
@@ -471,6 +471,8 @@ export function reasonLabel(reason: BatchResult["reason"]): string | null {
       return "Invalid";
     case "too_uncertain":
       return "Too uncertain";
+    case "outside_records":
+      return "Outside records";
     default:
       return null;
   }

@@ -50,6 +50,7 @@ describe("money and numbers", () => {
     [formatSignedCredits(-5), "\u22125"],
     [formatSignedCredits(0), "0"],
     [formatRateCap(60), "60 requests/min"],
+    [formatRateCap(1), "1 request/min"],
     [formatRateCap(0), "Unlimited"],
   ])("%s is %s", (got, want) => {
     expect(got).toBe(want);

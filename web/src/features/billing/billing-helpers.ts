@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ApiError, errorMessage } from "@/lib/api";
 import { formatCredits, type Balance } from "@/lib/balance";
+import { requestCount } from "@/lib/format";
 import { formatMoney } from "@/lib/money";
 import type { MeteredUsage, PaymentMethod, PlanInfo, Subscription } from "@/lib/types";
 
@@ -91,9 +92,9 @@ export function formatSignedCredits(amount: number): string {
   return "0";
 }
 
-/** "60 requests/min", or "Unlimited" for a plan without a cap (rateCap 0). */
+/** "60 requests/min" ("1 request/min"), or "Unlimited" for a plan without a cap (rateCap 0). */
 export function formatRateCap(rateCap: number): string {
-  return rateCap > 0 ? `${formatNumber(rateCap)} requests/min` : "Unlimited";
+  return rateCap > 0 ? `${requestCount(rateCap)}/min` : "Unlimited";
 }
 
 /** "Visa", "Mastercard", "American Express": the provider's brand id as a person writes it. */

@@ -1,6 +1,8 @@
 // The static pricing content (spec, product-and-account section 9; DESIGN.md section 5). The server holds the
 // billing truth; these figures are what the public pages promise and must match it.
 
+import { groupedNumberFormat } from "@/lib/number-format";
+
 export interface Plan {
   id: "free" | "basic" | "professional" | "enterprise";
   name: string;
@@ -78,7 +80,8 @@ export const PAID_PLANS: readonly Plan[] = [
 
 export const ALL_PLANS: readonly Plan[] = [FREE_PLAN, ...PAID_PLANS];
 
-const number = new Intl.NumberFormat("en-US");
+// Not Intl.NumberFormat itself: a first Intl formatter delayed the pricing page's paint (lib/number-format.ts).
+const number = groupedNumberFormat();
 
 export function formatNumber(n: number): string {
   return number.format(n);

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "@/components/ui/card";
 import { useAuth } from "@/lib/auth";
+import { requestCount } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import {
   ALL_PLANS,
@@ -33,7 +34,7 @@ function planFeatures(plan: Plan): string[] {
     `${OVERAGE} per credit above the plan`,
     plan.rateLimitPerMinute === null
       ? "Unlimited requests per minute"
-      : `${plan.rateLimitPerMinute} requests per minute per key`,
+      : `${requestCount(plan.rateLimitPerMinute)} per minute per key`,
     `Batch uploads up to ${formatNumber(plan.batchSize)} properties`,
     "Unused credits roll over for one month",
     plan.support,

@@ -82,6 +82,21 @@ describe("the Markets screen", () => {
     await waitFor(() => expect(screen.getByTestId("market-title")).toHaveFocus());
   });
 
+  it("shows examples under the ZIP fields, never in them: the fields start empty (issue 33)", () => {
+    renderMarkets({});
+    const examples: [label: string, example: string][] = [
+      ["ZIP Code", "e.g. 98103"],
+      ["Compare ZIP Code", "e.g. 98115"],
+    ];
+    for (const [label, example] of examples) {
+      const input = screen.getByRole("textbox", { name: label });
+      expect(input).toHaveValue("");
+      expect(input).not.toHaveAttribute("placeholder");
+      expect(input).toHaveAccessibleDescription(example);
+      expect(screen.getByText(example)).toHaveClass("text-muted-foreground");
+    }
+  });
+
   it("says there is no monthly median to draw when no month has 5 records, instead of empty axes", async () => {
     const base = makeMarket();
     const history = base.history.map((h) => ({ ...h, medianSalePrice: null, medianRent: null }));

@@ -63,6 +63,10 @@ import {
 export const ZIP_MESSAGE = "ZIP code must be 5 digits";
 export const COMPARE_MESSAGE = "Compare ZIP code must be 5 digits";
 const MARKETS_FALLBACK = "Failed to load market statistics";
+// Examples of what to type, shown under the fields as "e.g. 98103" and never as placeholders, which read as typed
+// values (issue 33).
+const ZIP_EXAMPLE = "98103";
+const COMPARE_EXAMPLE = "98115";
 
 const selectClass =
   "flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 aria-[invalid=true]:border-destructive";
@@ -221,16 +225,15 @@ function SearchForm({ initial, pending, serverErrors, onSearch }: SearchFormProp
       <CardContent className="pt-6">
         <form noValidate onSubmit={submit} className="space-y-4" aria-label="Market search">
           <div className="grid gap-4 sm:grid-cols-3">
-            <Field id="markets-zip" label="ZIP Code" error={e.zip}>
+            <Field id="markets-zip" label="ZIP Code" error={e.zip} example={ZIP_EXAMPLE}>
               <Input
                 ref={zipRef}
                 inputMode="numeric"
                 autoComplete="postal-code"
-                placeholder="98103"
                 maxLength={10}
                 value={zip}
                 onChange={(ev) => setZip(ev.target.value)}
-                {...fieldA11y("markets-zip", e.zip)}
+                {...fieldA11y("markets-zip", e.zip, true)}
               />
             </Field>
             <Field id="markets-property-type" label="Property Type" error={e.propertyType}>
@@ -286,11 +289,10 @@ function SearchForm({ initial, pending, serverErrors, onSearch }: SearchFormProp
               </ul>
             ) : null}
             <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
-              <Field id="markets-compare" label="Compare ZIP Code" error={e.compare} className="sm:w-60">
+              <Field id="markets-compare" label="Compare ZIP Code" error={e.compare} example={COMPARE_EXAMPLE} className="sm:w-60">
                 <Input
                   ref={compareRef}
                   inputMode="numeric"
-                  placeholder="98115"
                   maxLength={10}
                   value={compareDraft}
                   disabled={!canAdd}
@@ -301,7 +303,7 @@ function SearchForm({ initial, pending, serverErrors, onSearch }: SearchFormProp
                       addCompare();
                     }
                   }}
-                  {...fieldA11y("markets-compare", e.compare)}
+                  {...fieldA11y("markets-compare", e.compare, true)}
                 />
               </Field>
               <Button type="button" variant="outline" className="sm:mt-8" onClick={addCompare} disabled={!canAdd}>

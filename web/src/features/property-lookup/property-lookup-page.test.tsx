@@ -2,12 +2,14 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router";
+import { EXAMPLE_REQUEST } from "@/lib/example-valuation";
 import { GENERATED_EXAMPLE } from "@/lib/generated-example";
 import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
 import type { PropertyValuation } from "@/lib/types";
 import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
 import { ValuationCard } from "./components/valuation-card";
 import { PropertyLookupPage } from "./property-lookup-page";
+import { makeResult } from "@/test/valuation-fixture";
 import { formatCurrency, formatValueRange } from "./valuation-helpers";
 
 // These tests drive the whole screen (a large DOM and a 51-item Select) and can be slow on a busy machine; the
@@ -22,104 +24,6 @@ afterEach(() => {
 
 const LOOKUP = "POST /api/property/lookup";
 const REPORT = "POST /api/properties/download-report";
-
-/** A server answer that differs from the sample in every figure, so the tests can tell them apart. */
-function makeResult(overrides: Partial<PropertyValuation> = {}): PropertyValuation {
-  return {
-    property: {
-      address: "2114 BIGELOW AVE N UNIT 3",
-      unit: "3",
-      city: "SEATTLE",
-      state: "WA",
-      zip: "98109",
-      formattedAddress: "2114 Bigelow Ave N Unit 3, Seattle, WA 98109",
-      latitude: 47.64,
-      longitude: -122.35,
-      county: "King",
-      matchCode: "unit_fallback",
-      isDemo: true,
-    },
-    valuation: {
-      estimatedValue: 987_400,
-      low: 910_000,
-      high: 1_065_000,
-      confidence: 0.91,
-      confidenceLevel: "High",
-      fsd: 0.09,
-      withinTenPercent: 0.71,
-      pricePerSqFt: 537,
-      valuationDate: "2026-02-03",
-      lastUpdated: "2026-02-02T06:00:00Z",
-      warnings: [],
-      evidence: [
-        { source: "model", weight: 0.6, value: 960_000 },
-        { source: "comparables", weight: 0, value: 990_000 },
-        { source: "last_sale", weight: 0.4, value: 1_030_000, saleDate: "2025-12-01", salePrice: 1_010_000 },
-      ],
-    },
-    details: {
-      bedrooms: 3,
-      bathrooms: 1.75,
-      squareFeet: 1840,
-      livingArea: 1760,
-      yearBuilt: 1926,
-      propertyType: "Townhouse",
-      lotSize: 0.12,
-      lotSizeSqFt: 5227,
-      imageUrl: "/demo-homes/house-3.svg",
-      homeStatus: "RECENTLY_SOLD",
-    },
-    marketData: {
-      rentEstimate: 3900,
-      rentLow: 3500,
-      rentHigh: 4300,
-      rentSource: "model",
-      county: "King County",
-      marketTrend: 0.032,
-      priceHistory: [
-        { date: "2011-03-15", price: 455_000, event: "sale" },
-        { date: "2021-08-02", price: 880_000, event: "sale" },
-      ],
-      comparables: [
-        {
-          address: "2120 BIGELOW AVE N",
-          city: "SEATTLE",
-          state: "WA",
-          zip: "98109",
-          distanceMiles: 0.04,
-          saleDate: "2025-10-09",
-          salePrice: 1_010_000,
-          bedrooms: 3,
-          bathrooms: 2,
-          squareFeet: 1900,
-          yearBuilt: 1931,
-          similarity: 0.93,
-          adjustedPrice: 992_000,
-        },
-        {
-          address: "Parcel 1234567890",
-          distanceMiles: 1.26,
-          saleDate: "2025-06-30",
-          salePrice: 845_000,
-          bedrooms: null,
-          bathrooms: null,
-          squareFeet: null,
-          yearBuilt: null,
-          similarity: 0.612,
-          adjustedPrice: 901_500,
-        },
-      ],
-    },
-    meta: {
-      requestId: "req-lookup-1",
-      timestamp: "2026-02-03T10:00:00Z",
-      responseTime: 42,
-      creditsUsed: 1,
-      creditsRemaining: 99,
-    },
-    ...overrides,
-  };
-}
 
 function renderLookup(routes: Record<string, FakeRoute> = {}) {
   localStorage.setItem("token", "tok-1");
@@ -182,6 +86,39 @@ describe("the form", () => {
     expect(options[0]).toHaveTextContent("Alabama");
     expect(screen.getByRole("option", { name: "District of Columbia" })).toBeInTheDocument();
     expect(screen.getByRole("option", { name: "Wyoming" })).toBeInTheDocument();
+  });
+
+  it("shows examples beside the fields, never in them: the fields start empty (issue 33)", () => {
+    renderLookup();
+    // The example address is generated (make examples); the examples follow it.
+    const expected = {
+      "Street Address": `e.g. ${EXAMPLE_REQUEST.address}`,
+      City: `e.g. ${EXAMPLE_REQUEST.city}`,
+      "ZIP Code": `e.g. ${EXAMPLE_REQUEST.zip}`,
+      "Square Feet": "e.g. 1,850",
+    };
+    for (const [label, example] of Object.entries(expected)) {
+      // The label's name stays exact (the end-to-end tests find the fields by it); the example describes the field.
+      const input = screen.getByRole("textbox", { name: label });
+      expect(input).toHaveValue("");
+      expect(input).not.toHaveAttribute("placeholder");
+      expect(input).toHaveAccessibleDescription(example);
+      const hint = screen.getByText(example);
+      expect(hint).toHaveClass("text-muted-foreground");
+      expect(input.getAttribute("aria-describedby")).toBe(hint.id);
+    }
+    // The selects start on their prompts, not on a value.
+    expect(screen.getByRole("combobox", { name: "State" })).toHaveTextContent("Select a state");
+    expect(screen.getByRole("combobox", { name: "Property Type" })).toHaveTextContent("Not specified");
+  });
+
+  it("keeps the example beside the error, both describing the field", async () => {
+    const { user } = renderLookup();
+    await user.click(submit());
+    expect(await screen.findByText("ZIP code must be at least 5 characters")).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "ZIP Code" })).toHaveAccessibleDescription(
+      `e.g. ${EXAMPLE_REQUEST.zip} ZIP code must be at least 5 characters`,
+    );
   });
 
   it("shows the spec's validation texts and sends nothing", async () => {
@@ -332,9 +269,12 @@ describe("a lookup", () => {
         .getAllByRole("listitem")
         .map((li) => li.textContent),
     ).toEqual(["Model 60%", "Last sale of this home 40%: sold Dec 1, 2025 for $1,010,000, $1,030,000 today"]);
-    expect(c.getByTestId("match-note")).toHaveTextContent(
-      "Unit not on record: valued at its building from the details you gave; confidence is lower",
-    );
+    expect(c.getByTestId("comparables-value")).toHaveTextContent("Comparable sales indicate $1,010,000");
+    // How it was valued, beside the confidence; off the record it is the match note, said once.
+    const path = "A unit not on record, valued at its building from the facts you gave";
+    expect(c.getByTestId("valuation-path")).toHaveTextContent(path);
+    expect(c.getByTestId("match-note")).toHaveTextContent(new RegExp(`^${path}$`));
+    expect(c.getByTestId("match-note")).toContainElement(c.getByTestId("valuation-path"));
     expect(c.getByText("Demo data")).toBeInTheDocument();
     expect(c.getByRole("img", { name: /Photo of 2114 Bigelow/ })).toHaveAttribute("src", "/demo-homes/house-3.svg");
 
@@ -354,10 +294,10 @@ describe("a lookup", () => {
     expect(c.getByTestId("valuation-meta")).toHaveTextContent("1 credit used, 99 left");
 
     const rows = within(c.getByTestId("comparables-table")).getAllByRole("row");
-    expect(rows).toHaveLength(3); // the header and two sales
+    expect(rows).toHaveLength(5); // the header and four sales
     const first = within(rows[1]!).getAllByRole("cell").map((cell) => cell.textContent);
     expect(first).toEqual([
-      "2120 BIGELOW AVE NSEATTLE, WA 98109",
+      "2120 BIGELOW AVE NSEATTLE, WA 9810993% similarUsed",
       "0.0 mi",
       "Oct 9, 2025",
       "$1,010,000",
@@ -365,11 +305,27 @@ describe("a lookup", () => {
       "2",
       "1,900",
       "1931",
-      "93%",
       "$992,000",
+      "−1.8%",
+      "4.4%",
     ]);
-    const second = within(rows[2]!).getAllByRole("cell").map((cell) => cell.textContent);
-    expect(second).toEqual(["Parcel 1234567890", "1.3 mi", "Jun 30, 2025", "$845,000", "—", "—", "—", "—", "61%", "$901,500"]);
+    // Over a guideline limit, said in words.
+    expect(within(rows[2]!).getAllByRole("cell")[9]).toHaveTextContent("+17.2%over 15%");
+    expect(within(rows[3]!).getAllByRole("cell")[10]).toHaveTextContent("30.2%over 25%");
+    const last = within(rows[4]!).getAllByRole("cell").map((cell) => cell.textContent);
+    expect(last).toEqual([
+      "Parcel 123456789061% similarNot used",
+      "1.3 mi",
+      "Jun 30, 2025",
+      "$845,000",
+      "—",
+      "—",
+      "—",
+      "—",
+      "$901,500",
+      "+6.7%",
+      "15.0%",
+    ]);
 
     const history = c.getByTestId("price-history");
     expect(within(history).getByRole("img", { name: /2 sales from 2011 to 2021/ })).toBeInTheDocument();
@@ -381,31 +337,53 @@ describe("a lookup", () => {
     const base = makeResult();
     const result = makeResult({
       property: { ...base.property, matchCode: "not_on_record", isDemo: false },
+      valuation: { ...base.valuation, path: "facts" },
       marketData: { ...base.marketData, rentSource: "rental_comparables" },
     });
     await lookUp({ [LOOKUP]: { body: { data: result } } });
     const card = await screen.findByTestId("valuation-result");
-    expect(within(card).getByTestId("match-note")).toHaveTextContent(
-      "Not on record: valued at the ZIP code's centre from the details you gave; confidence is lower",
-    );
+    expect(within(card).getByTestId("valuation-path")).toHaveTextContent("Not on record: valued from the facts you gave");
+    expect(within(card).getByTestId("match-note")).toHaveAttribute("role", "note");
+    expect(within(card).getByTestId("match-note")).toHaveTextContent(/^Not on record: valued from the facts you gave$/);
     expect(within(card).getByTestId("rent-source")).toHaveTextContent("estimated from nearby rents");
     expect(within(card).queryByText("Demo data")).not.toBeInTheDocument();
   });
 
   it("shows no match note for an exact match", async () => {
     const base = makeResult();
-    await lookUp({ [LOOKUP]: { body: { data: makeResult({ property: { ...base.property, matchCode: "exact" } }) } } });
+    await lookUp({
+      [LOOKUP]: {
+        body: {
+          data: makeResult({
+            property: { ...base.property, matchCode: "exact" },
+            valuation: { ...base.valuation, path: "record" },
+          }),
+        },
+      },
+    });
     await screen.findByTestId("valuation-result");
     expect(screen.queryByTestId("match-note")).not.toBeInTheDocument();
+    // A home on record: the path is a plain line, not a note.
+    expect(screen.getByTestId("valuation-path")).toHaveTextContent(/^Valued from its record$/);
+    expect(screen.getByTestId("valuation-path")).not.toHaveAttribute("role");
   });
 
   it("makes empty comparables and price history look intentional", async () => {
     const base = makeResult();
     await lookUp({
-      [LOOKUP]: { body: { data: makeResult({ marketData: { ...base.marketData, comparables: [], priceHistory: [] } }) } },
+      [LOOKUP]: {
+        body: {
+          data: makeResult({
+            valuation: { ...base.valuation, comparablesValue: null },
+            marketData: { ...base.marketData, comparables: [], priceHistory: [] },
+          }),
+        },
+      },
     });
     const card = await screen.findByTestId("valuation-result");
     expect(within(card).queryByTestId("comparables-table")).not.toBeInTheDocument();
+    expect(within(card).queryByTestId("sales-comparison")).not.toBeInTheDocument();
+    expect(within(card).queryByTestId("comparables-value")).not.toBeInTheDocument();
     expect(within(card).getByText("No comparable sales nearby")).toBeInTheDocument();
     expect(within(card).getByTestId("price-history")).toHaveTextContent("No recorded sales");
   });
@@ -438,6 +416,7 @@ describe("a lookup", () => {
     const base = makeResult();
     const result = makeResult({
       property: { ...base.property, matchCode: "not_on_record", isDemo: false, unit: null },
+      valuation: { ...base.valuation, path: "type_and_size" },
       details: {
         bedrooms: null,
         bathrooms: null,
@@ -462,7 +441,7 @@ describe("a lookup", () => {
       expect(stat(label)).toHaveTextContent(new RegExp(`^${label}—$`));
     }
     expect(c.queryByText("Home Status", { selector: "dt" })).not.toBeInTheDocument();
-    expect(c.getByTestId("match-note")).toHaveTextContent("Not on record");
+    expect(c.getByTestId("valuation-path")).toHaveTextContent("Not on record: valued from its type and size alone");
     const details = c.getByRole("heading", { name: "Property details" }).nextElementSibling!;
     expect(details.textContent).not.toMatch(/N\/A|NaN|null|undefined|Single Family/);
   });
@@ -826,6 +805,28 @@ describe("valuations that say how sure they are (issue 25)", () => {
     expect(within(state).getByTestId("too-uncertain-message")).toHaveTextContent(message);
     expect(state).toHaveTextContent("No credit was used.");
     expect(screen.queryByTestId("valuation-result")).not.toBeInTheDocument();
+    expect(profileReads(requests)).toBe(1);
+  });
+
+  it("on 422 outside_records says the fact is outside the records, marks the field and charges nothing", async () => {
+    const message =
+      "Outside our records: the largest single-family home on record near 98103 has 5,240 sq ft, and 100,000 sq ft were given (the records hold 820 sq ft to 5,240 sq ft). A value this far past them would be a guess. Not charged.";
+    const { requests } = await lookUp({
+      [LOOKUP]: {
+        status: 422,
+        body: errorBody(message, {
+          code: "outside_records",
+          field: "squareFeet",
+          fields: { squareFeet: "Outside our records: single-family homes near 98103 hold 820 sq ft to 5,240 sq ft" },
+        }),
+      },
+    });
+    const state = await screen.findByTestId("outside-records-result");
+    expect(within(state).getByRole("heading", { name: "Outside our records" })).toBeInTheDocument();
+    expect(within(state).getByTestId("too-uncertain-message")).toHaveTextContent(message);
+    expect(state).toHaveTextContent("No credit was used.");
+    expect(screen.queryByTestId("too-uncertain-result")).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText("Square Feet")).toHaveAttribute("aria-invalid", "true"));
     expect(profileReads(requests)).toBe(1);
   });
 

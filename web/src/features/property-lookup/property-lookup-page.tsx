@@ -14,6 +14,7 @@ import {
   EMPTY_REPORT_MESSAGE,
   isEmptyReport,
   isNotFound,
+  isOutsideRecords,
   isTooUncertain,
   useDownloadReport,
   useLookupProperty,
@@ -39,14 +40,15 @@ type View =
   | { kind: "sample" }
   | { kind: "result"; result: PropertyValuation }
   | { kind: "not-found"; address: string; message: string; needsDetails: boolean }
-  | { kind: "too-uncertain"; address: string; message: string };
+  | { kind: "too-uncertain"; address: string; message: string; outsideRecords: boolean };
 
 /**
  * Puts the messages of a 400 (the bad fields) or of a 404 (the facts a home not on record needs) on the form's
  * fields, `fields` else `field`; returns whether any was placed.
  */
 function applyFieldErrors(err: unknown, setError: UseFormSetError<LookupInput>): boolean {
-  if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 404) || !err.body) return false;
+  // 400: a bad field; 404: a missing fact; 422: a fact outside the records (outside_records).
+  if (!(err instanceof ApiError) || ![400, 404, 422].includes(err.status) || !err.body) return false;
   const messages: Record<string, string> = { ...(err.body.fields ?? {}) };
   if (err.body.field && !messages[err.body.field]) messages[err.body.field] = err.body.error;
   let placed = false;
@@ -111,7 +113,7 @@ export function PropertyLookupPage() {
         if (isNotFound(err)) {
           setView({ kind: "not-found", address: oneLine(values), message, needsDetails: needsDetails(err) });
         } else if (isTooUncertain(err)) {
-          setView({ kind: "too-uncertain", address: oneLine(values), message });
+          setView({ kind: "too-uncertain", address: oneLine(values), message, outsideRecords: isOutsideRecords(err) });
         }
         // A field the answer faults takes focus (its message is read with it); else the outcome shown takes it.
         // Any other failure is the toast's to say (a live region), and focus stays on the submit button.
@@ -171,7 +173,7 @@ export function PropertyLookupPage() {
           ) : view.kind === "not-found" ? (
             <NotFoundState address={view.address} message={view.message} needsDetails={view.needsDetails} />
           ) : view.kind === "too-uncertain" ? (
-            <TooUncertainState address={view.address} message={view.message} />
+            <TooUncertainState address={view.address} message={view.message} outsideRecords={view.outsideRecords} />
           ) : (
             <SampleResult view={sample} />
           )}

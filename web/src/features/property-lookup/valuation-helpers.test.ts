@@ -15,15 +15,20 @@ import {
   formatDate,
   formatLotSize,
   formatMiles,
+  formatShare,
+  formatSignedCurrency,
   formatSimilarity,
   formatValueRange,
   formatWhole,
   homeStatusLabel,
+  isOffRecordPath,
   matchNote,
+  pathText,
   NOT_KNOWN,
   pricePerSqFt,
   propertyTypeOf,
   readableFacts,
+  reconciledComparables,
   rentSourceLabel,
   reportFileName,
   REPORT_MAX_COMPARABLES,
@@ -252,5 +257,44 @@ describe("evidenceLines", () => {
   it("shows whole percents that add up to 100", () => {
     expect(wholePercents([0.906, 0.06, 0.035])).toEqual([91, 6, 3]);
     expect(wholePercents([0, 0])).toEqual([0, 0]);
+  });
+});
+
+describe("the figures of a professional's valuation (issue 34)", () => {
+  it("signs dollar adjustments with a true minus, and leaves zero unsigned", () => {
+    expect(formatSignedCurrency(12_345.6)).toBe("+$12,346");
+    expect(formatSignedCurrency(-8_000)).toBe("−$8,000");
+    expect(formatSignedCurrency(0)).toBe("$0");
+    expect(formatSignedCurrency(-0.4)).toBe("$0");
+  });
+
+  it("writes shares with one decimal, signed for a net adjustment, and a dash when not sent", () => {
+    expect(formatShare(0.1724, true)).toBe("+17.2%");
+    expect(formatShare(-0.0178, true)).toBe("−1.8%");
+    expect(formatShare(0.0004, true)).toBe("0.0%");
+    expect(formatShare(0.302)).toBe("30.2%");
+    // Just over the 15% limit never reads as the limit itself.
+    expect(formatShare(0.1512)).toBe("15.1%");
+    expect(formatShare(undefined)).toBe(NOT_KNOWN);
+    expect(formatShare(Number.NaN)).toBe(NOT_KNOWN);
+  });
+
+  it("says each path in words, and nothing for an answer without one", () => {
+    expect(pathText("own_sale")).toBe("Valued from its record and its own recent sale");
+    expect(pathText("type_and_size")).toBe("Not on record: valued from its type and size alone");
+    expect(pathText(undefined)).toBeNull();
+    expect(["own_sale", "record", "unit", "facts", "type_and_size"].map((p) => isOffRecordPath(p as never))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it("keeps the reconciled comparables in the server's order, none from an older answer", () => {
+    const c = (address: string, reconciled?: boolean) => ({ address, reconciled }) as unknown as ComparableSale;
+    expect(reconciledComparables([c("a", true), c("b", false), c("c", true)]).map((x) => x.address)).toEqual(["a", "c"]);
+    expect(reconciledComparables([c("a"), c("b")])).toEqual([]);
   });
 });

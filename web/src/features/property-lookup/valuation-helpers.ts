@@ -1,7 +1,7 @@
 // Pure helpers of the Property Lookup screen: formatting, the confidence rules of the spec (working-screens,
 // section 4, "History and confidence display") and the report payload (section 7). No React and no I/O here, so
 // every rule is unit-tested on its own.
-import type { PropertyValuation, ReportRequest } from "@/lib/types";
+import type { ComparableSale, PropertyValuation, ReportRequest } from "@/lib/types";
 
 const usd = new Intl.NumberFormat("en-US", {
   style: "currency",
@@ -268,3 +268,85 @@ export function wholePercents(shares: readonly number[]): number[] {
   }
   return out;
 }
+
+/** How the value was reached (issue 34): the path the server calibrated its confidence on. */
+export type ValuationPath = PropertyValuation["valuation"]["path"];
+
+const PATH_TEXT: Record<ValuationPath, string> = {
+  own_sale: "Valued from its record and its own recent sale",
+  record: "Valued from its record",
+  unit: "A unit not on record, valued at its building from the facts you gave",
+  facts: "Not on record: valued from the facts you gave",
+  type_and_size: "Not on record: valued from its type and size alone",
+};
+
+/** The path in words, or null when the server did not say (an answer from before issue 34). */
+export function pathText(path: ValuationPath | undefined): string | null {
+  return (path && PATH_TEXT[path]) ?? null;
+}
+
+/** Paths of a home that is not on record: their words already say what the match note would. */
+export function isOffRecordPath(path: ValuationPath | undefined): boolean {
+  return path === "unit" || path === "facts" || path === "type_and_size";
+}
+
+/**
+ * A signed whole-dollar amount, as an appraiser's grid writes adjustments: "+$12,300", "−$8,000" (a true minus
+ * sign, as the trend line uses), "$0".
+ */
+export function formatSignedCurrency(amount: number): string {
+  const rounded = Math.round(amount);
+  if (rounded === 0) return "$0";
+  return `${rounded > 0 ? "+" : "−"}${formatCurrency(Math.abs(rounded))}`;
+}
+
+/**
+ * A share as a percentage with one decimal, signed for a net adjustment ("+12.4%", "−3.0%"): one decimal so that a
+ * share just over a limit (15.4%) never reads as the limit itself. A dash when the server did not send it.
+ */
+export function formatShare(share: number | undefined, signed = false): string {
+  if (typeof share !== "number" || !Number.isFinite(share)) return NOT_KNOWN;
+  const pct = Math.abs(share * 100).toFixed(1);
+  if (!signed || pct === "0.0") return `${pct}%`;
+  return `${share > 0 ? "+" : "−"}${pct}%`;
+}
+
+/** Fannie Mae's guideline limits for a comparable's adjustments, as shares of its sale price. */
+export const NET_ADJUSTMENT_LIMIT = 0.15;
+export const GROSS_ADJUSTMENT_LIMIT = 0.25;
+
+/** The lines of a comparable's adjustments and of the model's drivers (the contract names them alike). */
+export type AdjustmentLine = keyof ComparableSale["adjustments"];
+
+export const ADJUSTMENT_LABEL: Record<AdjustmentLine, string> = {
+  time: "Time",
+  livingArea: "Living area",
+  lot: "Lot",
+  bedrooms: "Bedrooms",
+  bathrooms: "Bathrooms",
+  age: "Age",
+  quality: "Quality & type",
+  location: "Location",
+};
+
+/** The grid's adjustment lines in the order an appraisal reads them: time first, location last. */
+export const ADJUSTMENT_LINES: readonly AdjustmentLine[] = [
+  "time",
+  "livingArea",
+  "lot",
+  "bedrooms",
+  "bathrooms",
+  "age",
+  "quality",
+  "location",
+];
+
+/**
+ * The comparables whose adjusted prices make the comparables' value, in the server's order (most alike first). An
+ * answer from before issue 34 has no `reconciled` flags, hence none.
+ */
+export function reconciledComparables(comparables: readonly ComparableSale[]): ComparableSale[] {
+  return comparables.filter((c) => c.reconciled === true);
+}
+
+export type ValueDrivers = NonNullable<PropertyValuation["valuation"]["drivers"]>;

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { cardTable, TableScroll } from "@/components/ui/table-scroll";
+import { requestsAMinute } from "@/lib/format";
 import { cn } from "@/lib/utils";
 import { Link } from "react-router";
 import { AlertTriangle, BookOpen, Clock, ShieldCheck } from "lucide-react";
@@ -318,7 +319,7 @@ function PlanCapLine({ plan }: { plan: Plan }) {
     <span>Your {label} plan has no cap.</span>
   ) : (
     <span>
-      Your {label} plan allows up to {cap} requests a minute per key.
+      Your {label} plan allows up to {requestsAMinute(cap)} per key.
     </span>
   );
 }

@@ -50,7 +50,15 @@ export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
 }
 
-/** A 422 `valuation_too_uncertain`: the value's range would be over three times wide, so it is not sold (free). */
+/**
+ * A 422: a value that is not sold (free). Either `valuation_too_uncertain` (its range would be over three times
+ * wide) or `outside_records` (a fact given lies far outside what the records of the area hold; isOutsideRecords).
+ */
 export function isTooUncertain(err: unknown): boolean {
   return err instanceof ApiError && err.status === 422;
+}
+
+/** A 422 `outside_records`: a fact given for a home not on record lies far outside the records of its area. */
+export function isOutsideRecords(err: unknown): boolean {
+  return isTooUncertain(err) && err instanceof ApiError && err.body?.code === "outside_records";
 }

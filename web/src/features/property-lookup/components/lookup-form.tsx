@@ -18,6 +18,8 @@ export type PropertyType = (typeof PROPERTY_TYPES)[number];
 const NO_TYPE = "none";
 
 const SQFT_MESSAGE = "Square feet must be a number from 100 to 100,000";
+/** Shown under the field as "e.g. 1,850", never as a placeholder (issue 33: a placeholder read as a typed value). */
+const SQFT_EXAMPLE = "1,850";
 
 /** "1,850" and " 1850 " are 1850; "" is not given (undefined); anything else is NaN. */
 function squareFeetOf(text: string): number | undefined {
@@ -93,22 +95,20 @@ export function LookupForm({ pending, onSubmit }: LookupFormProps) {
       </CardHeader>
       <CardContent>
         <form onSubmit={handleSubmit((values) => onSubmit(values, setError))} noValidate className="space-y-4">
-          <Field id="lookup-address" label="Street Address" error={e.address}>
+          <Field id="lookup-address" label="Street Address" error={e.address} example={EXAMPLE_REQUEST.address}>
             <Input
               autoComplete="address-line1"
-              placeholder={EXAMPLE_REQUEST.address}
               aria-required="true"
-              {...fieldA11y("lookup-address", e.address)}
+              {...fieldA11y("lookup-address", e.address, true)}
               {...register("address")}
             />
           </Field>
           <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,2fr)_minmax(0,1.3fr)]">
-            <Field id="lookup-city" label="City" error={e.city}>
+            <Field id="lookup-city" label="City" error={e.city} example={EXAMPLE_REQUEST.city}>
               <Input
                 autoComplete="address-level2"
-                placeholder={EXAMPLE_REQUEST.city}
                 aria-required="true"
-                {...fieldA11y("lookup-city", e.city)}
+                {...fieldA11y("lookup-city", e.city, true)}
                 {...register("city")}
               />
             </Field>
@@ -137,14 +137,13 @@ export function LookupForm({ pending, onSubmit }: LookupFormProps) {
                 )}
               />
             </Field>
-            <Field id="lookup-zip" label="ZIP Code" error={e.zip}>
+            <Field id="lookup-zip" label="ZIP Code" error={e.zip} example={EXAMPLE_REQUEST.zip}>
               <Input
                 autoComplete="postal-code"
                 inputMode="numeric"
-                placeholder={EXAMPLE_REQUEST.zip}
                 maxLength={10}
                 aria-required="true"
-                {...fieldA11y("lookup-zip", e.zip)}
+                {...fieldA11y("lookup-zip", e.zip, true)}
                 {...register("zip")}
               />
             </Field>
@@ -185,12 +184,11 @@ export function LookupForm({ pending, onSubmit }: LookupFormProps) {
                   )}
                 />
               </Field>
-              <Field id="lookup-square-feet" label="Square Feet" error={e.squareFeet}>
+              <Field id="lookup-square-feet" label="Square Feet" error={e.squareFeet} example={SQFT_EXAMPLE}>
                 <Input
                   inputMode="numeric"
-                  placeholder="1,850"
                   maxLength={12}
-                  {...fieldA11y("lookup-square-feet", e.squareFeet)}
+                  {...fieldA11y("lookup-square-feet", e.squareFeet, true)}
                   {...register("squareFeet")}
                 />
               </Field>

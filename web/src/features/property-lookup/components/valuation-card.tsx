@@ -11,6 +11,7 @@ import {
   LandPlot,
   Loader2,
   MapPin,
+  Route,
   Ruler,
   Tag,
   TrendingUp,
@@ -30,16 +31,21 @@ import {
   formatValueRange,
   formatWhole,
   homeStatusLabel,
+  isOffRecordPath,
   matchNote,
+  pathText,
   NOT_KNOWN,
   pricePerSqFt,
   propertyTypeOf,
+  reconciledComparables,
   rentSourceLabel,
 } from "../valuation-helpers";
 import { ComparablesTable } from "./comparables-table";
 import { ConfidenceBadge } from "./confidence-badge";
 import { PriceHistoryChart } from "./price-history-chart";
 import { PropertyPhoto } from "./property-photo";
+import { SalesComparisonGrid } from "./sales-comparison-grid";
+import { ValueDrivers } from "./value-drivers";
 import { ValueHistory } from "./value-history";
 
 interface StatProps {
@@ -87,6 +93,9 @@ function trendText(trend: number): string {
   return `${pct >= 0 ? "+" : "−"}${Math.abs(pct).toFixed(1)}% over 12 months`;
 }
 
+/** The amber box of a note the reader must not miss (the address's match, a home not on record). */
+const NOTE_BOX = "flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900";
+
 interface ValuationCardProps {
   result: PropertyValuation;
   /** The fixed example shown before any search: labelled as such, and it has no report to download. */
@@ -98,7 +107,12 @@ interface ValuationCardProps {
 /** The result of a lookup (spec, "Property Lookup": the result card), or the sample shown before any search. */
 export function ValuationCard({ result, sample = false, onDownload, downloading = false }: ValuationCardProps) {
   const { property, valuation, details, marketData, meta } = result;
-  const note = matchNote(property.matchCode);
+  const path = pathText(valuation.path);
+  // A path off the record says what the match note would ("not on record ... from the facts you gave"): it is shown
+  // as the note then, so the same thing is not said twice.
+  const offRecord = path !== null && isOffRecordPath(valuation.path);
+  const note = offRecord ? null : matchNote(property.matchCode);
+  const used = reconciledComparables(marketData.comparables);
   const ppsf = pricePerSqFt(result);
   const evidence = evidenceLines(valuation.evidence);
   const status = homeStatusLabel(details.homeStatus);
@@ -191,6 +205,20 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
             withinTenPercent={valuation.withinTenPercent}
           />
 
+          {path && offRecord ? (
+            // Off the record the path is the match note, in the note's box (and under its name, which the end-to-end
+            // tests read), beside the confidence it lowers.
+            <div data-testid="match-note" role="note" className={NOTE_BOX}>
+              <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+              <span data-testid="valuation-path">{path}</span>
+            </div>
+          ) : path ? (
+            <p data-testid="valuation-path" className="flex items-start gap-2 text-sm">
+              <Route className="mt-0.5 h-4 w-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+              <span>{path}</span>
+            </p>
+          ) : null}
+
           {evidence.length > 0 ? (
             <div data-testid="evidence" className="text-sm">
               <p className="text-muted-foreground">Based on</p>
@@ -201,15 +229,17 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
                   </li>
                 ))}
               </ul>
+              {typeof valuation.comparablesValue === "number" ? (
+                <p data-testid="comparables-value" className="mt-1">
+                  <span className="text-muted-foreground">Comparable sales indicate </span>
+                  <span className="font-medium tabular-nums">{formatCurrency(valuation.comparablesValue)}</span>
+                </p>
+              ) : null}
             </div>
           ) : null}
 
           {note ? (
-            <div
-              data-testid="match-note"
-              role="note"
-              className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-            >
+            <div data-testid="match-note" role="note" className={NOTE_BOX}>
               <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
               <span>{note}</span>
             </div>
@@ -276,16 +306,42 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
         </dl>
       </CardContent>
 
+      {valuation.drivers ? (
+        <CardContent className="border-t pt-6">
+          <SectionHeading aside="The value model's reasoning: what this home's differences from the typical home nearby add or take away">
+            Why This Value
+          </SectionHeading>
+          <ValueDrivers drivers={valuation.drivers} estimatedValue={valuation.estimatedValue} />
+        </CardContent>
+      ) : null}
+
+      {used.length > 0 ? (
+        <CardContent className="border-t pt-6" data-testid="sales-comparison">
+          <SectionHeading aside="The comparable sales used, adjusted line by line to this home">
+            Sales Comparison
+          </SectionHeading>
+          <SalesComparisonGrid result={result} comparables={used} />
+        </CardContent>
+      ) : null}
+
       <CardContent className="border-t pt-6">
         <SectionHeading
           aside={
-            marketData.comparables.length > 0
-              ? "Adjusted price: what each sale says this home is worth, after time and differences"
-              : undefined
+            marketData.comparables.length === 0
+              ? undefined
+              : used.length > 0
+                ? "Every sale considered; those marked Used make the sales comparison above"
+                : "Adjusted price: what each sale says this home is worth, after time and differences"
           }
         >
           Comparable Sales
         </SectionHeading>
+        {marketData.comparables.length > 0 && valuation.comparablesValue === null ? (
+          <p data-testid="no-comparables-value" className="mb-3 text-sm text-muted-foreground">
+            Fewer than three of these sales are alike enough to reconcile, so they give no value of their own; the
+            estimate leans on its other evidence.
+          </p>
+        ) : null}
         <ComparablesTable comparables={marketData.comparables} />
       </CardContent>
 
