@@ -3,7 +3,6 @@ package valuation
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"valuator/internal/avm"
@@ -71,10 +70,8 @@ func driversOf(d avm.Drivers, modelValue float64) *DriversOut {
 	}
 	out := &DriversOut{TypicalValue: int64(math.Round(d.Typical)), ModelValue: int64(math.Round(modelValue)),
 		Factors: []DriverOut{}}
-	items := append([]avm.Driver(nil), d.Items...)
-	sort.SliceStable(items, func(a, b int) bool { return math.Abs(items[a].Amount) > math.Abs(items[b].Amount) })
 	named := int64(0)
-	for i, it := range items {
+	for i, it := range d.Items { // largest first (avm.Drivers orders them)
 		if i >= maxDrivers || math.Round(it.Amount) == 0 {
 			break
 		}
