@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -32,6 +32,12 @@ const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
 const binary = path.resolve(import.meta.dirname, "..", "bin", "valuator");
 const testDay = process.env.VALUATOR_TEST_TODAY || "2026-11-28";
+// Debian's Chromium, as its headless shell when installed (Debian's chromium-headless-shell, the same build without
+// the windowed browser around it, which Playwright itself runs for headless tests): the same engine, and a third less
+// CPU on this 2-core machine (the screen walks: 8.1 -> 5.6 min), which is most of what the suite spends. CHROMIUM_PATH
+// names another.
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 export default defineConfig({
   testDir: "./tests",
@@ -54,7 +60,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       // Debian's Chromium; Playwright never downloads a browser here.
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromium,
       args: [
         "--no-sandbox",
         "--disable-gpu",

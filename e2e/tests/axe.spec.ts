@@ -145,14 +145,16 @@ test.describe("open states", () => {
   });
 });
 
-test("the API reference (/docs) in use: an operation, Try it out, Authorize, a schema", async ({ page }) => {
-  // swagger-ui takes a while to lay out the whole contract on a shared machine: it is loaded once per size, and
-  // each state is reached from the one before. The first scan reads the whole page (15-20 s: the contract is a
-  // large DOM); each later one reads only what that state opened (the response, the dialog, the schemas), which the
-  // rest of the page, already scanned, does not change.
-  test.setTimeout(240_000);
-  const authorize = page.getByRole("button", { name: "Authorize", exact: true });
-  for (const viewport of VIEWPORTS) {
+// One test per size, so the two run side by side and each has its own time limit.
+for (const viewport of VIEWPORTS) {
+  const size = `${viewport.width}x${viewport.height}`;
+  test(`the API reference (/docs) in use at ${size}: an operation, Try it out, Authorize, a schema`, async ({ page }) => {
+    // swagger-ui takes a while to lay out the whole contract on a shared machine: it is loaded once, and each state
+    // is reached from the one before. The first scan reads the whole page (15-20 s: the contract is a large DOM);
+    // each later one reads only what that state opened (the response, the dialog, the schemas), which the rest of
+    // the page, already scanned, does not change.
+    test.setTimeout(180_000);
+    const authorize = page.getByRole("button", { name: "Authorize", exact: true });
     await page.setViewportSize(viewport);
     await page.goto("/docs");
     await expect(page.locator("#operations-Public_API-publicValuation")).toBeVisible({ timeout: 20_000 });
@@ -192,5 +194,5 @@ test("the API reference (/docs) in use: an operation, Try it out, Authorize, a s
     await valuation.getByRole("button", { name: "Expand all" }).first().click();
     await expect(valuation.locator(".json-schema-2020-12-property").first()).toBeVisible();
     await scan(page, "docs-schema", viewport, "section.models");
-  }
-});
+  });
+}

@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,23 +139,51 @@ func TestPostgresURLDroppedAfterCleanup(t *testing.T) {
 }
 
 // TestEach checks that Each runs fn against SQLite and, when it is
-// available, against PostgreSQL, with a matching URL in each subtest.
+// available, against PostgreSQL, with a matching URL in each subtest, the two
+// at the same time.
 func TestEach(t *testing.T) {
-	var ran []string
-	Each(t, func(t *testing.T, u string) {
-		sub := t.Name()[strings.LastIndex(t.Name(), "/")+1:]
-		scheme, _, _ := strings.Cut(u, "://")
-		if want := map[string]string{"sqlite": "sqlite", "postgres": "postgres"}[sub]; scheme != want {
-			t.Errorf("subtest %s got URL %s", sub, u)
-		}
-		ran = append(ran, sub)
+	var (
+		mu      sync.Mutex
+		ran     []string
+		running int
+		overlap bool
+	)
+	t.Run("group", func(t *testing.T) {
+		Each(t, func(t *testing.T, u string) {
+			sub := t.Name()[strings.LastIndex(t.Name(), "/")+1:]
+			scheme, _, _ := strings.Cut(u, "://")
+			if want := map[string]string{"sqlite": "sqlite", "postgres": "postgres"}[sub]; scheme != want {
+				t.Errorf("subtest %s got URL %s", sub, u)
+			}
+			mu.Lock()
+			ran = append(ran, sub)
+			running++
+			mu.Unlock()
+			// Each waits a moment for the other: with PostgreSQL there, the two must be seen running together.
+			deadline := time.Now().Add(5 * time.Second)
+			for time.Now().Before(deadline) {
+				mu.Lock()
+				both := running == 2
+				overlap = overlap || both
+				mu.Unlock()
+				if both {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
 	})
+	slices.Sort(ran)
 	want := []string{"sqlite"}
 	if ok, _ := Available(); ok {
 		want = append(want, "postgres")
 	}
+	slices.Sort(want)
 	if fmt.Sprint(ran) != fmt.Sprint(want) {
 		t.Errorf("Each ran %v, want %v", ran, want)
+	}
+	if len(want) == 2 && !overlap {
+		t.Error("Each ran its SQLite and PostgreSQL subtests one after the other, not side by side")
 	}
 }
 
