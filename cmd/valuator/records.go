@@ -260,6 +260,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "trained in %.1fs: %d models, trend %+.2f%%/month past the data, comparables blend %.1f;\ncalibrated %s\n",
 		time.Since(started).Seconds(), info.Models, 100*info.TrendPerMonth, info.Blend, how)
+	for _, p := range info.Paths {
+		note := ""
+		if p.Thin {
+			note = ": too few, borrows its pool's (FSD at least 15%)"
+		}
+		fmt.Fprintf(stdout, "  path %s: %d held-out valuations%s\n", p.Path, p.HeldOut, note)
+	}
 	switch {
 	case *paths:
 		tests = valuation.PathTests(tests)

@@ -190,7 +190,7 @@ for (const viewport of VIEWPORTS) {
     await expect(async () => {
       if ((await valuation.count()) === 0) await models.locator(".models-scroll").evaluate((e) => e.scrollBy(0, 400));
       expect(await valuation.count()).toBeGreaterThan(0);
-    }).toPass({ timeout: 60_000 });
+    }).toPass({ timeout: 60_000, intervals: [100] });
     await valuation.getByRole("button", { name: "Expand all" }).first().click();
     await expect(valuation.locator(".json-schema-2020-12-property").first()).toBeVisible();
     await scan(page, "docs-schema", viewport, "section.models");

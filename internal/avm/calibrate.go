@@ -182,6 +182,15 @@ func heldIn(bs []band) int {
 	return n
 }
 
+// pathInfo describes each path's calibration, in the order of Paths.
+func (c calibration) pathInfo() []PathInfo {
+	out := make([]PathInfo, 0, len(Paths))
+	for _, p := range Paths {
+		out = append(out, PathInfo{Path: p, HeldOut: heldIn(c.bands[p]), Thin: c.thin(p)})
+	}
+	return out
+}
+
 // thin reports whether the path's calibration borrowed its pool's, for too few held-out valuations of its own.
 func (c calibration) thin(path string) bool {
 	_, thin := c.bandsOf(path)

@@ -126,6 +126,15 @@ type Info struct {
 	HorizonMonths  float64
 	// TimeForward: the calibration learned from a holdout after the data (else from out-of-fold errors).
 	TimeForward bool
+	// Paths: each valuation path's held-out valuations, and whether it borrows its pool's calibration (Thin).
+	Paths []PathInfo
+}
+
+// PathInfo is what the calibration of one valuation path learned from.
+type PathInfo struct {
+	Path    string
+	HeldOut int
+	Thin    bool
 }
 
 // Info reports what the engine learned.
@@ -133,5 +142,5 @@ func (e *Engine) Info() Info {
 	return Info{Sales: len(e.sales), DataEnd: e.dataEnd, Models: len(e.models), TrendPerMonth: e.index.Slope,
 		Blend: e.alpha, HeldOut: heldIn(e.calib.bands[pooled(PathRecord)]), HeldOutApprox: heldIn(e.calib.bands[pooled(PathFacts)]),
 		HeldOutHitRate: e.calib.holdoutHits, HorizonMonths: e.calib.horizon,
-		TimeForward: e.calib.timeForward}
+		TimeForward: e.calib.timeForward, Paths: e.calib.pathInfo()}
 }
