@@ -149,28 +149,23 @@ interface Loaded {
 
 /**
  * Opens `route` as a fresh page load (the HTTP cache is off, so every file is fetched and counted) and returns the
- * JS it downloaded, once the network is idle and `ready` is visible.
+ * JS it downloaded, once the network is idle and `ready` is visible. Sizes come from the same files on disk (the
+ * binary embeds web/dist/app): asking the browser for a body races the next navigation, which drops it
+ * ("No resource with given identifier"), and a prefetch can answer after the page counts as idle.
  */
 async function load(page: Page, route: string, ready: (page: Page) => Promise<void>): Promise<Loaded> {
-  const pending: Promise<void>[] = [];
   const loaded: Loaded = { js: new Map(), assets: new Set() };
   const onResponse = (res: import("@playwright/test").Response) => {
     const url = new URL(res.url());
     if (!url.pathname.startsWith("/assets/")) return;
     loaded.assets.add(url.pathname);
-    if (!url.pathname.endsWith(".js")) return;
-    pending.push(
-      res.body().then((body) => {
-        loaded.js.set(url.pathname, gzipSize(body));
-      }),
-    );
+    if (url.pathname.endsWith(".js")) loaded.js.set(url.pathname, gzipSize(readFileSync(path.join(appDir, url.pathname))));
   };
   page.on("response", onResponse);
   try {
     await page.goto(route, { waitUntil: "networkidle" });
     await ready(page);
     await page.waitForLoadState("networkidle");
-    await Promise.all(pending);
   } finally {
     page.off("response", onResponse);
   }
