@@ -132,9 +132,11 @@ func TestBatchSurvivesAKilledWorker(t *testing.T) {
 		t.Logf("killed the worker after %d of %d rows", killed.Processed, killed.Total)
 		checkBatchConsistent(t, db, job.ID, userID)
 
-		// Another worker resumes the job once the queue sees the dead one's run as stuck.
+		// Another worker resumes the job once the queue sees the dead one's run as stuck. The queue also takes a live
+		// run that outlasts RescueAfter for a dead one (and retries it after a growing delay): 5 s leaves a loaded
+		// machine ten slices.
 		resumer, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, Workers: true,
-			Slice: 500 * time.Millisecond, RescueAfter: 2 * time.Second, PollInterval: 50 * time.Millisecond})
+			Slice: 500 * time.Millisecond, RescueAfter: 5 * time.Second, PollInterval: 50 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}

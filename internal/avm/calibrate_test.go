@@ -21,7 +21,7 @@ func TestCalibrationRecoversKnownErrorScales(t *testing.T) {
 	var held []heldOut
 	for i := 0; i < 6000; i++ {
 		k := kinds[i%2]
-		held = append(held, heldOut{sig: signals{compSD: k.sd, located: 1, attrs: 1}, logErr: laplace(k.scale)})
+		held = append(held, heldOut{sig: signals{compSD: k.sd, located: 1, attrs: 1}, logErr: laplace(k.scale), sale: i})
 	}
 	c := fitCalibration(held)
 	for _, k := range kinds {
@@ -76,5 +76,42 @@ func TestConfidenceStaysWithinBounds(t *testing.T) {
 	c.bands = map[string][]band{PathRecord: {{Z: make([]float64, minPathHeldOut), ZR: make([]float64, minPathHeldOut)}}} // every error 0
 	if got := c.withinTen(signals{located: 1, path: PathRecord}); got > 0.98 {
 		t.Errorf("confidence %.3f above the 98%% cap", got)
+	}
+}
+
+func TestPAVA(t *testing.T) {
+	if got := pava([]float64{1, 3, 2, 4}, []float64{1, 1, 1, 1}); got[0] != 1 || got[1] != 2.5 || got[2] != 2.5 || got[3] != 4 {
+		t.Errorf("pava [1 3 2 4] = %v, want [1 2.5 2.5 4]", got)
+	}
+	// A heavy low value at the end pulls its violators down to their weighted mean.
+	if got := pava([]float64{1, 3, 0}, []float64{1, 1, 2}); got[0] != 1 || got[1] != 1 || got[2] != 1 {
+		t.Errorf("pava [1 3 0] (weights 1 1 2) = %v, want [1 1 1]", got)
+	}
+}
+
+// Where a band of larger scale happens to hold relatively smaller errors, the chance of landing within 10% still
+// falls as the scale rises (it was flat there on King County, while the homes' hit rate fell).
+func TestWithinTenFallsWithTheScale(t *testing.T) {
+	mk := func(logScale, z float64) band {
+		b := band{LogScale: logScale}
+		for i := range minPathHeldOut {
+			v := z * 2 * float64(i) / float64(minPathHeldOut-1) // even on 0..2z: median z
+			b.Z, b.ZR = append(b.Z, v), append(b.ZR, v)
+		}
+		return b
+	}
+	// Median absolute errors: 0.084 * 1.2 = 0.101 at the first band, 0.096 * 1.0 = 0.096 at the second: smaller.
+	c := calibration{bands: map[string][]band{PathRecord: {mk(math.Log(0.084), 1.2), mk(math.Log(0.096), 1.0),
+		mk(math.Log(0.12), 1.2)}}}
+	prev := 1.0
+	for sc := 0.080; sc <= 0.125; sc += 0.001 {
+		got := c.chanceWithin(PathRecord, math.Log(sc), 0.1/sc)
+		if got > prev+1e-6 { // flat where the bands pool, up to the search's precision
+			t.Fatalf("scale %.3f: chance %.4f, above the %.4f of a smaller scale", sc, got, prev)
+		}
+		prev = got
+	}
+	if prev > 0.45 {
+		t.Errorf("at a scale of 0.125 the chance is %.3f; want under 45%%", prev)
 	}
 }

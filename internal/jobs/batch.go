@@ -131,11 +131,11 @@ func (w *batchWorker) run(ctx context.Context, j batch.Job, deadline time.Time, 
 		if len(rows) == 0 {
 			break
 		}
-		after = rows[len(rows)-1].Idx
-		outcomes, err := w.value(ctx, rows)
+		outcomes, err := w.value(ctx, rows, deadline)
 		if err != nil {
 			return err
 		}
+		after = rows[len(outcomes)-1].Idx
 		res, err := q.cfg.Store.SaveBatchChunk(ctx, j.ID, outcomes, q.cfg.Now())
 		if err != nil {
 			return err
@@ -173,10 +173,14 @@ func (w *batchWorker) finish(ctx context.Context, j batch.Job, status, msg strin
 	return err
 }
 
-// value values rows in parallel, one goroutine per core (the engine is CPU-bound and safe for concurrent use).
+// value values rows in parallel, one goroutine per core (the engine is CPU-bound and safe for concurrent use), in
+// order, and starts no row once the slice's deadline has passed (at least one is valued): it returns the outcomes of
+// the rows it valued, a prefix of rows. On a loaded machine a whole chunk can outlast the run's timeout (three
+// slices); cut off there, the run would fail and wait out River's growing retry delay, while the rows left here
+// simply stay pending for the next run.
 // A row that cannot be valued (bad address, not found) is an outcome; the engine not being ready is an error,
 // and the job is tried again later.
-func (w *batchWorker) value(ctx context.Context, rows []batch.StoredRow) ([]store.RowOutcome, error) {
+func (w *batchWorker) value(ctx context.Context, rows []batch.StoredRow, deadline time.Time) ([]store.RowOutcome, error) {
 	out := make([]store.RowOutcome, len(rows))
 	errs := make([]error, len(rows))
 	next := make(chan int)
@@ -190,12 +194,14 @@ func (w *batchWorker) value(ctx context.Context, rows []batch.StoredRow) ([]stor
 			}
 		}()
 	}
-	for i := range rows {
-		next <- i
+	n := 0
+	for n < len(rows) && (n == 0 || time.Now().Before(deadline)) {
+		next <- n
+		n++
 	}
 	close(next)
 	wg.Wait()
-	return out, errors.Join(errs...)
+	return out[:n], errors.Join(errs[:n]...)
 }
 
 func (w *batchWorker) valueRow(ctx context.Context, row batch.StoredRow) (store.RowOutcome, error) {
