@@ -197,33 +197,26 @@ func (c calibration) thin(path string) bool {
 	return thin
 }
 
-// around finds the two bands around the valuation's scale and where it lies between them (t, 0 to 1, in log scale;
-// the first or last band alone past the ends). ok is false without bands.
-func (c calibration) around(s signals) (a, b band, t float64, ok bool) {
-	bs, _ := c.bandsOf(s.path)
-	if len(bs) == 0 {
-		return band{}, band{}, 0, false
-	}
-	ls := math.Log(c.rawScale(s))
+// bracket finds the two bands around log scale ls, lo and hi, and where ls lies between them (t, 0 to 1, in log
+// scale); past the ends both are the first or the last band. bs must not be empty.
+func bracket(bs []band, ls float64) (lo, hi int, t float64) {
 	i := sort.Search(len(bs), func(i int) bool { return bs[i].LogScale >= ls })
-	switch {
-	case i == 0:
-		return bs[0], bs[0], 0, true
-	case i == len(bs):
-		return bs[len(bs)-1], bs[len(bs)-1], 0, true
+	lo, hi = max(i-1, 0), min(i, len(bs)-1)
+	if lo != hi {
+		t = (ls - bs[lo].LogScale) / (bs[hi].LogScale - bs[lo].LogScale)
 	}
-	a, b = bs[i-1], bs[i]
-	return a, b, (ls - a.LogScale) / (b.LogScale - a.LogScale), true
+	return lo, hi, t
 }
 
 // read reads a figure of the bands around the valuation's scale: f of the band below and of the band above,
-// interpolated in log scale. ok is false without bands.
+// interpolated in log scale (the first or last band alone past the ends). ok is false without bands.
 func (c calibration) read(s signals, f func(b band) float64) (v float64, ok bool) {
-	a, b, t, ok := c.around(s)
-	if !ok {
+	bs, _ := c.bandsOf(s.path)
+	if len(bs) == 0 {
 		return 0, false
 	}
-	return (1-t)*f(a) + t*f(b), true
+	lo, hi, t := bracket(bs, math.Log(c.rawScale(s)))
+	return (1-t)*f(bs[lo]) + t*f(bs[hi]), true
 }
 
 // fsdLevel is the share of sales an FSD covers: within ±FSD of the value 68% of the time, the industry's forecast
@@ -266,11 +259,7 @@ func (c calibration) chanceWithin(path string, ls, x float64) float64 {
 	if len(bs) == 0 {
 		return 0.5
 	}
-	i := sort.Search(len(bs), func(i int) bool { return bs[i].LogScale >= ls })
-	lo, hi, t := max(i-1, 0), min(i, len(bs)-1), 0.0
-	if lo != hi {
-		t = (ls - bs[lo].LogScale) / (bs[hi].LogScale - bs[lo].LogScale)
-	}
+	lo, hi, t := bracket(bs, ls)
 	abs, w := make([]float64, len(bs)), make([]float64, len(bs))
 	q := func(p float64) float64 {
 		for k, b := range bs {
