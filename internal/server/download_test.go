@@ -93,11 +93,13 @@ func TestDownloadsStreamInBoundedMemory(t *testing.T) {
 
 	// A download that streams holds a page of rows (a CSV, a few megabytes in all) and, for an XLSX, excelize's
 	// buffer of the sheet, which it spills to a temporary file once it reaches 16 MB (the buffer's capacity may
-	// then be 32 MB): bounds that do not grow with the job.
+	// then be 32 MB): bounds that do not grow with the job. The XLSX peak reads about 35 MB on an idle machine and read
+	// 40.8 MB once in a loaded CI run (what the test process's other goroutines hold meanwhile): bound 44 MB, far
+	// under the hundreds of megabytes the job's results and sheet take when held whole.
 	for _, tt := range []struct {
 		format string
 		bound  uint64
-	}{{"csv", 8 << 20}, {"xlsx", 40 << 20}} {
+	}{{"csv", 8 << 20}, {"xlsx", 44 << 20}} {
 		format, bound := tt.format, tt.bound
 		t.Run(format, func(t *testing.T) {
 			out, err := os.Create(filepath.Join(t.TempDir(), "results."+format))
