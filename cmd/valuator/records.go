@@ -264,6 +264,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		note := ""
 		if p.Thin {
 			note = ": too few, borrows its pool's (FSD at least 15%)"
+			if p.Widen > 1 {
+				note += fmt.Sprintf(", widened %.2fx by its own errors", p.Widen)
+			}
 		}
 		fmt.Fprintf(stdout, "  path %s: %d held-out valuations%s\n", p.Path, p.HeldOut, note)
 	}

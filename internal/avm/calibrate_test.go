@@ -115,3 +115,39 @@ func TestWithinTenFallsWithTheScale(t *testing.T) {
 		t.Errorf("at a scale of 0.125 the chance is %.3f; want under 45%%", prev)
 	}
 }
+
+// A thin path (too few held-out valuations for bands of its own) borrows its pool's, widened by how much larger its
+// own held-out errors were; never narrowed, and not read from fewer than minThinHeldOut.
+func TestThinPathWidening(t *testing.T) {
+	even := func(n int, median float64) []float64 {
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = median * 2 * float64(i) / float64(n-1)
+		}
+		return z
+	}
+	pool := []band{{LogScale: math.Log(0.1), Z: even(500, 1), ZR: even(500, 1)}}
+	for _, tt := range []struct {
+		n      int
+		median float64
+		want   float64
+	}{{20, 2, 2}, {20, 0.5, 0}, {minThinHeldOut - 1, 2, 0}, {minPathHeldOut, 2, 0}} {
+		bands := map[string][]band{"records": pool, PathRecord: pool,
+			PathOwnSale: {{LogScale: math.Log(0.1), Z: even(tt.n, tt.median), ZR: even(tt.n, tt.median)}}}
+		w := thinWidening(bands)
+		if got := w[PathOwnSale]; math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%d own-sale valuations of median %.1f: widening %.3f, want %.3f", tt.n, tt.median, got, tt.want)
+		}
+		if tt.want > 0 {
+			c := calibration{bands: bands, widen: w}
+			own, rec := signals{path: PathOwnSale, located: 1}, signals{path: PathRecord, located: 1}
+			if r := c.errScale(own) / c.errScale(rec); math.Abs(r-tt.want) > 1e-9 {
+				t.Errorf("own-sale error scale %.3f times the records', want %.3f", r, tt.want)
+			}
+			if !(c.fsd(own) > c.fsd(rec)) || !(c.withinTen(own) < c.withinTen(rec)) {
+				t.Errorf("widened own sale: FSD %.3f vs %.3f, within 10%% %.3f vs %.3f", c.fsd(own), c.fsd(rec),
+					c.withinTen(own), c.withinTen(rec))
+			}
+		}
+	}
+}

@@ -87,7 +87,7 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	}
 	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index,
 		alpha: s.Alpha, k0: s.K0, offset: s.Offset, blendSale: s.BlendSale, dataEnd: s.DataEnd,
-		calib: calibration{scale: s.Scale, bands: s.Bands, disagreeUsual: s.Disagree,
+		calib: calibration{scale: s.Scale, bands: s.Bands, widen: thinWidening(s.Bands), disagreeUsual: s.Disagree,
 			horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {
@@ -135,6 +135,8 @@ type PathInfo struct {
 	Path    string
 	HeldOut int
 	Thin    bool
+	// Widen is how many times its pool's error scale a thin path's valuations read (thinWidening); 1 when not.
+	Widen float64
 }
 
 // Info reports what the engine learned.
