@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"testing"
 	"time"
 
@@ -10,7 +11,8 @@ import (
 	"valuator/internal/valuation"
 )
 
-// slowValuer takes a fixed time a lookup, as a loaded machine does.
+// slowValuer takes a fixed time a lookup, as a loaded machine does. The deadlines below are elapsed time, as a
+// run's slice is (real seconds of work, not the business clock), so they read the wall clock.
 type slowValuer struct{ each time.Duration }
 
 func (v slowValuer) Lookup(ctx context.Context, in valuation.Input) (*valuation.Result, error) {
@@ -21,7 +23,8 @@ func (v slowValuer) Lookup(ctx context.Context, in valuation.Input) (*valuation.
 // A chunk stops at the slice's deadline, a prefix of its rows valued and the rest left pending, so that a slow
 // machine never runs a chunk into the run's timeout (which fails the run and waits out River's retry delay).
 func TestValueStopsAtTheDeadline(t *testing.T) {
-	rows := make([]batch.StoredRow, 250)
+	// Enough rows that every worker (one per core) cannot finish them by the deadline, on any machine.
+	rows := make([]batch.StoredRow, max(250, 20*runtime.GOMAXPROCS(0)))
 	for i := range rows {
 		b, _ := json.Marshal(batch.Row{Line: i + 2, Address: "1 Main St", City: "Seattle", State: "WA", ZIP: "98103"})
 		rows[i] = batch.StoredRow{Idx: i, Input: b}
