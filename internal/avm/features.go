@@ -17,10 +17,12 @@ var featureNames = []string{
 
 const knnFeatures = 9
 
-// monotoneFeatures are the model inputs a value may only rise with: the home's living area in each form it enters
-// (its log, above ground, against the neighbourhood's, at the neighbourhood's price per sqft and at its grade's) and
-// the likeness-weighted price of the neighbours. Unconstrained, a tree's step could price a larger home below a
-// smaller one at the same place (seen on the demo market: 4,123 sq ft valued $8,000 under 3,840 sq ft).
+// monotoneFeatures are the model inputs a value may only rise with: the home's living area in the forms it enters
+// (its log, above ground, at the neighbourhood's price per sqft and at its grade's). Unconstrained, a tree's step
+// could price a larger home below a smaller one at the same place (seen on the demo market: 4,123 sq ft valued
+// $8,000 under 3,840 sq ft). Two inputs still move with the size unconstrained, sqft_vs_nbr and knn_similar_lprice
+// (its likeness weights follow the size): on the demo market of 2027-01-01 they value 3,495 sq ft $2,700 under
+// 3,180 (docs/accuracy.md, Limits, has the fixes measured and why none is in yet).
 var monotoneFeatures = func() []int8 {
 	m := make([]int8, len(featureNames))
 	for i, name := range featureNames {
