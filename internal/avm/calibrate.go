@@ -300,15 +300,20 @@ func (c calibration) chanceWithin(path string, ls, x float64) float64 {
 		return 0.5
 	}
 	lo, hi, t := bracket(bs, ls)
-	abs, w := make([]float64, len(bs)), make([]float64, len(bs))
+	// What does not depend on p is computed once, outside the search's 30 steps.
+	abs, w, scale := make([]float64, len(bs)), make([]float64, len(bs)), make([]float64, len(bs))
+	for k, b := range bs {
+		w[k], scale[k] = float64(len(b.Z)), math.Exp(b.LogScale)
+	}
+	blocks := make([]pavaBlock, 0, len(bs))
 	q := func(p float64) float64 {
 		for k, b := range bs {
-			abs[k], w[k] = quantileLin(b.Z, p)*math.Exp(b.LogScale), float64(len(b.Z))
+			abs[k] = quantileLin(b.Z, p) * scale[k]
 		}
-		rising := pava(abs, w)
+		rising := pava(abs, w, blocks)
 		// Interpolated geometrically, as the scale is: where the bands pool to one absolute error, every scale
 		// between them reads that error (linearly, one in the middle would read a little more).
-		a, b := math.Max(rising[lo], 1e-12)/math.Exp(bs[lo].LogScale), math.Max(rising[hi], 1e-12)/math.Exp(bs[hi].LogScale)
+		a, b := math.Max(rising[lo], 1e-12)/scale[lo], math.Max(rising[hi], 1e-12)/scale[hi]
 		return math.Exp((1-t)*math.Log(a) + t*math.Log(b))
 	}
 	pLo, pHi := 0.0, 1.0
@@ -324,22 +329,25 @@ func (c calibration) chanceWithin(path string, ls, x float64) float64 {
 	return math.Max(0.02, math.Min(0.98, pLo))
 }
 
+// pavaBlock is a run of values pava has pooled.
+type pavaBlock struct {
+	sum, weight float64
+	n           int
+}
+
 // pava is the weighted least-squares non-decreasing fit to v (pool adjacent violators): a run of values that falls
-// is replaced by its weighted mean. v is overwritten and returned.
-func pava(v, w []float64) []float64 {
-	type block struct {
-		sum, weight float64
-		n           int
-	}
-	var blocks []block
+// is replaced by its weighted mean. v is overwritten and returned; buf is scratch space (its contents are ignored),
+// so that a caller fitting many times allocates once.
+func pava(v, w []float64, buf []pavaBlock) []float64 {
+	blocks := buf[:0]
 	for k := range v {
-		blocks = append(blocks, block{v[k] * w[k], w[k], 1})
+		blocks = append(blocks, pavaBlock{v[k] * w[k], w[k], 1})
 		for len(blocks) > 1 {
 			a, b := blocks[len(blocks)-2], blocks[len(blocks)-1]
 			if a.sum/a.weight <= b.sum/b.weight {
 				break
 			}
-			blocks = append(blocks[:len(blocks)-2], block{a.sum + b.sum, a.weight + b.weight, a.n + b.n})
+			blocks = append(blocks[:len(blocks)-2], pavaBlock{a.sum + b.sum, a.weight + b.weight, a.n + b.n})
 		}
 	}
 	k := 0

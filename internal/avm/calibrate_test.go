@@ -80,11 +80,11 @@ func TestConfidenceStaysWithinBounds(t *testing.T) {
 }
 
 func TestPAVA(t *testing.T) {
-	if got := pava([]float64{1, 3, 2, 4}, []float64{1, 1, 1, 1}); got[0] != 1 || got[1] != 2.5 || got[2] != 2.5 || got[3] != 4 {
+	if got := pava([]float64{1, 3, 2, 4}, []float64{1, 1, 1, 1}, nil); got[0] != 1 || got[1] != 2.5 || got[2] != 2.5 || got[3] != 4 {
 		t.Errorf("pava [1 3 2 4] = %v, want [1 2.5 2.5 4]", got)
 	}
 	// A heavy low value at the end pulls its violators down to their weighted mean.
-	if got := pava([]float64{1, 3, 0}, []float64{1, 1, 2}); got[0] != 1 || got[1] != 1 || got[2] != 1 {
+	if got := pava([]float64{1, 3, 0}, []float64{1, 1, 2}, nil); got[0] != 1 || got[1] != 1 || got[2] != 1 {
 		t.Errorf("pava [1 3 0] (weights 1 1 2) = %v, want [1 1 1]", got)
 	}
 }
