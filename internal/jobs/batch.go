@@ -111,8 +111,10 @@ func (w *batchWorker) run(ctx context.Context, j batch.Job, deadline time.Time, 
 	q := w.q
 	after := -1
 	started := time.Now()
+	// The slice is elapsed time (real seconds of work on this worker), not the business clock.
+	over := func() bool { return time.Now().After(deadline) }
 	for {
-		if time.Now().After(deadline) || ctx.Err() != nil {
+		if over() || ctx.Err() != nil {
 			return errSliceDone
 		}
 		if takeTurns && time.Since(started) >= MinTurn {
@@ -131,7 +133,7 @@ func (w *batchWorker) run(ctx context.Context, j batch.Job, deadline time.Time, 
 		if len(rows) == 0 {
 			break
 		}
-		outcomes, err := w.value(ctx, rows, deadline)
+		outcomes, err := w.value(ctx, rows, over)
 		if err != nil {
 			return err
 		}
@@ -174,13 +176,13 @@ func (w *batchWorker) finish(ctx context.Context, j batch.Job, status, msg strin
 }
 
 // value values rows in parallel, one goroutine per core (the engine is CPU-bound and safe for concurrent use), in
-// order, and starts no row once the slice's deadline has passed (at least one is valued): it returns the outcomes of
+// order, and starts no row once over says the slice has ended (at least one is valued): it returns the outcomes of
 // the rows it valued, a prefix of rows. On a loaded machine a whole chunk can outlast the run's timeout (three
 // slices); cut off there, the run would fail and wait out River's growing retry delay, while the rows left here
 // simply stay pending for the next run.
 // A row that cannot be valued (bad address, not found) is an outcome; the engine not being ready is an error,
 // and the job is tried again later.
-func (w *batchWorker) value(ctx context.Context, rows []batch.StoredRow, deadline time.Time) ([]store.RowOutcome, error) {
+func (w *batchWorker) value(ctx context.Context, rows []batch.StoredRow, over func() bool) ([]store.RowOutcome, error) {
 	out := make([]store.RowOutcome, len(rows))
 	errs := make([]error, len(rows))
 	next := make(chan int)
@@ -195,7 +197,7 @@ func (w *batchWorker) value(ctx context.Context, rows []batch.StoredRow, deadlin
 		}()
 	}
 	n := 0
-	for n < len(rows) && (n == 0 || time.Now().Before(deadline)) {
+	for n < len(rows) && (n == 0 || !over()) {
 		next <- n
 		n++
 	}
