@@ -34,7 +34,7 @@ var featureGroup = func() []string {
 	g := make([]string, len(featureNames))
 	for i, name := range featureNames {
 		switch name {
-		case "log_sqft", "log_sqft_above", "sqft_basement", "sqft_vs_nbr", "value_from_knn", "value_from_grade":
+		case "log_sqft", "log_sqft_above", "sqft_basement", "value_from_knn", "value_from_grade":
 			g[i] = AdjLivingArea
 		case "log_lot":
 			g[i] = AdjLot

@@ -313,3 +313,36 @@ func TestPointValueIsValuesEstimate(t *testing.T) {
 		t.Errorf("a month after the data: %v %v", l, ok)
 	}
 }
+
+// TestModelValueRisesWithLivingArea: every input that moves with the living area is a monotone function of it and a
+// monotone constraint of the trees (monotoneFeatures), so the model never values a larger home below a smaller one at
+// the same place with the same other facts, for any home, size or retraining, recorded or known by facts alone.
+func TestModelValueRisesWithLivingArea(t *testing.T) {
+	m, _ := synthMarket(800, 6)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
+	for p := 0; p < len(m.Properties); p += 40 {
+		rec := m.Properties[p].Home
+		approx, ok := approxVariant(rec, true)
+		if !ok {
+			t.Fatal("98103 has no centre")
+		}
+		prevRec, prevApprox := 0.0, 0.0
+		for sqft := 300.0; sqft <= 12000; sqft *= 1.07 {
+			h := rec
+			h.Sqft, h.SqftAbove = sqft, Unknown().SqftAbove
+			v := e.Value(h, int32(p), at).ModelValue
+			a := approx
+			a.Sqft = sqft
+			av, _ := e.ValueApprox(a, at)
+			if v < prevRec || av.ModelValue < prevApprox {
+				t.Errorf("home %d at %.0f sq ft: model values %.0f (recorded) and %.0f (by facts), below %.0f and %.0f for a smaller size",
+					p, sqft, v, av.ModelValue, prevRec, prevApprox)
+			}
+			prevRec, prevApprox = math.Max(prevRec, v), math.Max(prevApprox, av.ModelValue)
+		}
+	}
+}

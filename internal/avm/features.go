@@ -8,7 +8,7 @@ var featureNames = []string{
 	"log_sqft", "log_lot", "beds", "baths", "floors", "waterfront", "view", "condition", "grade",
 	"log_sqft_above", "sqft_basement", "year_built", "effective_year", "type",
 	"lat", "lon", "rot15", "rot30", "rot45", "rot60", "rot75", "rot-15", "rot-30", "rot-45", "rot-60", "rot-75",
-	"log_nbr_sqft", "log_nbr_lot", "sqft_vs_nbr",
+	"log_nbr_sqft", "log_nbr_lot",
 	// The neighbourhood's prices: deflated log price per sqft and log price of the nearest sales (never the
 	// sale itself), their spread, and how far away they are.
 	"knn_lppsf", "knn_lprice", "knn_lppsf_sd", "knn_miles", "knn30_lppsf", "value_from_knn",
@@ -17,17 +17,20 @@ var featureNames = []string{
 
 const knnFeatures = 9
 
-// monotoneFeatures are the model inputs a value may only rise with: the home's living area in the forms it enters
-// (its log, above ground, at the neighbourhood's price per sqft and at its grade's). Unconstrained, a tree's step
-// could price a larger home below a smaller one at the same place (seen on the demo market: 4,123 sq ft valued
-// $8,000 under 3,840 sq ft). Two inputs still move with the size unconstrained, sqft_vs_nbr and knn_similar_lprice
-// (its likeness weights follow the size): on the demo market of 2027-01-01 they value 3,495 sq ft $2,700 under
-// 3,180 (docs/accuracy.md, Limits, has the fixes measured and why none is in yet).
+// monotoneFeatures are the model inputs a value may only rise with. Every input that moves with the living area is
+// here, and each is a rising function of it with the home's other facts fixed: its log, above ground, at the
+// neighbourhood's price per sqft, at its grade's, and the neighbours' likeness-weighted price (whose weights leave the
+// size out, so that it is the neighbours' price plus a fixed elasticity times the size: knnOf). So a larger home at
+// the same place with the same other facts is never valued lower by the model, for any retraining
+// (TestModelValueRisesWithLivingArea). Before, a tree's step could price a larger home lower (the demo market of
+// 2027-01-01: 3,495 sq ft $2,700 under 3,180 sq ft in 98103), through the size against the neighbours' (now dropped:
+// the trees still see both sizes) and the likeness weights that followed the size. docs/accuracy.md (Size) has what
+// each variant cost on King County.
 var monotoneFeatures = func() []int8 {
 	m := make([]int8, len(featureNames))
 	for i, name := range featureNames {
 		switch name {
-		case "log_sqft", "log_sqft_above", "value_from_knn", "value_from_grade":
+		case "log_sqft", "log_sqft_above", "value_from_knn", "knn_similar_lprice", "value_from_grade":
 			m[i] = 1
 		}
 	}
@@ -55,7 +58,7 @@ func features(h *Home, dst []float64) []float64 {
 	for _, r := range rotations {
 		dst = append(dst, h.Lat*r[0]+h.Lon*r[1])
 	}
-	dst = append(dst, logOr(h.NbrSqft), logOr(h.NbrLot), logOr(h.Sqft)-logOr(h.NbrSqft))
+	dst = append(dst, logOr(h.NbrSqft), logOr(h.NbrLot))
 	return dst
 }
 

@@ -14,7 +14,7 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 9
+const SnapshotVersion = 10
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {

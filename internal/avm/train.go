@@ -400,13 +400,14 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 	}
 	var k knn
 	// The likeness-weighted estimate: each neighbour's deflated log price, corrected for the difference in living
-	// area by a typical elasticity, weighted by how alike the homes are; and the price per sqft of the nearest
-	// homes of the same construction grade.
+	// area by a typical elasticity, weighted by how alike the homes are in all but the size (likeness: weights that
+	// followed the size could make the estimate fall as the size grows, see monotoneFeatures); and the price per
+	// sqft of the nearest homes of the same construction grade.
 	var ss, ssv, gs float64
 	var gn int
 	for _, x := range nb {
 		s := &e.sales[x.ID]
-		sim := similarity(h, s, x.Miles)
+		sim := likeness(h, s, x.Miles)
 		if known(h.Grade) && known(s.grade) {
 			sim *= math.Exp(-math.Abs(h.Grade-s.grade) / 1.5)
 			if h.Grade == s.grade && gn < 10 && known(s.lsqft) {

@@ -102,10 +102,17 @@ const (
 // Each factor is 1 for a perfect match and falls off with the difference. How recent the sale is counts separately
 // (recency), so that a user reads similarity as likeness and the sale date as age.
 func similarity(h *Home, s *saleInfo, miles float64) float64 {
-	sim := math.Exp(-miles / 0.75)
+	sim := likeness(h, s, miles)
 	if known(h.Sqft) && known(s.sqft) && h.Sqft > 0 && s.sqft > 0 {
 		sim *= math.Exp(-math.Abs(math.Log(h.Sqft/s.sqft)) / 0.3)
 	}
+	return sim
+}
+
+// likeness is similarity without the living area: how near the sale is and how alike the homes are in layout, age
+// and type.
+func likeness(h *Home, s *saleInfo, miles float64) float64 {
+	sim := math.Exp(-miles / 0.75)
 	if known(h.Beds) && known(s.beds) {
 		sim *= math.Exp(-math.Abs(h.Beds-s.beds) / 3)
 	}
