@@ -258,8 +258,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if !info.TimeForward {
 		how = fmt.Sprintf("on the out-of-fold errors of %d market sales (too little history for a holdout after the data)", info.HeldOut)
 	}
-	fmt.Fprintf(stdout, "trained in %.1fs: %d models, trend %+.2f%%/month past the data, comparables blend %.1f;\ncalibrated %s\n",
-		time.Since(started).Seconds(), info.Models, 100*info.TrendPerMonth, info.Blend, how)
+	fmt.Fprintf(stdout, "trained in %.1fs: %d models, trend %+.2f%%/month past the data, comparables blend %.1f, size elasticity %.2f;\ncalibrated %s\n",
+		time.Since(started).Seconds(), info.Models, 100*info.TrendPerMonth, info.Blend, info.SizeElasticity, how)
 	for _, p := range info.Paths {
 		note := ""
 		if p.Thin {

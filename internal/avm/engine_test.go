@@ -346,3 +346,28 @@ func TestModelValueRisesWithLivingArea(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeElasticityIsTheMarkets: the elasticity that corrects neighbours' prices to the subject's size is learned
+// from the market: the synthetic market's prices are proportional to the living area (elasticity 1), a fixed guess
+// was 0.45.
+func TestSizeElasticityIsTheMarkets(t *testing.T) {
+	m, _ := synthMarket(800, 7)
+	e, err := Train(m, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Info().SizeElasticity; math.Abs(got-1) > 0.1 {
+		t.Errorf("size elasticity %.3f, the market's is 1", got)
+	}
+	data, err := e.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Restore(m, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.elasticity != e.elasticity {
+		t.Errorf("restored elasticity %v, trained %v", r.elasticity, e.elasticity)
+	}
+}

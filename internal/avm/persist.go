@@ -14,7 +14,7 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 10
+const SnapshotVersion = 11
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {
@@ -37,6 +37,9 @@ type snapshot struct {
 	HeldN     int
 	HeldHits  float64
 	Forward   bool
+
+	// Elasticity is the size elasticity of the neighbours' likeness-weighted price (fitElasticity).
+	Elasticity float64
 	// Per sale (by Sale.ID): the out-of-fold residual and prediction.
 	SaleIDs []int64
 	Resid   []float64
@@ -46,7 +49,7 @@ type snapshot struct {
 // Marshal saves the engine; Restore rebuilds it against the same market.
 func (e *Engine) Marshal() ([]byte, error) {
 	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index,
-		Alpha: e.alpha, K0: e.k0, Offset: e.offset, BlendSale: e.blendSale,
+		Alpha: e.alpha, K0: e.k0, Offset: e.offset, Elasticity: e.elasticity, BlendSale: e.blendSale,
 		DataEnd: e.dataEnd, Scale: e.calib.scale, Bands: e.calib.bands, Disagree: e.calib.disagreeUsual,
 		Horizon: e.calib.horizon, HeldN: e.calib.holdoutN,
 		HeldHits: e.calib.holdoutHits, Forward: e.calib.timeForward}
@@ -86,7 +89,7 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		byID[sale.ID] = int32(i)
 	}
 	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index,
-		alpha: s.Alpha, k0: s.K0, offset: s.Offset, blendSale: s.BlendSale, dataEnd: s.DataEnd,
+		alpha: s.Alpha, k0: s.K0, offset: s.Offset, elasticity: s.Elasticity, blendSale: s.BlendSale, dataEnd: s.DataEnd,
 		calib: calibration{scale: s.Scale, bands: s.Bands, widen: thinWidening(s.Bands), disagreeUsual: s.Disagree,
 			horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	pts := make([]geo.Point, 0, len(s.SaleIDs))
@@ -120,6 +123,7 @@ type Info struct {
 	Models         int
 	TrendPerMonth  float64 // the seasonally adjusted trend extrapolated past the data, in log units
 	Blend          float64 // alpha: how far the comparables' residuals move the model's value
+	SizeElasticity float64 // of the neighbours' likeness-weighted price (fitElasticity)
 	HeldOut        int     // held-out valuations of recorded homes the calibration learned from
 	HeldOutApprox  int     // and of addresses not on record
 	HeldOutHitRate float64 // share of all held-out valuations within 10%
@@ -142,7 +146,7 @@ type PathInfo struct {
 // Info reports what the engine learned.
 func (e *Engine) Info() Info {
 	return Info{Sales: len(e.sales), DataEnd: e.dataEnd, Models: len(e.models), TrendPerMonth: e.index.Slope,
-		Blend: e.alpha, HeldOut: heldIn(e.calib.bands[pooled(PathRecord)]), HeldOutApprox: heldIn(e.calib.bands[pooled(PathFacts)]),
+		Blend: e.alpha, SizeElasticity: e.elasticity, HeldOut: heldIn(e.calib.bands[pooled(PathRecord)]), HeldOutApprox: heldIn(e.calib.bands[pooled(PathFacts)]),
 		HeldOutHitRate: e.calib.holdoutHits, HorizonMonths: e.calib.horizon,
 		TimeForward: e.calib.timeForward, Paths: e.calib.pathInfo()}
 }

@@ -96,6 +96,9 @@ type Engine struct {
 	homes   *geo.Index // over the market's properties
 	// offset is added to the models' mean: the median out-of-fold residual (see trainCore).
 	offset float64
+	// elasticity corrects a neighbour's log price to the subject's living area in the likeness-weighted price
+	// (knnOf), fitted on the market's own sales (fitElasticity).
+	elasticity float64
 	// byProperty lists each property's sales (indexes in sales), oldest first.
 	byProperty map[int32][]int32
 	// blendSale weighs a home's own last sale (lastsale.go).
@@ -211,6 +214,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	e.spatial = geo.NewIndex(pts)
 	e.homes = propertyIndex(m)
 	e.indexByProperty()
+	e.elasticity = e.fitElasticity(func(k int) bool { return fit == nil || fit[k] }, home)
 
 	// 3. The neighbourhood's prices as features, leaving out every sale of the home itself (its own history is
 	// weighed apart, as its last sale).
@@ -381,6 +385,54 @@ func present(models []*gbm.Model) []*gbm.Model {
 	return kept
 }
 
+// Elasticity bounds: fitElasticity's answer is clipped to them, and defaultElasticity is used where too few sales
+// differ in size from their neighbours to fit one.
+const (
+	defaultElasticity  = 0.45
+	minElasticity      = 0.2
+	maxElasticity      = 1.5
+	minElasticitySales = 200
+)
+
+// fitElasticity fits the elasticity of price to living area that the likeness-weighted price (knnOf) corrects each
+// neighbour by: the least-squares slope, over the market's own sales that use accepts, of a sale's deflated log price
+// less its neighbours' likeness-weighted mean on its log size less theirs (never the sale's own home). That is the
+// elasticity with which that price best predicts the sales it is built from, and so it is learned from the market
+// the engine trains on, never from a sale it is tested on (King County: 0.45 was a fixed guess).
+func (e *Engine) fitElasticity(use func(k int) bool, home func(k int) *Home) float64 {
+	var sxy, sxx float64
+	n := 0
+	for k := range e.sales {
+		if !use(k) || !known(e.sales[k].lsqft) {
+			continue
+		}
+		own := e.sales[k].property
+		h := home(k)
+		var sw, sp, sl float64
+		for _, x := range e.knnNeighbours(h, func(id int32) bool { return e.sales[id].property != own }) {
+			s := &e.sales[x.ID]
+			if !known(s.lsqft) {
+				continue
+			}
+			w := likeness(h, s, x.Miles)
+			sw += w
+			sp += w * s.deflated
+			sl += w * s.lsqft
+		}
+		if sw <= 0 {
+			continue
+		}
+		dp, dl := e.sales[k].deflated-sp/sw, e.sales[k].lsqft-sl/sw
+		sxy += dp * dl
+		sxx += dl * dl
+		n++
+	}
+	if n < minElasticitySales || sxx <= 0 {
+		return defaultElasticity
+	}
+	return math.Max(minElasticity, math.Min(maxElasticity, sxy/sxx))
+}
+
 // knnFor summarises the deflated prices of the nearest market sales that keep accepts.
 func (e *Engine) knnFor(h *Home, keep func(int32) bool) knn {
 	return e.knnOf(h, e.knnNeighbours(h, keep))
@@ -417,7 +469,7 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 		}
 		v := s.deflated
 		if known(s.lsqft) && h.Sqft > 0 {
-			v += 0.45 * (math.Log(h.Sqft) - s.lsqft)
+			v += e.elasticity * (math.Log(h.Sqft) - s.lsqft)
 		}
 		ss += sim
 		ssv += sim * v
