@@ -509,11 +509,16 @@ func logRatio(a, b float64) float64 {
 // minAbsErr floors |error| before its log: a valuation within 0.2% is as good as exact.
 const minAbsErr = 0.002
 
-// scaleParams keep the scale model small and smooth: it learns from a few thousand held-out errors.
+// scaleParams keep the scale model small and smooth: it learns from a few thousand held-out errors. Its error scale
+// may only rise with the disagreement between the estimate and the comparables (the last input of signals.vector):
+// a home valued further from what its comparables indicate is never surer, all else equal. Unconstrained, a few
+// held-out homes whose own sale was right against their comparables taught some retrainings the opposite.
 func scaleParams() gbm.Params {
 	p := gbm.DefaultParams()
 	p.Trees, p.LearningRate, p.NumLeaves, p.MinLeaf = 300, 0.03, 8, 60
 	p.FeatureFraction, p.BaggingFraction = 0.8, 0.8
+	p.Monotone = make([]int8, len(signals{}.vector()))
+	p.Monotone[len(p.Monotone)-1] = 1 // disagree
 	return p
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,33 +97,39 @@ func TestValuationPromisesOfAStaleMarket(t *testing.T) {
 		t.Errorf("meta %+v: a valuation as of 2008 is still a valuation, charged once", ans.Data.Meta)
 	}
 
-	// Units not on record, by type and size: answered within a factor of 3, or a free 422 saying why.
+	// Units not on record, by type and size: answered within a factor of 3, or a free 422 saying why. Small units
+	// (500 to 700 sq ft, near the smallest condos on record) are where the range is widest: a few of the 30 are
+	// refused (which ones moves with the engine, so the test asks about three sizes).
 	balance := a.credits(token)
 	var refused []url.Values
 	var rows strings.Builder
 	rows.WriteString("Address,City,State,Zip,Property Type,Square Feet\n")
+	units := 0
 	for _, q := range sacramentoAddresses {
-		unit := url.Values{"address": {q.Get("address") + " Apt 9"}, "city": q["city"], "state": q["state"], "zip": q["zip"],
-			"propertyType": {"Condo"}, "squareFeet": {"900"}}
-		fmt.Fprintf(&rows, "%s,%s,%s,%s,Condo,900\n", unit.Get("address"), unit.Get("city"), unit.Get("state"), unit.Get("zip"))
-		r := a.public(key.Value, unit)
-		switch r.status {
-		case http.StatusOK:
-			balance--
-			r.json(t, &ans)
-			if v := ans.Data.Valuation; float64(v.High) > 3.03*float64(v.Low) {
-				t.Errorf("%s: range %d-%d sold", unit.Get("address"), v.Low, v.High)
+		for _, size := range []string{"500", "600", "700"} {
+			units++
+			unit := url.Values{"address": {q.Get("address") + " Apt 9"}, "city": q["city"], "state": q["state"], "zip": q["zip"],
+				"propertyType": {"Condo"}, "squareFeet": {size}}
+			fmt.Fprintf(&rows, "%s,%s,%s,%s,Condo,%s\n", unit.Get("address"), unit.Get("city"), unit.Get("state"), unit.Get("zip"), size)
+			r := a.public(key.Value, unit)
+			switch r.status {
+			case http.StatusOK:
+				balance--
+				r.json(t, &ans)
+				if v := ans.Data.Valuation; float64(v.High) > 3.03*float64(v.Low) {
+					t.Errorf("%s: range %d-%d sold", unit.Get("address"), v.Low, v.High)
+				}
+			case http.StatusUnprocessableEntity:
+				refused = append(refused, unit)
+				if e := r.errBody(t); e.Code != "valuation_too_uncertain" || !strings.HasSuffix(e.Error, "Not charged.") {
+					t.Errorf("refusal %+v", e)
+				}
+			default:
+				t.Fatalf("%s: %d %s", unit.Get("address"), r.status, r.body)
 			}
-		case http.StatusUnprocessableEntity:
-			refused = append(refused, unit)
-			if e := r.errBody(t); e.Code != "valuation_too_uncertain" || !strings.HasSuffix(e.Error, "Not charged.") {
-				t.Errorf("refusal %+v", e)
+			if c := a.credits(token); c != balance {
+				t.Fatalf("after %s (%d): balance %d, want %d", unit.Get("address"), r.status, c, balance)
 			}
-		default:
-			t.Fatalf("%s: %d %s", unit.Get("address"), r.status, r.body)
-		}
-		if c := a.credits(token); c != balance {
-			t.Fatalf("after %s (%d): balance %d, want %d", unit.Get("address"), r.status, c, balance)
 		}
 	}
 	if len(refused) == 0 {
@@ -130,8 +137,9 @@ func TestValuationPromisesOfAStaleMarket(t *testing.T) {
 	}
 	// The dashboard lookup refuses the same way, free.
 	q := refused[0]
+	size, _ := strconv.Atoi(q.Get("squareFeet"))
 	r = a.do(req{method: "POST", path: "/api/property/lookup", token: token, body: map[string]any{"address": q.Get("address"),
-		"city": q.Get("city"), "state": q.Get("state"), "zip": q.Get("zip"), "propertyType": "Condo", "squareFeet": 900}})
+		"city": q.Get("city"), "state": q.Get("state"), "zip": q.Get("zip"), "propertyType": "Condo", "squareFeet": size}})
 	expectStatus(t, r, http.StatusUnprocessableEntity)
 	if c := a.credits(token); c != balance {
 		t.Errorf("a refused dashboard lookup cost %d credits", balance-c)
@@ -145,7 +153,7 @@ func TestValuationPromisesOfAStaleMarket(t *testing.T) {
 	r.json(t, &j)
 	done := a.waitJob(token, j.ID, "completed", "failed")
 	if done.Status != "completed" || done.FailedProperties != len(refused) ||
-		done.CreditsUsed != int64(len(sacramentoAddresses)-len(refused)) {
+		done.CreditsUsed != int64(units-len(refused)) {
 		t.Errorf("job %+v; %d refused by the API", done, len(refused))
 	}
 	reasons := 0
