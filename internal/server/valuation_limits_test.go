@@ -98,8 +98,8 @@ func TestValuationPromisesOfAStaleMarket(t *testing.T) {
 	}
 
 	// Units not on record, by type and size: answered within a factor of 3, or a free 422 saying why. Small units
-	// (500 to 700 sq ft, near the smallest condos on record) are where the range is widest: a few of the 30 are
-	// refused (which ones moves with the engine, so the test asks about three sizes).
+	// (500 to 700 sq ft, near the smallest condos on record) are where the range is widest: one or more of the 30
+	// are refused (which ones moves with the engine, so the test asks about three sizes).
 	balance := a.credits(token)
 	var refused []url.Values
 	var rows strings.Builder
