@@ -20,7 +20,7 @@ const knnFeatures = 9
 // monotoneFeatures are the model inputs a value may only rise with. Every input that moves with the living area is
 // here, and each is a rising function of it with the home's other facts fixed: its log, above ground, at the
 // neighbourhood's price per sqft, at its grade's, and the neighbours' likeness-weighted price (whose weights leave the
-// size out, so that it is the neighbours' price plus a fixed elasticity times the size: knnOf). So a larger home at
+// size out, so that it is the neighbours' price plus the market's elasticity times the log size: knnOf). So a larger home at
 // the same place with the same other facts is never valued lower by the model, for any retraining
 // (TestModelValueRisesWithLivingArea). Before, a tree's step could price a larger home lower (the demo market of
 // 2027-01-01: 3,495 sq ft $2,700 under 3,180 sq ft in 98103), through the size against the neighbours' (now dropped:

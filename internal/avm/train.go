@@ -452,7 +452,7 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 	}
 	var k knn
 	// The likeness-weighted estimate: each neighbour's deflated log price, corrected for the difference in living
-	// area by a typical elasticity, weighted by how alike the homes are in all but the size (likeness: weights that
+	// area by the market's elasticity (fitElasticity), weighted by how alike the homes are in all but the size (likeness: weights that
 	// followed the size could make the estimate fall as the size grows, see monotoneFeatures); and the price per
 	// sqft of the nearest homes of the same construction grade.
 	var ss, ssv, gs float64
