@@ -200,7 +200,7 @@ func runImportPeople(ctx context.Context, file string, args []string, getenv fun
 	return nil
 }
 
-const evalUsage = `Usage: valuator eval --data FILE --format kingcounty|sacramento|csv --cut YYYY-MM-DD [--zip-level|--paths]
+const evalUsage = `Usage: valuator eval --data FILE --format kingcounty|sacramento|csv --cut YYYY-MM-DD [--zip-level|--paths] [--seed N]
 
 Runs the accuracy protocol of ../shared/data/README.md: trains on every sale dated before the cut and values every
 sale on or after it, then prints MdAPE, MAPE, PPE5/10/20, coverage, the 80% interval's coverage and the calibration
@@ -219,6 +219,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	zipLevel := fs.Bool("zip-level", false, "value the test homes as addresses not on record")
 	paths := fs.Bool("paths", false, "value the test homes on every path (as recorded, from their type and size, from "+
 		"more facts, as units of their building) and print each path's calibration")
+	seed := fs.Uint64("seed", 1, "the models' random seed (another seed measures the run-to-run spread)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -248,7 +249,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errors.New("no sales on or after the cut")
 	}
 	started := time.Now()
-	engine, err := avm.Train(market, avm.DefaultOptions())
+	opt := avm.DefaultOptions()
+	opt.Model.Seed = *seed
+	engine, err := avm.Train(market, opt)
 	if err != nil {
 		return err
 	}
