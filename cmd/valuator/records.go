@@ -207,7 +207,8 @@ sale on or after it, then prints MdAPE, MAPE, PPE5/10/20, coverage, the 80% inte
 of the stated confidence by decile. With --zip-level the test homes are valued as addresses not on record (at
 their ZIP code's centre, with or without their main attributes); with --paths on every path a lookup can take
 (as recorded, from type and size alone, from more facts, as a unit of its building), with each path's FSD
-calibration by decile. It also prints the assessors' ratio study (COD, PRD, PRB). Nothing is written to the database.
+calibration by decile. It also prints the assessors' ratio study (COD, PRD, PRB). --seed N trains with another
+random seed, to measure the run-to-run spread. Nothing is written to the database.
 `
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
