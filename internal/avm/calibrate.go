@@ -65,7 +65,8 @@ func (e *Engine) signalsFor(h *Home, nb knn, modelLog float64, comps []Comparabl
 	at time.Time) signals {
 	s := signals{compSD: sd, compMAD: mad, neff: neff, shift: math.Abs(shift)}
 	s.sizeVsNbr = orZero(math.Abs(logOr(h.Sqft) - logOr(h.NbrSqft)))
-	s.priceVsNbr = orZero(math.Abs(modelLog - e.index.At(at) - nb.lprice))
+	ix, _, _ := e.indexFor(h)
+	s.priceVsNbr = orZero(math.Abs(modelLog - ix.At(at) - nb.lprice))
 	s.nbrSpread = orZero(nb.sd)
 	s.logValue = modelLog - math.Log(500000)
 	if s.compSD != s.compSD {

@@ -98,7 +98,8 @@ func (e *Engine) adjust(c *Comparable, h *Home, m *gbm.Model, keep func(int32) b
 		buf = features(hm, buf[:0])
 		return e.knnOf(hm, nb).append(buf, hm)
 	}
-	running := c.Price * math.Exp(e.index.At(at)-e.index.At(s.date))
+	ix := e.saleIndex(s)
+	running := c.Price * math.Exp(ix.At(at)-ix.At(s.date))
 	c.Adjustments = append(c.Adjustments[:0], Adjustment{Line: AdjTime, Amount: running - c.Price})
 	last := slices.Clone(row(&comp))
 	prev := m.Predict(last)

@@ -73,7 +73,8 @@ func (e *Engine) Drivers(h Home, property int32, at time.Time) Drivers {
 	}
 	n := float64(len(models))
 	px, pr = px/n, pr/n
-	lift := e.offset + e.index.At(at)
+	ix, _, _ := e.indexFor(&h)
+	lift := e.offset + ix.At(at)
 	value, typical := math.Exp(px+lift), math.Exp(pr+lift)
 
 	// Log contributions to dollars by the logarithmic mean of the two values: exact in sum, and each group's

@@ -68,6 +68,11 @@ const (
 	indexMinPerMonth = 20   // months with fewer sales borrow strength from their neighbours
 	trendMaxPerMonth = 0.01 // at most 1% a month either way
 	trendMaxAhead    = 12   // months
+	// indexWindowSales and indexMaxWindow: the index of a thin market is smoothed over as many months either side
+	// as hold about indexWindowSales sales, up to indexMaxWindow (indexOfLevels). King County's 1,700 sales a month
+	// need no more than the usual two; the 3,000-home demo market's 50 a month need eight.
+	indexWindowSales = 800
+	indexMaxWindow   = 12
 )
 
 // The trend's window and damping when the market is too short to choose them (chooseTrend).
@@ -76,7 +81,8 @@ const (
 	trendDamping = 0.7 // extrapolate only part of the recent trend: trends revert
 )
 
-// buildIndex estimates the index from each sale's date and its residual against a time-blind model.
+// buildIndex estimates the index from each sale's date and its residual against a time-blind model: the monthly
+// median residual.
 func buildIndex(dates []time.Time, resid []float64) Index {
 	if len(dates) == 0 {
 		return Index{}
@@ -106,12 +112,30 @@ func buildIndex(dates []time.Time, resid []float64) Index {
 		raw[m] = median(v)
 		weight[m] = math.Min(1, float64(len(v))/indexMinPerMonth)
 	}
-	// Smooth with a local linear fit over two months either side, weighted by each month's data and a tricube
-	// kernel: a moving average would lag at the ends of the series, and the last month is where extrapolation
-	// starts.
+	return indexOfLevels(start, raw, weight, float64(len(dates))/float64(n))
+}
+
+// indexOfLevels makes the index from raw monthly log levels from start (NaN: no data), each weighted by how much
+// data it rests on (0 to 1), and perMonth, the market's average sales a month: seasonally adjusted, smoothed,
+// centred, with its season and its trend past the data.
+func indexOfLevels(start time.Time, raw, weight []float64, perMonth float64) Index {
+	n := len(raw)
+	filled := append([]float64(nil), raw...)
+	fillGaps(filled)
+	seasonal := seasonalProfile(start, filled)
+	season := func(m int) float64 { return seasonal[start.AddDate(0, m, 0).Month()-1] }
+	adj := make([]float64, n)
+	for m := range raw {
+		adj[m] = raw[m] - season(m)
+	}
+	// Smooth the seasonally adjusted levels with a local linear fit, weighted by each month's data and a tricube
+	// kernel (a moving average would lag at the ends of the series, and the last month is where extrapolation
+	// starts), over two months either side, or as many as hold about indexWindowSales sales in a thin market: a
+	// month's level there rests on a few dozen sales, and the change over a year would be mostly their noise.
+	h := min(max(int(math.Ceil((indexWindowSales/perMonth-1)/2)), 2), indexMaxWindow)
 	levels := make([]float64, n)
 	for m := range levels {
-		levels[m] = localLinear(raw, weight, m, 2)
+		levels[m] = localLinear(adj, weight, m, h)
 	}
 	fillGaps(levels)
 	// Express levels relative to their mean, so the model trained on deflated prices sits at the average level.
@@ -120,14 +144,12 @@ func buildIndex(dates []time.Time, resid []float64) Index {
 		mean += v
 	}
 	mean /= float64(n)
-	for i := range levels {
-		levels[i] -= mean
-	}
-	ix := Index{Start: start, Levels: levels, MaxAhead: trendMaxAhead, Seasonal: seasonalProfile(start, levels)}
 	adjusted := make([]float64, n)
 	for m := range levels {
-		adjusted[m] = levels[m] - ix.Seasonal[start.AddDate(0, m, 0).Month()-1]
+		adjusted[m] = levels[m] - mean
+		levels[m] = adjusted[m] + season(m)
 	}
+	ix := Index{Start: start, Levels: levels, MaxAhead: trendMaxAhead, Seasonal: seasonal}
 	months, damping := chooseTrend(adjusted)
 	ix.Slope = trendSlope(adjusted, months, damping)
 	return ix

@@ -48,7 +48,8 @@ func (e *Engine) lastSaleOf(property int32, at time.Time, skip int32, modelLog f
 		return lastSale{sale: -1}
 	}
 	s := &e.sales[best]
-	ls := lastSale{sale: best, adj: s.logPrice + e.index.At(at) - e.index.At(s.date),
+	ix := e.saleIndex(s)
+	ls := lastSale{sale: best, adj: s.logPrice + ix.At(at) - ix.At(s.date),
 		months: at.Sub(s.date).Hours() / 24 / 30.4}
 	ls.r1 = ls.adj - modelLog
 	ls.weight = e.blendSale.weight(ls.r1, ls.months)

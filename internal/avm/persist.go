@@ -14,7 +14,7 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 11
+const SnapshotVersion = 12
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {
@@ -26,6 +26,7 @@ type snapshot struct {
 	Final     *gbm.Model
 	Folds     []*gbm.Model
 	Index     Index
+	Areas     areaIndexes
 	Alpha, K0 float64
 	Offset    float64
 	BlendSale saleBlend
@@ -49,6 +50,7 @@ type snapshot struct {
 // Marshal saves the engine; Restore rebuilds it against the same market.
 func (e *Engine) Marshal() ([]byte, error) {
 	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index,
+		Areas: e.areas,
 		Alpha: e.alpha, K0: e.k0, Offset: e.offset, Elasticity: e.elasticity, BlendSale: e.blendSale,
 		DataEnd: e.dataEnd, Scale: e.calib.scale, Bands: e.calib.bands, Disagree: e.calib.disagreeUsual,
 		Horizon: e.calib.horizon, HeldN: e.calib.holdoutN,
@@ -89,6 +91,7 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		byID[sale.ID] = int32(i)
 	}
 	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index,
+		areas: s.Areas,
 		alpha: s.Alpha, k0: s.K0, offset: s.Offset, elasticity: s.Elasticity, blendSale: s.BlendSale, dataEnd: s.DataEnd,
 		calib: calibration{scale: s.Scale, bands: s.Bands, widen: thinWidening(s.Bands), disagreeUsual: s.Disagree,
 			horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
@@ -101,8 +104,9 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		sale := m.Sales[i]
 		h := &m.Properties[sale.Property].Home
 		y := math.Log(sale.Price)
+		ix, _ := e.indexOfZIP(h.ZIP)
 		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property, lat: h.Lat, lon: h.Lon, date: sale.Date,
-			logPrice: y, deflated: y - s.Index.At(sale.Date), lsqft: logOr(h.Sqft), resid: s.Resid[k], pred: s.Pred[k],
+			logPrice: y, deflated: y - ix.At(sale.Date), lsqft: logOr(h.Sqft), resid: s.Resid[k], pred: s.Pred[k],
 			sqft: h.Sqft, beds: h.Beds, baths: h.Baths, yearBuilt: h.YearBuilt, grade: h.Grade, typ: h.Type})
 		pts = append(pts, geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon})
 	}

@@ -89,8 +89,11 @@ type Engine struct {
 	models []*gbm.Model // averaged, for homes the models never learned from
 	// folds are the out-of-fold models, by fold: a home whose sales the models learned from is valued by the one
 	// model that did not (its fold's), so that its value is not its own remembered price (see predictFor).
-	folds   []*gbm.Model
-	index   Index
+	folds []*gbm.Model
+	index Index // the whole market's
+	// areas are the indexes of the market's metros, areas and ZIP codes (area.go); a home's value moves with the
+	// most specific one that covers it (indexFor).
+	areas   areaIndexes
 	sales   []saleInfo
 	spatial *geo.Index // over sales
 	homes   *geo.Index // over the market's properties
@@ -181,28 +184,35 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	}
 	baseRow := func(k int, dst []float64) []float64 { return features(home(k), dst) }
 
-	// 1. The index: the monthly median residual against a quick time-blind model, out of fold so that the
-	// residuals are honest.
+	// 1. The index of the market and of its areas, from the time effects of a quick model (timeEffects).
 	quick := opt.Model
 	quick.Trees, quick.LearningRate = max(100, opt.Model.Trees/5), 0.1
-	oof, _, err := outOfFold(X, baseRow, y, fold, fit, opt.Folds, quick)
+	start, end := monthStart(dates[0]), monthStart(dates[0])
+	zips := make([]string, n)
+	for k, d := range dates {
+		start, end = minTime(start, monthStart(d)), maxTime(end, monthStart(d))
+		zips[k] = home(k).ZIP
+	}
+	months := monthIndex(start, end) + 1
+	as, err := timeEffects(X, baseRow, y, dates, zips, fit, start, months, quick)
 	if err != nil {
 		return nil, err
 	}
-	resid0 := make([]float64, n)
-	for k := range y {
-		resid0[k] = y[k] - oof[k]
+	for k := range as {
+		as[k].lat, as[k].lon = home(k).Lat, home(k).Lon
 	}
-	index := buildIndex(dates, resid0)
+	index := marketIndex(as, start, months)
 
-	// 2. Deflate prices to the index's average level and index the sales in space.
-	e := &Engine{market: m, opt: opt, index: index}
+	// 2. Deflate prices to the average level of the index of each sale's area and index the sales in space.
+	e := &Engine{market: m, opt: opt, index: index, areas: buildAreas(index, as)}
+	as = nil
 	pts := make([]geo.Point, n)
 	yd := make([]float64, n)
 	for k, i := range idx {
 		s := m.Sales[i]
 		h := &m.Properties[s.Property].Home
-		yd[k] = y[k] - index.At(dates[k])
+		ix, _ := e.indexOfZIP(h.ZIP)
+		yd[k] = y[k] - ix.At(dates[k])
 		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, lat: h.Lat, lon: h.Lon, date: s.Date,
 			logPrice: y[k], deflated: yd[k], lsqft: logOr(h.Sqft), sqft: h.Sqft, beds: h.Beds, baths: h.Baths,
 			yearBuilt: h.YearBuilt, grade: h.Grade, typ: h.Type})

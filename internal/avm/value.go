@@ -317,7 +317,8 @@ func (e *Engine) point(h *Home, property int32, at time.Time, skip int32, locate
 	nb := e.knnFor(h, keep)
 	x = nb.append(x, h)
 	p := pointParts{x: x, nb: nb, last: lastSale{sale: -1}}
-	p.modelLog = e.predictFor(x, property) + e.index.At(at)
+	ix, _, _ := e.indexFor(h)
+	p.modelLog = e.predictFor(x, property) + ix.At(at)
 	p.comps = e.comparables(h, at, keep)
 	p.mean, p.neff, p.sd, p.mad = compStats(p.comps)
 	// The comparables' residuals move the value only for a recorded home: around a ZIP code's centre they are

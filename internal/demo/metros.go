@@ -156,3 +156,23 @@ var metros = []metro{
 		},
 	},
 }
+
+// MetroTruth is what the generator knows of a demo metro, for tests that measure an estimate against it.
+type MetroTruth struct {
+	Name string
+	ZIPs []string
+	// Growth is the annual appreciation of the metro's price index (the same every year).
+	Growth float64
+}
+
+// Metros are the demo metros as the generator made them.
+func Metros() []MetroTruth {
+	out := make([]MetroTruth, len(metros))
+	for i, m := range metros {
+		out[i] = MetroTruth{Name: m.name, Growth: m.growth}
+		for _, z := range m.zips {
+			out[i].ZIPs = append(out[i].ZIPs, z.code)
+		}
+	}
+	return out
+}
