@@ -129,14 +129,41 @@ type ResultDetails struct {
 }
 
 type ResultMarket struct {
-	RentEstimate *int64          `json:"rentEstimate"`
-	RentLow      *int64          `json:"rentLow"`
-	RentHigh     *int64          `json:"rentHigh"`
-	RentSource   *string         `json:"rentSource"`
+	RentEstimate *int64  `json:"rentEstimate"`
+	RentLow      *int64  `json:"rentLow"`
+	RentHigh     *int64  `json:"rentHigh"`
+	RentSource   *string `json:"rentSource"`
+	// RentalComparables are the rentals the rent estimate was made from, best first, with the weights it gave
+	// them; empty when the rent comes from the yield model (rentSource "model") or there is no rent.
+	RentalComparables []RentalComparableOut `json:"rentalComparables"`
+	// GrossYield is rentEstimate × 12 / estimatedValue, both as quoted, to four decimals (0.0612 = 6.12% a year);
+	// null without a rent estimate.
+	GrossYield   *float64        `json:"grossYield"`
 	County       *string         `json:"county"`
 	MarketTrend  *float64        `json:"marketTrend"`
 	PriceHistory []PriceEvent    `json:"priceHistory"`
 	Comparables  []ComparableOut `json:"comparables"`
+}
+
+// RentalComparableOut is a rental comparable (avm.RentalComparable) as the API shows it: one home, its latest rent
+// before the valuation date.
+type RentalComparableOut struct {
+	Address    string   `json:"address"`
+	City       *string  `json:"city"`
+	State      *string  `json:"state"`
+	ZIP        *string  `json:"zip"`
+	Rent       int64    `json:"rent"`
+	Date       string   `json:"date"`
+	Bedrooms   *float64 `json:"bedrooms"`
+	Bathrooms  *float64 `json:"bathrooms"`
+	SquareFeet *int64   `json:"squareFeet"`
+	// Distance is in miles, to two decimals.
+	Distance float64 `json:"distance"`
+	// AdjustedRent is what this rent says the subject lets for (grown to the valuation date, scaled to its size):
+	// the rent estimate is the weighted median of the adjusted rents.
+	AdjustedRent int64   `json:"adjustedRent"`
+	Similarity   float64 `json:"similarity"`
+	Weight       float64 `json:"weight"`
 }
 
 // PriceEvent is one recorded sale of the home.
@@ -289,12 +316,27 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 	}
 
 	rent := snap.engine.Rent(subject, val.Value, at)
-	r.MarketData = ResultMarket{County: optS(county), PriceHistory: []PriceEvent{}, Comparables: []ComparableOut{}}
+	r.MarketData = ResultMarket{County: optS(county), PriceHistory: []PriceEvent{}, Comparables: []ComparableOut{},
+		RentalComparables: []RentalComparableOut{}}
 	if rent.Rent > 0 {
 		r.MarketData.RentEstimate = optI(math.Round(rent.Rent/25) * 25)
 		r.MarketData.RentLow = optI(math.Round(rent.Low/25) * 25)
 		r.MarketData.RentHigh = optI(math.Round(rent.High/25) * 25)
 		r.MarketData.RentSource = optS(rent.Source)
+		// From the quoted figures, so that a reader of the answer gets the same yield from it.
+		if v := r.Valuation.EstimatedValue; v > 0 && *r.MarketData.RentEstimate > 0 {
+			y := math.Round(float64(*r.MarketData.RentEstimate)*12/float64(v)*10000) / 10000
+			r.MarketData.GrossYield = &y
+		}
+		for _, c := range rent.Comparables {
+			h := &snap.data.Homes[c.Property]
+			r.Property.IsDemo = r.Property.IsDemo || h.Source == property.SourceDemo
+			r.MarketData.RentalComparables = append(r.MarketData.RentalComparables, RentalComparableOut{
+				Address: streetLine(h), City: optS(h.City), State: optS(h.State), ZIP: optS(h.ZIP),
+				Rent: int64(math.Round(c.Rent)), Date: day(c.Date), Bedrooms: optF(h.Beds), Bathrooms: optF(h.Baths),
+				SquareFeet: optI(h.Sqft), Distance: math.Round(c.Miles*100) / 100,
+				AdjustedRent: int64(math.Round(c.AdjustedRent)), Similarity: round3(c.Similarity), Weight: round3(c.Weight)})
+		}
 	}
 	r.MarketData.MarketTrend = optF(math.Round(snap.engine.Trend(at)*1000) / 1000)
 	r.ValueHistory = valueHistory(snap.engine.PriceIndex(), val.Value, at)
@@ -311,11 +353,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		h := &snap.data.Homes[c.Property]
 		// A valuation drawn from demo records is a demo answer, whether or not the subject is on record.
 		r.Property.IsDemo = r.Property.IsDemo || h.Source == property.SourceDemo
-		addr := strings.TrimSpace(h.Street + " " + strings.TrimSpace(h.UnitType+" "+h.Unit))
-		if h.Street == "" {
-			addr = "Parcel " + h.ExternalID
-		}
-		out := ComparableOut{Address: addr,
+		out := ComparableOut{Address: streetLine(h),
 			City: optS(h.City), State: optS(h.State), ZIP: optS(h.ZIP),
 			DistanceMiles: math.Round(c.Miles*100) / 100, SaleDate: day(c.Date), SalePrice: int64(math.Round(c.Price)),
 			Bedrooms: optF(h.Beds), Bathrooms: optF(h.Baths), SquareFeet: optI(h.Sqft), YearBuilt: optI(h.YearBuilt),
@@ -327,6 +365,14 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 	}
 	r.Meta.DataSource = source
 	return r
+}
+
+// streetLine is a comparable home's street line with its unit, or "Parcel <id>" for a record without a street.
+func streetLine(h *property.Home) string {
+	if h.Street == "" {
+		return "Parcel " + h.ExternalID
+	}
+	return strings.TrimSpace(h.Street + " " + strings.TrimSpace(h.UnitType+" "+h.Unit))
 }
 
 // detailsOf shows what is known of a home; unknown numbers and type are null.

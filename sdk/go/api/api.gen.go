@@ -1121,6 +1121,9 @@ type PropertyValuation struct {
 		Comparables []ComparableSale `json:"comparables"`
 		County      *string          `json:"county,omitempty"`
 
+		// GrossYield The gross rental yield: `rentEstimate` × 12 / `estimatedValue`, from the figures as quoted, to four decimals (0.0612 = 6.12% a year). Null without a rent estimate.
+		GrossYield *float32 `json:"grossYield,omitempty"`
+
 		// MarketTrend The market's price change over the 12 months to the valuation's month (0.05 = +5%): the engine's price index, one for its whole market, as the market statistics give it for that month (`priceIndex[].change12m`).
 		MarketTrend  *float32     `json:"marketTrend,omitempty"`
 		PriceHistory []PriceEvent `json:"priceHistory"`
@@ -1132,6 +1135,13 @@ type PropertyValuation struct {
 
 		// RentSource `rental_comparables` when nearby rents were found, else `model`: an estimate from the value and typical rent-to-price ratios.
 		RentSource *PropertyValuationMarketDataRentSource `json:"rentSource,omitempty"`
+
+		// RentalComparables The rentals the rent estimate was made from, best (heaviest) first: the latest rent before the
+		// valuation date of each of the nearest homes let within 2 miles in the last three years, at most 10,
+		// one entry per home. `rentEstimate` is the weighted median of their `adjustedRent` (by `weight`, which
+		// adds up to 1 to rounding), and `rentLow`/`rentHigh` widen their weighted 20th and 80th percentiles.
+		// Empty when `rentSource` is `model` (too few rents nearby) or there is no rent estimate.
+		RentalComparables []RentalComparable `json:"rentalComparables"`
 	} `json:"marketData"`
 	Meta struct {
 		CreditsRemaining int `json:"creditsRemaining"`
@@ -1257,6 +1267,36 @@ type PropertyValuationValuationEvidenceSource string
 // its type, living area and more facts; `type_and_size`, from its type and living area alone. A way
 // with too few held-out valuations says so in `warnings` and reads no better than Medium.
 type PropertyValuationValuationPath string
+
+// RentalComparable defines model for RentalComparable.
+type RentalComparable struct {
+	// Address Street line, or "Parcel <id>" for records without a street address.
+	Address string `json:"address"`
+
+	// AdjustedRent What this rent says the subject lets for a month, in dollars: grown 3% a year to the valuation date and scaled to the subject's living area (by the area ratio to the power 0.6).
+	AdjustedRent int      `json:"adjustedRent"`
+	Bathrooms    *float32 `json:"bathrooms,omitempty"`
+	Bedrooms     *float32 `json:"bedrooms,omitempty"`
+	City         *string  `json:"city,omitempty"`
+
+	// Date The day of the lease or listing.
+	Date openapi_types.Date `json:"date"`
+
+	// Distance Miles from the subject, to two decimals.
+	Distance float32 `json:"distance"`
+
+	// Rent The recorded monthly rent in dollars.
+	Rent int `json:"rent"`
+
+	// Similarity How alike the home is to the subject (nearness, living area, bedrooms); 1 is the same place, size and bedrooms.
+	Similarity float32 `json:"similarity"`
+	SquareFeet *int    `json:"squareFeet,omitempty"`
+	State      *string `json:"state,omitempty"`
+
+	// Weight Its share of the rent estimate (its similarity over the comparables' total), to three decimals.
+	Weight float32 `json:"weight"`
+	Zip    *string `json:"zip,omitempty"`
+}
 
 // ValueDrivers Why the model values the home as it does: the typical home of its area (the median home among the nearest 50, at the same place) is worth typicalValue to the model; each factor is how much one of the home's differences from it adds or takes away (exact Shapley values of the model's trees, grouped by feature), the five largest named and the rest in otherFactors. typicalValue + the factors + otherFactors = modelValue, the `model` evidence's value before rounding.
 type ValueDrivers struct {

@@ -2268,6 +2268,16 @@ export interface components {
                  * @enum {string|null}
                  */
                 rentSource?: "rental_comparables" | "model" | null;
+                /**
+                 * @description The rentals the rent estimate was made from, best (heaviest) first: the latest rent before the
+                 *     valuation date of each of the nearest homes let within 2 miles in the last three years, at most 10,
+                 *     one entry per home. `rentEstimate` is the weighted median of their `adjustedRent` (by `weight`, which
+                 *     adds up to 1 to rounding), and `rentLow`/`rentHigh` widen their weighted 20th and 80th percentiles.
+                 *     Empty when `rentSource` is `model` (too few rents nearby) or there is no rent estimate.
+                 */
+                rentalComparables: components["schemas"]["RentalComparable"][];
+                /** @description The gross rental yield: `rentEstimate` × 12 / `estimatedValue`, from the figures as quoted, to four decimals (0.0612 = 6.12% a year). Null without a rent estimate. */
+                grossYield?: number | null;
                 county?: string | null;
                 /** @description The market's price change over the 12 months to the valuation's month (0.05 = +5%): the engine's price index, one for its whole market, as the market statistics give it for that month (`priceIndex[].change12m`). */
                 marketTrend?: number | null;
@@ -2368,6 +2378,31 @@ export interface components {
             reconciled: boolean;
             /** @description Its share of comparablesValue (0 when not reconciled). */
             reconciliationWeight: number;
+        };
+        RentalComparable: {
+            /** @description Street line, or "Parcel <id>" for records without a street address. */
+            address: string;
+            city?: string | null;
+            state?: string | null;
+            zip?: string | null;
+            /** @description The recorded monthly rent in dollars. */
+            rent: number;
+            /**
+             * Format: date
+             * @description The day of the lease or listing.
+             */
+            date: string;
+            bedrooms?: number | null;
+            bathrooms?: number | null;
+            squareFeet?: number | null;
+            /** @description Miles from the subject, to two decimals. */
+            distance: number;
+            /** @description What this rent says the subject lets for a month, in dollars: grown 3% a year to the valuation date and scaled to the subject's living area (by the area ratio to the power 0.6). */
+            adjustedRent: number;
+            /** @description How alike the home is to the subject (nearness, living area, bedrooms); 1 is the same place, size and bedrooms. */
+            similarity: number;
+            /** @description Its share of the rent estimate (its similarity over the comparables' total), to three decimals. */
+            weight: number;
         };
         /** @description A comparable's adjustments, line by line in dollars, as the sales comparison grid of an appraisal reads: the market's change since the sale (`time`), then each difference between this home and the subject, priced by the value model one line after another (the location, its exact place and neighbourhood, last). They add up to adjustedPrice − salePrice, to rounding ($100 a line, $1,000 the adjusted price). */
         Adjustments: {

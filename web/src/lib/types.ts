@@ -23,6 +23,7 @@ export type PropertyLookupRequest = Schemas["PropertyLookupRequest"];
 export type PropertyValuation = Schemas["PropertyValuation"];
 export type ExampleValuation = Schemas["ExampleValuation"];
 export type ComparableSale = Schemas["ComparableSale"];
+export type RentalComparable = Schemas["RentalComparable"];
 export type PriceEvent = Schemas["PriceEvent"];
 export type ReportRequest = Schemas["ReportRequest"];
 export type ApiKey = Schemas["ApiKey"];

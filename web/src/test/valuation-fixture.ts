@@ -2,7 +2,7 @@
 // sample's in every place, so tests can tell them apart, and they hold together as the server's do: each
 // comparable's adjustments add up to its adjusted price less its sale price, the reconciled weights make the
 // comparables' value, and the drivers add up to the model's value.
-import type { ComparableSale, PropertyValuation } from "@/lib/types";
+import type { ComparableSale, PropertyValuation, RentalComparable } from "@/lib/types";
 
 /** The comparables: three reconciled (one over the net limit, one over the gross limit) and one left out. */
 export const FIXTURE_COMPARABLES: ComparableSale[] = [
@@ -129,6 +129,74 @@ export const FIXTURE_COMPARABLES: ComparableSale[] = [
   },
 ];
 
+/**
+ * Rental comparables, heaviest first, as the server gives them: their weights add up to 1 and the weighted median of
+ * their adjusted rents (3,700, 3,850, 3,900, 4,100: the weight reaches half at 3,900) is the fixture's rent estimate.
+ * The last has no known beds, baths or size.
+ */
+export const FIXTURE_RENTALS: RentalComparable[] = [
+  {
+    address: "2118 BIGELOW AVE N",
+    city: "SEATTLE",
+    state: "WA",
+    zip: "98109",
+    rent: 3_750,
+    date: "2025-09-01",
+    bedrooms: 3,
+    bathrooms: 2,
+    squareFeet: 1_790,
+    distance: 0.03,
+    adjustedRent: 3_900,
+    similarity: 0.91,
+    weight: 0.4,
+  },
+  {
+    address: "2301 TAYLOR AVE N UNIT 4",
+    city: "SEATTLE",
+    state: "WA",
+    zip: "98109",
+    rent: 3_400,
+    date: "2024-11-15",
+    bedrooms: 2,
+    bathrooms: 1.5,
+    squareFeet: 1_500,
+    distance: 0.36,
+    adjustedRent: 3_850,
+    similarity: 0.57,
+    weight: 0.25,
+  },
+  {
+    address: "12 WARD ST",
+    city: "SEATTLE",
+    state: "WA",
+    zip: "98109",
+    rent: 4_300,
+    date: "2026-01-10",
+    bedrooms: 4,
+    bathrooms: 2.5,
+    squareFeet: 2_250,
+    distance: 0.58,
+    adjustedRent: 4_100,
+    similarity: 0.45,
+    weight: 0.2,
+  },
+  {
+    address: "Parcel 4455667788",
+    city: null,
+    state: null,
+    zip: null,
+    rent: 3_500,
+    date: "2023-12-04",
+    bedrooms: null,
+    bathrooms: null,
+    squareFeet: null,
+    distance: 1.12,
+    adjustedRent: 3_700,
+    similarity: 0.34,
+    weight: 0.15,
+  },
+];
+
 /** A lookup answer; `overrides` replace whole parts (spread the base's part to change one field of it). */
 export function makeResult(overrides: Partial<PropertyValuation> = {}): PropertyValuation {
   return {
@@ -205,6 +273,9 @@ export function makeResult(overrides: Partial<PropertyValuation> = {}): Property
         { date: "2011-03-15", price: 455_000, event: "sale" },
         { date: "2021-08-02", price: 880_000, event: "sale" },
       ],
+      // The yield model's rent (rentSource "model"): no rental comparables; 3,900 × 12 / 987,400.
+      rentalComparables: [],
+      grossYield: 0.0474,
       comparables: structuredClone(FIXTURE_COMPARABLES),
     },
     meta: {

@@ -190,6 +190,13 @@ export function formatMiles(miles: number): string {
   return `${miles.toFixed(1)} mi`;
 }
 
+/**
+ * A gross yield (a share a year, 0.0612) as a percentage with two decimals, as the server quotes it to four: "6.12%".
+ */
+export function formatYield(grossYield: number): string {
+  return `${(grossYield * 100).toFixed(2)}%`;
+}
+
 /** Similarity (0-1) as a whole percentage. */
 export function formatSimilarity(similarity: number): string {
   return `${Math.round(Math.min(1, Math.max(0, similarity)) * 100)}%`;

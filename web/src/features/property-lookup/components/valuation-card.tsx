@@ -11,6 +11,7 @@ import {
   LandPlot,
   Loader2,
   MapPin,
+  Percent,
   Route,
   Ruler,
   Tag,
@@ -30,6 +31,7 @@ import {
   formatLotSize,
   formatValueRange,
   formatWhole,
+  formatYield,
   homeStatusLabel,
   isOffRecordPath,
   matchNote,
@@ -44,6 +46,7 @@ import { ComparablesTable } from "./comparables-table";
 import { ConfidenceBadge } from "./confidence-badge";
 import { PriceHistoryChart } from "./price-history-chart";
 import { PropertyPhoto } from "./property-photo";
+import { RentalComparables } from "./rental-comparables";
 import { SalesComparisonGrid } from "./sales-comparison-grid";
 import { ValueDrivers } from "./value-drivers";
 import { ValueHistory } from "./value-history";
@@ -293,6 +296,11 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
               <span data-testid="rent-estimate">{formatCurrency(marketData.rentEstimate)}/mo</span>
             </Stat>
           ) : null}
+          {typeof marketData.grossYield === "number" ? (
+            <Stat icon={<Percent />} label="Gross Yield" hint="rent × 12 ÷ value">
+              <span data-testid="gross-yield">{formatYield(marketData.grossYield)} a year</span>
+            </Stat>
+          ) : null}
           {county ? (
             <Stat icon={<MapPin />} label="County">
               {county}
@@ -344,6 +352,21 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
         ) : null}
         <ComparablesTable comparables={marketData.comparables} />
       </CardContent>
+
+      {typeof marketData.rentEstimate === "number" ? (
+        <CardContent className="border-t pt-6" data-testid="rental-comparables">
+          <SectionHeading
+            aside={
+              (marketData.rentalComparables ?? []).length > 0
+                ? "The rents the estimate is made from: their weighted median, each grown to today and scaled to this home's size"
+                : undefined
+            }
+          >
+            Rental Comparables
+          </SectionHeading>
+          <RentalComparables comparables={marketData.rentalComparables} rentSource={marketData.rentSource} />
+        </CardContent>
+      ) : null}
 
       <CardContent className="border-t pt-6">
         <SectionHeading>Price History</SectionHeading>
