@@ -324,6 +324,9 @@ func (e *Engine) saleIndex(s *saleInfo) *Index {
 // callers only read it.
 func (e *Engine) AreaIndex(h Home) (ix *Index, level, key string) { return e.indexFor(&h) }
 
+// timeEffectsMonths is the shortest history whose whole-market index is read from time effects (trainCore).
+const timeEffectsMonths = 36
+
 // timeSample is about how many sales of each ZIP code the time effects are read from.
 const timeSample = 200
 

@@ -142,7 +142,7 @@ func TestTrendIsTheMonthsChange(t *testing.T) {
 	for _, day := range []int{1, 15, 28} {
 		at := time.Date(2026, 3, day, 12, 0, 0, 0, time.UTC) // month 26
 		want := math.Exp(ix.Levels[26]-ix.Levels[14]) - 1
-		if got := e.Trend(at); math.Abs(got-want) > 1e-12 {
+		if got := e.Trend(Unknown(), at); math.Abs(got-want) > 1e-12 {
 			t.Errorf("March %d: trend %.6f, want the month's %.6f", day, got, want)
 		}
 	}

@@ -361,17 +361,19 @@ func (e *Engine) Covers(lat, lon, miles float64) bool {
 	return len(e.spatial.Nearest(lat, lon, 1, miles, nil)) > 0
 }
 
-// Trend is the market's estimated price change over the twelve months to the calendar month of at (0.05 = +5%):
-// the index's level for that month against the same month a year before, as the statistics of a market give it
-// (internal/market: the 12-month change of the month), so a valuation and the Markets screen say the same figure.
-func (e *Engine) Trend(at time.Time) float64 {
-	now, _ := e.index.Month(at)
-	before, _ := e.index.Month(at.AddDate(0, -12, 0))
+// Trend is the estimated price change of h's area over the twelve months to the calendar month of at (0.05 = +5%):
+// the level of the index h's value moves with (AreaIndex) for that month against the same month a year before, as
+// the statistics of a market give it (internal/market: the 12-month change of the month), so a valuation and the
+// Markets screen of its ZIP code say the same figure.
+func (e *Engine) Trend(h Home, at time.Time) float64 {
+	ix, _, _ := e.indexFor(&h)
+	now, _ := ix.Month(at)
+	before, _ := ix.Month(at.AddDate(0, -12, 0))
 	return math.Exp(now-before) - 1
 }
 
-// PriceIndex is the market's monthly price index, for the statistics of a market (internal/market); it is shared,
-// not copied: callers only read it.
+// PriceIndex is the whole market's monthly price index; it is shared, not copied: callers only read it. A home's
+// value moves with its area's (AreaIndex).
 func (e *Engine) PriceIndex() *Index { return &e.index }
 
 // DataEnd is the day after the latest sale the engine learned from.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"valuator/internal/apperr"
+	"valuator/internal/avm"
 	"valuator/internal/credit"
 	"valuator/internal/market"
 	"valuator/internal/usage"
@@ -160,7 +161,10 @@ func (s *Service) market(snap *snapshot, code string, opt market.Options) *marke
 	}
 	var ix market.Index
 	if snap.engine != nil {
-		ix = snap.engine.PriceIndex()
+		// The ZIP code's own area index (avm.AreaIndex), the one its homes' values move with.
+		h := avm.Unknown()
+		h.ZIP = code
+		ix, _, _ = snap.engine.AreaIndex(h)
 	}
 	m := market.Compute(z, opt, snap.zipValues(z, s.now().UTC()), ix)
 	s.markets.put(key, &m)

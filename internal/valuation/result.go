@@ -138,11 +138,22 @@ type ResultMarket struct {
 	RentalComparables []RentalComparableOut `json:"rentalComparables"`
 	// GrossYield is rentEstimate × 12 / estimatedValue, both as quoted, to four decimals (0.0612 = 6.12% a year);
 	// null without a rent estimate.
-	GrossYield   *float64        `json:"grossYield"`
-	County       *string         `json:"county"`
-	MarketTrend  *float64        `json:"marketTrend"`
+	GrossYield  *float64 `json:"grossYield"`
+	County      *string  `json:"county"`
+	MarketTrend *float64 `json:"marketTrend"`
+	// PriceIndex says which price index marketTrend and valueHistory (and the value's move from the date of its
+	// evidence to today) come from.
+	PriceIndex   *PriceIndexOut  `json:"priceIndex"`
 	PriceHistory []PriceEvent    `json:"priceHistory"`
 	Comparables  []ComparableOut `json:"comparables"`
+}
+
+// PriceIndexOut names the price index a valuation used: its level (avm.LevelZIP "zip", LevelArea "area": a 3-digit
+// ZIP prefix, LevelMetro "metro", LevelMarket "market": the whole market loaded) and the area it covers (the ZIP
+// code, the prefix, or a metro by its ZIP code with the most sales; null for the whole market).
+type PriceIndexOut struct {
+	Level string  `json:"level"`
+	Area  *string `json:"area"`
 }
 
 // RentalComparableOut is a rental comparable (avm.RentalComparable) as the API shows it: one home, its latest rent
@@ -338,8 +349,10 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 				AdjustedRent: int64(math.Round(c.AdjustedRent)), Similarity: round3(c.Similarity), Weight: round3(c.Weight)})
 		}
 	}
-	r.MarketData.MarketTrend = optF(math.Round(snap.engine.Trend(at)*1000) / 1000)
-	r.ValueHistory = valueHistory(snap.engine.PriceIndex(), val.Value, at)
+	ix, level, key := snap.engine.AreaIndex(subject)
+	r.MarketData.MarketTrend = optF(math.Round(snap.engine.Trend(subject, at)*1000) / 1000)
+	r.MarketData.PriceIndex = &PriceIndexOut{Level: level, Area: optS(key)}
+	r.ValueHistory = valueHistory(ix, val.Value, at)
 	if m.property >= 0 {
 		r.MarketData.PriceHistory = snap.priceHistory(m.property)
 		if len(r.MarketData.PriceHistory) > 0 {

@@ -332,6 +332,30 @@ func (e PropertyValuationDetailsHomeStatus) Valid() bool {
 	}
 }
 
+// Defines values for PropertyValuationMarketDataPriceIndexLevel.
+const (
+	PropertyValuationMarketDataPriceIndexLevelArea   PropertyValuationMarketDataPriceIndexLevel = "area"
+	PropertyValuationMarketDataPriceIndexLevelMarket PropertyValuationMarketDataPriceIndexLevel = "market"
+	PropertyValuationMarketDataPriceIndexLevelMetro  PropertyValuationMarketDataPriceIndexLevel = "metro"
+	PropertyValuationMarketDataPriceIndexLevelZip    PropertyValuationMarketDataPriceIndexLevel = "zip"
+)
+
+// Valid indicates whether the value is a known member of the PropertyValuationMarketDataPriceIndexLevel enum.
+func (e PropertyValuationMarketDataPriceIndexLevel) Valid() bool {
+	switch e {
+	case PropertyValuationMarketDataPriceIndexLevelArea:
+		return true
+	case PropertyValuationMarketDataPriceIndexLevelMarket:
+		return true
+	case PropertyValuationMarketDataPriceIndexLevelMetro:
+		return true
+	case PropertyValuationMarketDataPriceIndexLevelZip:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PropertyValuationMarketDataRentSource.
 const (
 	PropertyValuationMarketDataRentSourceLessThannil       PropertyValuationMarketDataRentSource = "<nil>"
@@ -1124,9 +1148,18 @@ type PropertyValuation struct {
 		// GrossYield The gross rental yield: `rentEstimate` × 12 / `estimatedValue`, from the figures as quoted, to four decimals (0.0612 = 6.12% a year). Null without a rent estimate.
 		GrossYield *float32 `json:"grossYield,omitempty"`
 
-		// MarketTrend The market's price change over the 12 months to the valuation's month (0.05 = +5%): the engine's price index, one for its whole market, as the market statistics give it for that month (`priceIndex[].change12m`).
+		// MarketTrend The price change of the home's area over the 12 months to the valuation's month (0.05 = +5%): the price index named by `priceIndex` (its ZIP code's, its 3-digit ZIP area's, its metro's or the whole market's, the most specific the records support), as the market statistics of its ZIP code give it for that month (`priceIndex[].change12m`).
 		MarketTrend  *float32     `json:"marketTrend,omitempty"`
 		PriceHistory []PriceEvent `json:"priceHistory"`
+
+		// PriceIndex The price index the valuation used: `marketTrend`, `valueHistory` and the move of the evidence (the home's own sale, its comparables) from its date to the valuation date all follow it.
+		PriceIndex *struct {
+			// Area The area the index covers: the ZIP code, the 3-digit prefix, or a metro named by its ZIP code with the most sales; null for the whole market.
+			Area *string `json:"area"`
+
+			// Level `zip`: the ZIP code's own index; `area`: its 3-digit ZIP prefix's; `metro`: its metro's (a cluster of ZIP codes far from the others); `market`: the whole market loaded. Each is its parent's moved by how its own sales moved, shrunk toward the parent where they are few.
+			Level PropertyValuationMarketDataPriceIndexLevel `json:"level"`
+		} `json:"priceIndex,omitempty"`
 
 		// RentEstimate Monthly rent in dollars.
 		RentEstimate *int `json:"rentEstimate,omitempty"`
@@ -1246,6 +1279,9 @@ type PropertyValuation struct {
 
 // PropertyValuationDetailsHomeStatus Null for a home that is not on record.
 type PropertyValuationDetailsHomeStatus string
+
+// PropertyValuationMarketDataPriceIndexLevel `zip`: the ZIP code's own index; `area`: its 3-digit ZIP prefix's; `metro`: its metro's (a cluster of ZIP codes far from the others); `market`: the whole market loaded. Each is its parent's moved by how its own sales moved, shrunk toward the parent where they are few.
+type PropertyValuationMarketDataPriceIndexLevel string
 
 // PropertyValuationMarketDataRentSource `rental_comparables` when nearby rents were found, else `model`: an estimate from the value and typical rent-to-price ratios.
 type PropertyValuationMarketDataRentSource string

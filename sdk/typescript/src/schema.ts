@@ -2279,8 +2279,18 @@ export interface components {
                 /** @description The gross rental yield: `rentEstimate` × 12 / `estimatedValue`, from the figures as quoted, to four decimals (0.0612 = 6.12% a year). Null without a rent estimate. */
                 grossYield?: number | null;
                 county?: string | null;
-                /** @description The market's price change over the 12 months to the valuation's month (0.05 = +5%): the engine's price index, one for its whole market, as the market statistics give it for that month (`priceIndex[].change12m`). */
+                /** @description The price change of the home's area over the 12 months to the valuation's month (0.05 = +5%): the price index named by `priceIndex` (its ZIP code's, its 3-digit ZIP area's, its metro's or the whole market's, the most specific the records support), as the market statistics of its ZIP code give it for that month (`priceIndex[].change12m`). */
                 marketTrend?: number | null;
+                /** @description The price index the valuation used: `marketTrend`, `valueHistory` and the move of the evidence (the home's own sale, its comparables) from its date to the valuation date all follow it. */
+                priceIndex?: {
+                    /**
+                     * @description `zip`: the ZIP code's own index; `area`: its 3-digit ZIP prefix's; `metro`: its metro's (a cluster of ZIP codes far from the others); `market`: the whole market loaded. Each is its parent's moved by how its own sales moved, shrunk toward the parent where they are few.
+                     * @enum {string}
+                     */
+                    level: "zip" | "area" | "metro" | "market";
+                    /** @description The area the index covers: the ZIP code, the 3-digit prefix, or a metro named by its ZIP code with the most sales; null for the whole market. */
+                    area: string | null;
+                } | null;
                 priceHistory: components["schemas"]["PriceEvent"][];
                 comparables: components["schemas"]["ComparableSale"][];
             };
