@@ -357,7 +357,8 @@ test("a workbook with unusual column names: map the missing column by hand, then
     expect(failed[1]).toContain("100 Biscayne Blvd");
     expect(failed[2]).toBe("Failed");
     expect(failed[3]).toBe("—");
-    expect(failed[13]).not.toBe("—"); // the reason
+    expect(failed[13]).toContain("Outside our markets"); // the reason
+    expect(failed[13]).toContain("We have no sales near 33132");
 
     await filter.click();
     await page.getByRole("option", { name: "Success", exact: true }).click();

@@ -21,7 +21,7 @@ export const EXAMPLE_FORMATTED = [
   "8244 KENSINGTON DR, ATLANTA, GA 30308",
 ];
 
-/** A street in a ZIP code with no market data: the row fails ("not found") and is not charged. */
+/** A street in a ZIP code far from every sale of the demo market: the row fails (area_not_covered), uncharged. */
 export function nowhere(n = 100) {
   return { street: `${n} Biscayne Blvd`, city: "Miami", state: "FL", zip: "33132" };
 }

@@ -84,12 +84,13 @@ test("a home whose own sale disagrees with its comparables is valued with a warn
   await checkAtBothSizes(page, "lookup-disagreement");
 });
 
-test("an address with no market data is not found and costs nothing", async ({ page }) => {
+test("an address outside the markets loaded says so, names its ZIP code and costs nothing", async ({ page }) => {
   await registerThroughUI(page, { fullName: "Nia Nowhere", email: uniqueEmail("notfound"), password: "password-123" });
   await fillLookup(page, { address: "100 Biscayne Blvd", city: "Miami", state: "Florida", zip: "33101" });
   await page.getByRole("button", { name: "Get Property Valuation" }).click();
-  await expect(page.getByTestId("not-found-result")).toBeVisible();
-  await expect(page.getByText("Property not found").first()).toBeVisible();
+  await expect(page.getByTestId("area-not-covered-result")).toBeVisible();
+  await expect(page.getByTestId("area-not-covered-message")).toHaveText("We have no sales near 33101");
+  await expect(page.getByTestId("area-not-covered-result")).toContainText("No credit was used.");
   await page.reload();
   await expect(page.getByTestId("credits-balance")).toContainText("100 credits");
 });

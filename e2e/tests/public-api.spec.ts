@@ -55,7 +55,7 @@ test("out of credits: the public API answers 402 with the balance and plan terms
     // An address that cannot be valued is still a 404: the valuation comes before the charge.
     const nowhere = await callPublic(request, key.keyValue, NOWHERE_HOME);
     expect(nowhere.status()).toBe(404);
-    expect(await nowhere.json()).toMatchObject({ code: "property_not_found" });
+    expect(await nowhere.json()).toMatchObject({ code: "area_not_covered" });
   });
 
   await test.step("the browser shows the empty balance and the refused calls in the history", async () => {
@@ -120,7 +120,7 @@ test("the public API refuses a JSON body and does not charge a not-found address
 
   const notFound = await callPublic(request, key.keyValue, NOWHERE_HOME);
   expect(notFound.status()).toBe(404);
-  expect(await notFound.json()).toMatchObject({ error: "Property not found", code: "property_not_found" });
+  expect(await notFound.json()).toMatchObject({ error: "We have no sales near 33101", code: "area_not_covered" });
   const headers = rateLimitHeaders(notFound);
   expect(headers.limit).toBe(20);
   expect(headers.remaining).toBeLessThan(20);

@@ -9,7 +9,7 @@ export const DEMO_FORMATTED = "7006 MAPLE RD, SEATTLE, WA 98103";
 /** Two of its neighbours, also on record. */
 export const NEIGHBOUR_HOME = { address: "7010 Maple Rd", city: "Seattle", state: "WA", zip: "98103" };
 export const NEIGHBOUR_FORMATTED = "7010 MAPLE RD, SEATTLE, WA 98103";
-/** An address in a ZIP with no market data: 404 Property not found, not charged. */
+/** An address in a ZIP far from every sale of the demo market: 404 area_not_covered, not charged. */
 export const NOWHERE_HOME = { address: "100 Biscayne Blvd", city: "Miami", state: "FL", zip: "33101" };
 
 export const VALUATION_PATH = "/api/v1/property/valuation";

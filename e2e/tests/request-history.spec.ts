@@ -142,7 +142,7 @@ test("Request History filters on the server, shows details, retries failed looku
 
     await rows.first().getByRole("button", { name: "Retry" }).click();
     await expect(toastTitle(page, "Lookup Failed")).toBeVisible();
-    await expect(toasts(page)).toContainText("Property not found");
+    await expect(toasts(page)).toContainText("We have no sales near 33101");
     // The retry went through the dashboard and is a new row of the filtered history.
     await expect(rows).toHaveCount(2);
     await expect(rows.first()).toContainText("Dashboard");

@@ -19,11 +19,14 @@ const (
 	RowFailed  = "failed"
 )
 
-// Reasons a row failed (Result.Reason): not on record without the facts to value it, or no market data near it
-// (the valuation's 404), or not an address or a bad fact (its 400). Neither is charged.
+// Reasons a row failed (Result.Reason): not on record without the facts to value it, or no market data for it
+// (the valuation's 404 property_not_found), or not an address or a bad fact (its 400). None is charged.
 const (
 	ReasonNotFound = "not_found"
 	ReasonInvalid  = "invalid"
+	// ReasonAreaNotCovered: the address lies more than 25 miles from every sale loaded in this installation (a
+	// lookup's 404 area_not_covered; Error names the place).
+	ReasonAreaNotCovered = "area_not_covered"
 	// ReasonTooUncertain: the valuation's 80% range was wider than a factor of 3 (avm.MaxRangeRatio).
 	ReasonTooUncertain = "too_uncertain"
 	// ReasonOutsideRecords: a fact given for a home not on record lies far outside what the records of its area and

@@ -15,8 +15,8 @@ import (
 
 // Result is one row of a job's results (spec section 3, "Batch job" results, plus the value range, confidence,
 // match code and the row's line in the uploaded file). Status is RowSuccess, RowFailed or RowPending; for a failed
-// row Reason is ReasonNotFound or ReasonInvalid and Error says why, in the words of the single lookup (what to
-// add, or which field is wrong). Numbers are nil when unknown.
+// row Reason is one of the Reason constants (job.go) and Error says why, in the words of the single lookup (what to
+// add, which field is wrong, or which place the markets loaded do not reach). Numbers are nil when unknown.
 type Result struct {
 	Line           int      `json:"line"`
 	Address        string   `json:"address"`

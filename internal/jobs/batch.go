@@ -241,11 +241,17 @@ var rowReasons = map[apperr.Kind]string{
 	apperr.KindUnprocessable: batch.ReasonTooUncertain,
 }
 
-// rowReason is the reason a row records for a refused lookup: by the error's kind, and for a 422 by its code (a
-// fact outside the records, or a value too uncertain to sell).
+// rowReason is the reason a row records for a refused lookup: by the error's kind, for a 422 by its code (a fact
+// outside the records, or a value too uncertain to sell), and for a 404 by its code (an address outside the markets
+// loaded, or one not found).
 func rowReason(err error) (string, bool) {
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindUnprocessable && e.Code == batch.ReasonOutsideRecords {
-		return batch.ReasonOutsideRecords, true
+	if e, ok := apperr.As(err); ok {
+		switch {
+		case e.Kind == apperr.KindUnprocessable && e.Code == batch.ReasonOutsideRecords:
+			return batch.ReasonOutsideRecords, true
+		case e.Kind == apperr.KindNotFound && e.Code == valuation.CodeAreaNotCovered:
+			return batch.ReasonAreaNotCovered, true
+		}
 	}
 	reason, ok := rowReasons[kindOf(err)]
 	return reason, ok

@@ -176,8 +176,8 @@ func TestBatchJobFromTheDashboard(t *testing.T) {
 		}
 		r = a.do(req{method: "GET", path: fmt.Sprintf("/api/jobs/%d/results?status=failed", j.ID), token: token})
 		r.json(t, &page)
-		if page.Pagination.Total != 1 || *page.Data[0].Error != "Property not found" || page.Data[0].Reason == nil ||
-			*page.Data[0].Reason != "not_found" {
+		if page.Pagination.Total != 1 || *page.Data[0].Error != "We have no sales near 66603" || page.Data[0].Reason == nil ||
+			*page.Data[0].Reason != "area_not_covered" {
 			t.Errorf("failed results = %+v", page)
 		}
 

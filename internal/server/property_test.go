@@ -221,7 +221,7 @@ func TestPropertyLookupErrorsCostNothing(t *testing.T) {
 			{"bad attribute", map[string]any{"address": "1 Main St", "city": "Seattle", "state": "WA", "zip": "98103", "squareFeet": 5}, 400, "squareFeet", ""},
 			{"attribute of the wrong type", map[string]any{"address": "1 Main St", "city": "Seattle", "state": "WA", "zip": "98103", "bedrooms": "three"}, 400, "bedrooms", ""},
 			{"one line without a place", map[string]any{"address": "1 Main St"}, 400, "address", ""},
-			{"no market data", map[string]any{"address": "1 Main St", "city": "Miami", "state": "FL", "zip": "33101"}, 404, "", "Property not found"},
+			{"outside the markets", map[string]any{"address": "1 Main St", "city": "Miami", "state": "FL", "zip": "33101"}, 404, "", "We have no sales near 33101"},
 			{"zip 00000", map[string]any{"address": "1 Main St", "city": "Nowhere", "state": "WA", "zip": "00000"}, 400, "zip", ""},
 		} {
 			t.Run(tt.name, func(t *testing.T) {

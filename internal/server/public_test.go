@@ -188,7 +188,7 @@ func TestPublicValuationAnswersEveryError(t *testing.T) {
 			{name: "no address", key: k.Value, query: url.Values{"city": {"Seattle"}, "state": {"WA"}, "zip": {"98103"}}, status: 400, field: "address"},
 			{name: "bad number", key: k.Value, query: url.Values{"address": {"1000 N 40th St"}, "city": {"Seattle"}, "state": {"WA"}, "zip": {"98103"}, "squareFeet": {"big"}}, status: 400, field: "squareFeet"},
 			{name: "short zip", key: k.Value, query: url.Values{"address": {"1 Main St"}, "city": {"Seattle"}, "state": {"WA"}, "zip": {"98"}}, status: 400, field: "zip"},
-			{name: "no market", key: k.Value, query: url.Values{"address": {"1 Main St"}, "city": {"Miami"}, "state": {"FL"}, "zip": {"33101"}}, status: 404, code: "property_not_found"},
+			{name: "no market", key: k.Value, query: url.Values{"address": {"1 Main St"}, "city": {"Miami"}, "state": {"FL"}, "zip": {"33101"}}, status: 404, code: "area_not_covered"},
 			{name: "json body", rq: &req{method: "GET", path: "/api/v1/property/valuation?" + fortieth.Encode(),
 				header: map[string]string{"x-api-key": k.Value}, body: map[string]string{"address": "1000 N 40th St"}, badRequest: true},
 				status: 400, field: "body"},

@@ -308,7 +308,7 @@ func TestMixedBatchChargesOnlyTheValuedRows(t *testing.T) {
 			"=1+2,Seattle,WA,98103,Condo,900,\n" + // not an address: refused
 			"77 Imaginary Blvd,Seattle,FL,98103,Condo,900,\n" + // ZIP of another state: refused
 			"88 Imaginary Blvd,Seattle,WA,98103,Condo,huge,\n" + // not a number: refused
-			"1 Main St,Topeka,KS,66603,Condo,900,\n" // no market: refused
+			"1 Main St,Topeka,KS,66603,Condo,900,\n" // outside the markets: refused
 		r := a.do(multipartReq(t, "POST", "/api/jobs", token, "mixed.csv", []byte(csvText), nil))
 		expectStatus(t, r, http.StatusCreated)
 		var j jobAnswer
@@ -333,7 +333,7 @@ func TestMixedBatchChargesOnlyTheValuedRows(t *testing.T) {
 			{"failed", "invalid", "", "="},
 			{"failed", "invalid", "", "ZIP code 98103 is in WA, not FL"},
 			{"failed", "invalid", "", `squareFeet must be a number, not "huge"`},
-			{"failed", "not_found", "", "Property not found"},
+			{"failed", "area_not_covered", "", "We have no sales near 66603"},
 		}
 		for i, w := range want {
 			row := rows[i]

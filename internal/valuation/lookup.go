@@ -207,8 +207,35 @@ func locate(a address.Address) (lat, lon float64, zip string, ok bool) {
 	return lat / n, lon / n, zs[0].Code, true
 }
 
-// errNotFound is the answer when there is no market data for an address (not charged).
+// errNotFound is the answer when there is no market data for an address (not charged): the address cannot be
+// placed at all (a one-line address whose city is not in the ZIP table), or the engine has no market to value from.
 var errNotFound = apperr.NotFound("property_not_found", "Property not found")
+
+// CodeAreaNotCovered is the code of the free 404 for an address that is placed (at its ZIP code's centre, its
+// city's or its building) but lies farther than maxMarketMiles from every sale the installation holds: the
+// markets loaded here do not reach it, which a caller must be told in those words rather than "not found".
+const CodeAreaNotCovered = "area_not_covered"
+
+// errAreaNotCovered is the answer for an address outside the markets loaded in this installation (not charged).
+// Its message names the place: the ZIP code of the address, else its city and state, else the address as written.
+func errAreaNotCovered(place string) error {
+	return apperr.NotFound(CodeAreaNotCovered, "We have no sales near "+place)
+}
+
+// placeName is how the answer for an address outside the markets names where it is: the ZIP code given, else the
+// city and state as the ZIP table spells them ("Miami, FL", whatever the case the caller wrote), else the address as
+// the caller wrote it.
+func placeName(a address.Address, in Input) string {
+	if a.ZIP != "" {
+		return a.ZIP
+	}
+	if a.City != "" && a.State != "" {
+		if zs := geo.ZIPsInCity(a.City, a.State); len(zs) > 0 {
+			return zs[0].City + ", " + zs[0].State
+		}
+	}
+	return in.Line()
+}
 
 // The facts a home that is not on record is valued from: the property type and the square feet at least (as
 // RentCast requires), the others optional.
@@ -262,7 +289,7 @@ func (in Input) givenType() string {
 	return property.NormalizeType(*in.PropertyType)
 }
 
-// maxMarketMiles: a home farther than this from every recorded sale cannot be valued.
+// maxMarketMiles: a home farther than this from every recorded sale cannot be valued (errAreaNotCovered).
 const maxMarketMiles = 25
 
 // Lookup values the home at an address, as of today.
@@ -291,7 +318,7 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 		// Known, estimated or refused: a home that is not on record is valued from the caller's facts, never from
 		// invented ones, and only where there is a market to value it in.
 		if !snap.engine.Covers(m.lat, m.lon, maxMarketMiles) {
-			return nil, errNotFound
+			return nil, errAreaNotCovered(placeName(a, in))
 		}
 		if miss := in.missingFacts(); len(miss) > 0 {
 			return nil, errNotOnRecord(m.code, miss)

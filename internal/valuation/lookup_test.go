@@ -153,3 +153,36 @@ func TestCacheKeyHoldsTheGivenFacts(t *testing.T) {
 		t.Error("a record's key depends on the caller's facts")
 	}
 }
+
+// TestAreaNotCoveredNamesThePlace: an address outside the markets loaded is a 404 area_not_covered whose message
+// names its ZIP code, else its city and state as the ZIP table spells them, else the address as written.
+func TestAreaNotCoveredNamesThePlace(t *testing.T) {
+	for _, tt := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{Address: "100 Biscayne Blvd", City: "Miami", State: "FL", ZIP: "33131"}, "We have no sales near 33131"},
+		{Input{Address: "100 Biscayne Blvd, Miami, FL 33131"}, "We have no sales near 33131"},
+		{Input{Address: "100 Biscayne Blvd, miami, fl"}, "We have no sales near Miami, FL"},
+		{Input{Address: "100 BISCAYNE BLVD, MIAMI FL"}, "We have no sales near Miami, FL"},
+	} {
+		a, err := tt.in.parse()
+		if err != nil {
+			t.Fatalf("%+v: %v", tt.in, err)
+		}
+		e, _ := apperr.As(errAreaNotCovered(placeName(a, tt.in)))
+		if e == nil || e.Kind != apperr.KindNotFound || e.Code != "area_not_covered" || e.Message != tt.want {
+			t.Errorf("%+v: %+v, want the message %q", tt.in, e, tt.want)
+		}
+	}
+	// A place the ZIP table does not know (the lookup answers property_not_found before asking): the address as
+	// written.
+	in := Input{Address: "1 Main St, Nowhereville, WA"}
+	a, err := in.parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := placeName(a, in); got != "1 Main St, Nowhereville, WA" {
+		t.Errorf("placeName of an unknown city = %q", got)
+	}
+}

@@ -27,3 +27,22 @@ func TestUnprocessableCodes(t *testing.T) {
 			IsTooUncertain(outside), IsOutsideRecords(outside), outside.Field, outside.RecordRange)
 	}
 }
+
+// TestAreaNotCovered: a 404 area_not_covered (an address outside the markets loaded) is told apart from the other
+// 404s by its code.
+func TestAreaNotCovered(t *testing.T) {
+	answer := func(body string) *APIError {
+		rec := httptest.NewRecorder()
+		rec.WriteHeader(http.StatusNotFound)
+		return apiError(rec.Result(), []byte(body))
+	}
+	uncovered := answer(`{"error":"We have no sales near 33131","code":"area_not_covered","requestId":"r1"}`)
+	notFound := answer(`{"error":"Property not found","code":"property_not_found","requestId":"r2"}`)
+	if !IsAreaNotCovered(uncovered) || !IsNotFound(uncovered) || uncovered.Message != "We have no sales near 33131" {
+		t.Errorf("area_not_covered: IsAreaNotCovered %v, IsNotFound %v, %+v", IsAreaNotCovered(uncovered),
+			IsNotFound(uncovered), uncovered)
+	}
+	if IsAreaNotCovered(notFound) || !IsNotFound(notFound) {
+		t.Errorf("property_not_found: IsAreaNotCovered %v", IsAreaNotCovered(notFound))
+	}
+}

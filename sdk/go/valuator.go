@@ -43,7 +43,7 @@ type Client struct {
 }
 
 // APIError is an answer other than 2xx. Code is the server's stable snake_case code (invalid_input,
-// property_not_found, rate_limited, ...); RetryAfter is set for 429.
+// property_not_found, area_not_covered, rate_limited, ...); RetryAfter is set for 429.
 type APIError struct {
 	StatusCode int
 	Code       string
@@ -79,6 +79,14 @@ func (e *APIError) Error() string {
 
 // IsNotFound reports whether err is an *APIError with status 404.
 func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+
+// IsAreaNotCovered reports whether err is an *APIError with status 404 and code area_not_covered: the address lies
+// outside the markets loaded in the installation called (farther than 25 miles from every sale it holds); the
+// message names the place ("We have no sales near 33131"). It was not valued, and not charged.
+func IsAreaNotCovered(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.StatusCode == http.StatusNotFound && e.Code == "area_not_covered"
+}
 
 // RecordRange is what the records of an area and type hold for one fact (a 422 outside_records).
 type RecordRange struct {
@@ -163,7 +171,8 @@ func NewClient(baseURL, apiKey string, opts *Options) (*Client, error) {
 func (c *Client) API() *api.ClientWithResponses { return c.api }
 
 // Valuate values a home (1 credit). A home not on record and without propertyType and squareFeet is a 404
-// (property_not_found); input that is not an address is a 400 naming the field; a home whose value is too
+// (property_not_found); an address outside the markets the server has loaded is a free 404 (IsAreaNotCovered);
+// input that is not an address is a 400 naming the field; a home whose value is too
 // uncertain to sell is a free 422 (IsTooUncertain). The answer's Confidence is 1 − Fsd; Warnings says when the
 // home is valued as of an earlier date than today.
 func (c *Client) Valuate(ctx context.Context, params api.PublicValuationParams) (*api.PropertyValuation, error) {

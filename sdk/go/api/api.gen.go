@@ -94,6 +94,7 @@ func (e BatchResultConfidenceLevel) Valid() bool {
 
 // Defines values for BatchResultReason.
 const (
+	BatchResultReasonAreaNotCovered BatchResultReason = "area_not_covered"
 	BatchResultReasonInvalid        BatchResultReason = "invalid"
 	BatchResultReasonLessThannil    BatchResultReason = "<nil>"
 	BatchResultReasonNotFound       BatchResultReason = "not_found"
@@ -104,6 +105,8 @@ const (
 // Valid indicates whether the value is a known member of the BatchResultReason enum.
 func (e BatchResultReason) Valid() bool {
 	switch e {
+	case BatchResultReasonAreaNotCovered:
+		return true
 	case BatchResultReasonInvalid:
 		return true
 	case BatchResultReasonLessThannil:
@@ -716,7 +719,9 @@ type BatchResult struct {
 	PropertyType *string `json:"propertyType"`
 
 	// Reason Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
-	// squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
+	// squareFeet, or an address that cannot be placed; `area_not_covered`, farther than 25 miles from every
+	// sale loaded in this installation (a single lookup answers 404 `area_not_covered`; `error` names the
+	// place: "We have no sales near 33131"); `invalid`, not an address or a bad fact; `too_uncertain`, its
 	// 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`);
 	// `outside_records`, a fact given lies far outside what the records of its area and type hold (422
 	// `outside_records`).
@@ -743,7 +748,9 @@ type BatchResult struct {
 type BatchResultConfidenceLevel string
 
 // BatchResultReason Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
-// squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
+// squareFeet, or an address that cannot be placed; `area_not_covered`, farther than 25 miles from every
+// sale loaded in this installation (a single lookup answers 404 `area_not_covered`; `error` names the
+// place: "We have no sales near 33131"); `invalid`, not an address or a bad fact; `too_uncertain`, its
 // 80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`);
 // `outside_records`, a fact given lies far outside what the records of its area and type hold (422
 // `outside_records`).
@@ -855,7 +862,7 @@ type Error struct {
 
 	// Code A stable snake_case code for programs.
 	//
-	// Examples: invalid_input, invalid_address, invalid_zip, unauthorized, email_taken, rate_limited, not_found, property_not_found, valuation_too_uncertain, outside_records, internal
+	// Examples: invalid_input, invalid_address, invalid_zip, unauthorized, email_taken, rate_limited, not_found, property_not_found, area_not_covered, valuation_too_uncertain, outside_records, internal
 	Code string `json:"code"`
 
 	// CreditBalance What the account has to spend, the same figures on every surface (the header, the Billing cards, the low-balance banner, a 402 answer and the profile). On a paid plan the ledger balance goes below zero by the overage used: that is shown as 0 plan credits and `overageCredits`, never as a negative balance.
@@ -1771,10 +1778,12 @@ type ClientInterface interface {
 	//
 	// The same valuation as the dashboard lookup, for an API key, with the same rules: a home on record is valued
 	// from its record; a home that is not on record only from the facts given (at least `propertyType` and
-	// `squareFeet`), else a 404 saying what to add; input that is not an address is a 400 naming the field. Give
+	// `squareFeet`), else a 404 saying what to add; an address farther than 25 miles from every sale loaded in this
+	// installation is a 404 `area_not_covered` ("We have no sales near 33131"); input that is not an address is a
+	// 400 naming the field. Give
 	// the address as `address` + `city` + `state` + `zip`, or as one line in `address`. Use GET with query
-	// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404 and 429 cost
-	// nothing. HEAD is refused (405): it would be
+	// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404, 422 and 429
+	// cost nothing. HEAD is refused (405): it would be
 	// a charged call whose answer is thrown away.
 	//
 	// Rate limits: each key has its own budget a minute (its rateLimit, capped by the plan), and on the Free,
@@ -1924,10 +1933,12 @@ func (c *Client) PublicPerson(ctx context.Context, params *PublicPersonParams, r
 //
 // The same valuation as the dashboard lookup, for an API key, with the same rules: a home on record is valued
 // from its record; a home that is not on record only from the facts given (at least `propertyType` and
-// `squareFeet`), else a 404 saying what to add; input that is not an address is a 400 naming the field. Give
+// `squareFeet`), else a 404 saying what to add; an address farther than 25 miles from every sale loaded in this
+// installation is a 404 `area_not_covered` ("We have no sales near 33131"); input that is not an address is a
+// 400 naming the field. Give
 // the address as `address` + `city` + `state` + `zip`, or as one line in `address`. Use GET with query
-// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404 and 429 cost
-// nothing. HEAD is refused (405): it would be
+// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404, 422 and 429
+// cost nothing. HEAD is refused (405): it would be
 // a charged call whose answer is thrown away.
 //
 // Rate limits: each key has its own budget a minute (its rateLimit, capped by the plan), and on the Free,
@@ -2670,10 +2681,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// The same valuation as the dashboard lookup, for an API key, with the same rules: a home on record is valued
 	// from its record; a home that is not on record only from the facts given (at least `propertyType` and
-	// `squareFeet`), else a 404 saying what to add; input that is not an address is a 400 naming the field. Give
+	// `squareFeet`), else a 404 saying what to add; an address farther than 25 miles from every sale loaded in this
+	// installation is a 404 `area_not_covered` ("We have no sales near 33131"); input that is not an address is a
+	// 400 naming the field. Give
 	// the address as `address` + `city` + `state` + `zip`, or as one line in `address`. Use GET with query
-	// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404 and 429 cost
-	// nothing. HEAD is refused (405): it would be
+	// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404, 422 and 429
+	// cost nothing. HEAD is refused (405): it would be
 	// a charged call whose answer is thrown away.
 	//
 	// Rate limits: each key has its own budget a minute (its rateLimit, capped by the plan), and on the Free,
@@ -4264,10 +4277,12 @@ func (c *ClientWithResponses) PublicPersonWithResponse(ctx context.Context, para
 //
 // The same valuation as the dashboard lookup, for an API key, with the same rules: a home on record is valued
 // from its record; a home that is not on record only from the facts given (at least `propertyType` and
-// `squareFeet`), else a 404 saying what to add; input that is not an address is a 400 naming the field. Give
+// `squareFeet`), else a 404 saying what to add; an address farther than 25 miles from every sale loaded in this
+// installation is a 404 `area_not_covered` ("We have no sales near 33131"); input that is not an address is a
+// 400 naming the field. Give
 // the address as `address` + `city` + `state` + `zip`, or as one line in `address`. Use GET with query
-// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404 and 429 cost
-// nothing. HEAD is refused (405): it would be
+// parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404, 422 and 429
+// cost nothing. HEAD is refused (405): it would be
 // a charged call whose answer is thrown away.
 //
 // Rate limits: each key has its own budget a minute (its rateLimit, capped by the plan), and on the Free,

@@ -33,8 +33,8 @@ export type RecordRange = NonNullable<ErrorBody["recordRange"]>;
 
 /**
  * An answer other than 2xx, or a batch job that did not finish in time (status 0, code "timeout"). `code` is the
- * server's stable snake_case code (invalid_input, property_not_found, valuation_too_uncertain, outside_records,
- * rate_limited, ...); `retryAfter` is in seconds, from the Retry-After header or the body, for 429.
+ * server's stable snake_case code (invalid_input, property_not_found, area_not_covered, valuation_too_uncertain,
+ * outside_records, rate_limited, ...); `retryAfter` is in seconds, from the Retry-After header or the body, for 429.
  */
 export class ValuatorError extends Error {
   readonly status: number;
@@ -131,7 +131,8 @@ export interface ValuatorClient {
   /** The openapi-fetch client underneath, for calls the helpers do not cover. */
   raw: Client<paths>;
   /**
-   * Values a home (1 credit); throws ValuatorError on 400 (bad input), 404 (not on record and too few facts), 422
+   * Values a home (1 credit); throws ValuatorError on 400 (bad input), 404 (not on record and too few facts,
+   * code property_not_found; or outside the markets the server has loaded, code area_not_covered), 422
    * (valuation_too_uncertain: its 80% range would be over three times wide; not charged), 429, ...
    */
   valuate(params: ValuationParams, init?: { signal?: AbortSignal }): Promise<PropertyValuation>;

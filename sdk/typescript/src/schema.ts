@@ -365,7 +365,7 @@ export interface paths {
         put?: never;
         /**
          * Value a property by address
-         * @description Values a US home as of today: known, estimated or refused. The address is matched to our records; a home
+         * @description Values a home as of today: known, estimated or refused. The address is matched to our records; a home
          *     on record (`matchCode` `exact`, or `fuzzy` when the street suffix differed) is valued from its record. A
          *     home that is not on record (`not_on_record`, placed at its ZIP code's centre) or a unit that is not on
          *     record in a building that is (`unit_fallback`, placed at the building) is valued only from the facts the
@@ -373,11 +373,17 @@ export interface paths {
          *     and `lotSize`. Its `details` are exactly those facts, null elsewhere. Without them the answer is a 404
          *     (`property_not_found`) whose message says what to add and whose `fields` name the missing facts.
          *
+         *     Coverage is the markets loaded in this installation, not any US address: an address that is not on record
+         *     and lies farther than 25 miles from every sale loaded is a 404 `area_not_covered` whose message names its
+         *     ZIP code (or, without one, its city and state): "We have no sales near 33131". Giving the facts does not
+         *     change that answer. An address that cannot be placed at all (a city the ZIP table does not know) is a 404
+         *     `property_not_found`.
+         *
          *     Input that is not an address is a 400 naming the field: no house number or street name, a character no
          *     address holds (`=1+2`), a ZIP code that does not exist or lies in another state than the one given, an
          *     unknown state (codes `invalid_address`, `invalid_city`, `invalid_state`, `invalid_zip`, and
          *     `cannot_value_address` for a PO box; `invalid_input` for a missing field or a bad attribute). A valuation
-         *     costs 1 credit; a 404 or a 400 costs nothing.
+         *     costs 1 credit; a 404, a 422 or a 400 costs nothing.
          */
         post: operations["lookupProperty"];
         delete?: never;
@@ -446,10 +452,12 @@ export interface paths {
          * Value a property (public API)
          * @description The same valuation as the dashboard lookup, for an API key, with the same rules: a home on record is valued
          *     from its record; a home that is not on record only from the facts given (at least `propertyType` and
-         *     `squareFeet`), else a 404 saying what to add; input that is not an address is a 400 naming the field. Give
+         *     `squareFeet`), else a 404 saying what to add; an address farther than 25 miles from every sale loaded in this
+         *     installation is a 404 `area_not_covered` ("We have no sales near 33131"); input that is not an address is a
+         *     400 naming the field. Give
          *     the address as `address` + `city` + `state` + `zip`, or as one line in `address`. Use GET with query
-         *     parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404 and 429 cost
-         *     nothing. HEAD is refused (405): it would be
+         *     parameters only: a request with a JSON body is refused. A valuation costs 1 credit; 400, 404, 422 and 429
+         *     cost nothing. HEAD is refused (405): it would be
          *     a charged call whose answer is thrown away.
          *
          *     Rate limits: each key has its own budget a minute (its rateLimit, capped by the plan), and on the Free,
@@ -1934,6 +1942,7 @@ export interface components {
              * @example rate_limited
              * @example not_found
              * @example property_not_found
+             * @example area_not_covered
              * @example valuation_too_uncertain
              * @example outside_records
              * @example internal
@@ -2727,14 +2736,16 @@ export interface components {
             status: "success" | "failed" | "pending";
             /**
              * @description Why a failed row was not valued (not charged): `not_found`, not on record without its propertyType and
-             *     squareFeet, or no market data near it; `invalid`, not an address or a bad fact; `too_uncertain`, its
+             *     squareFeet, or an address that cannot be placed; `area_not_covered`, farther than 25 miles from every
+             *     sale loaded in this installation (a single lookup answers 404 `area_not_covered`; `error` names the
+             *     place: "We have no sales near 33131"); `invalid`, not an address or a bad fact; `too_uncertain`, its
              *     80% range would be more than three times wide (a single lookup answers 422 `valuation_too_uncertain`);
              *     `outside_records`, a fact given lies far outside what the records of its area and type hold (422
              *     `outside_records`).
              *     `error` says what to add or fix. Null for other rows.
              * @enum {string|null}
              */
-            reason?: "not_found" | "invalid" | "too_uncertain" | "outside_records" | null;
+            reason?: "not_found" | "area_not_covered" | "invalid" | "too_uncertain" | "outside_records" | null;
             estimatedValue: number | null;
             valueLow?: number | null;
             valueHigh?: number | null;
@@ -3783,9 +3794,13 @@ export interface components {
             };
         };
         /**
-         * @description The address cannot be valued (code `property_not_found`). Not charged. Either it is not on record and the
-         *     facts to value it from were not given: the message says what to add, `field` and `fields` name the
-         *     missing facts (`propertyType`, `squareFeet`); or there is no market data near it ("Property not found").
+         * @description The address cannot be valued. Not charged. Either it lies outside the markets loaded in this installation
+         *     (code `area_not_covered`): it is placed, at its ZIP code's centre or its city's, but farther than 25 miles
+         *     from every sale loaded, and the message names the place ("We have no sales near 33131", or "We have no
+         *     sales near Miami, FL" for an address without a ZIP code), whatever facts were given; or it is not on record
+         *     and the facts to value it from were not given (code `property_not_found`): the message says what to add,
+         *     `field` and `fields` name the missing facts (`propertyType`, `squareFeet`); or it cannot be placed at all,
+         *     or no market is loaded (code `property_not_found`, "Property not found").
          */
         PropertyNotFound: {
             headers: {
@@ -3899,9 +3914,13 @@ export interface components {
             };
         };
         /**
-         * @description The address cannot be valued (code `property_not_found`). Not charged. Either it is not on record and the
-         *     facts to value it from were not given: the message says what to add, `field` and `fields` name the
-         *     missing facts (`propertyType`, `squareFeet`); or there is no market data near it ("Property not found").
+         * @description The address cannot be valued. Not charged. Either it lies outside the markets loaded in this installation
+         *     (code `area_not_covered`): it is placed, at its ZIP code's centre or its city's, but farther than 25 miles
+         *     from every sale loaded, and the message names the place ("We have no sales near 33131", or "We have no
+         *     sales near Miami, FL" for an address without a ZIP code), whatever facts were given; or it is not on record
+         *     and the facts to value it from were not given (code `property_not_found`): the message says what to add,
+         *     `field` and `fields` name the missing facts (`propertyType`, `squareFeet`); or it cannot be placed at all,
+         *     or no market is loaded (code `property_not_found`, "Property not found").
          */
         PublicPropertyNotFound: {
             headers: {
@@ -3912,18 +3931,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "No property on record at this address. To value it anyway, add its propertyType and squareFeet (optionally bedrooms, bathrooms, yearBuilt, lotSize).",
-                 *       "code": "property_not_found",
-                 *       "field": "propertyType",
-                 *       "fields": {
-                 *         "propertyType": "Add the property type: the home is not on record",
-                 *         "squareFeet": "Add the square feet: the home is not on record"
-                 *       },
-                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };

@@ -422,6 +422,8 @@ describe("formatting", () => {
     expect(reasonLabel("not_found")).toBe("Not found");
     expect(reasonLabel("invalid")).toBe("Invalid");
     expect(reasonLabel("too_uncertain")).toBe("Too uncertain");
+    expect(reasonLabel("outside_records")).toBe("Outside records");
+    expect(reasonLabel("area_not_covered")).toBe("Outside our markets");
     expect(reasonLabel(null)).toBeNull();
     expect(reasonLabel(undefined)).toBeNull();
   });

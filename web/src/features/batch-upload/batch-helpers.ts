@@ -467,6 +467,8 @@ export function reasonLabel(reason: BatchResult["reason"]): string | null {
   switch (reason) {
     case "not_found":
       return "Not found";
+    case "area_not_covered":
+      return "Outside our markets";
     case "invalid":
       return "Invalid";
     case "too_uncertain":

@@ -68,10 +68,11 @@ export function AboutPage() {
               property app all need an answer that is fast, affordable and, above all, honest about how sure it is.
             </p>
             <p>
-              Valuator answers that question for any US address, through a REST API or a dashboard, one property at a
-              time or tens of thousands at once. Each estimate comes with a value range and a calibrated confidence
-              score, so you know when to rely on the number and when to look closer. Our valuations are estimates,
-              not appraisals, and we say so.
+              Valuator answers that question for homes in the markets loaded in this installation, through a REST API
+              or a dashboard, one property at a time or tens of thousands at once. An address outside those markets is
+              told so plainly (&ldquo;We have no sales near 33131&rdquo;) instead of given a guess, and costs nothing.
+              Each estimate comes with a value range and a calibrated confidence score, so you know when to rely on the
+              number and when to look closer. Our valuations are estimates, not appraisals, and we say so.
             </p>
           </div>
         </section>

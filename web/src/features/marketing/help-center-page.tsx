@@ -76,11 +76,13 @@ const ERRORS: ReadonlyArray<{ status: string; meaning: string; fix: React.ReactN
   },
   {
     status: "404 Not Found",
-    meaning: "We could not find the property (or person) you asked for, or the path is wrong.",
+    meaning:
+      "We could not find the property (or person) you asked for, the path is wrong, or the address lies outside the markets loaded in this installation (code area_not_covered: “We have no sales near 33131”).",
     fix: (
       <>
         Check the spelling of the street, the ZIP code and the unit. Try the address as it appears on the county
-        record. Not-found lookups cost nothing.
+        record. For <code>area_not_covered</code>, the address is more than 25 miles from every sale we hold: no
+        spelling will change that until records of that area are loaded. Not-found lookups cost nothing.
       </>
     ),
   },
@@ -152,6 +154,17 @@ const TOPICS: readonly Topic[] = [
             After signing in, open <strong>Single Lookup</strong>, enter the street address, city, state and ZIP code,
             and submit. You get the estimated value, a low-high range, the confidence score and the property details.
             Each valuation costs 1 credit.
+          </p>
+        ),
+      },
+      {
+        q: "Which addresses can I value?",
+        a: (
+          <p>
+            Homes in the markets loaded in this installation: the county or MLS records its operator imported (a
+            development server holds a generated demo market), not any US address. An address more than 25 miles
+            from every sale we hold is answered 404 <code>area_not_covered</code> with the place named (&ldquo;We
+            have no sales near 33131&rdquo;), free, and a batch row for it fails with that reason, uncharged.
           </p>
         ),
       },

@@ -26,6 +26,13 @@ describe("LandingPage", () => {
     expect(screen.getByText(/100 free credits · no card needed/)).toBeInTheDocument();
   });
 
+  it("claims coverage as what is loaded, never any US address (issue 35)", () => {
+    renderLanding();
+    expect(document.body).not.toHaveTextContent(/any US (address|home)/i);
+    expect(screen.getByText(/^Value homes by address in the markets loaded in this installation/)).toBeInTheDocument();
+    expect(screen.getByText(/any address in the markets loaded in this installation/)).toBeInTheDocument();
+  });
+
   it("shows the six feature cards by their exact titles", () => {
     renderLanding();
     const titles = [

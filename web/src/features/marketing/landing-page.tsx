@@ -32,7 +32,7 @@ const FEATURES: readonly Feature[] = [
   {
     title: "Instant Valuations",
     description:
-      "A value for any US address in well under a second, from real-time market data, automated valuation models (AVMs) and a comparative market analysis of nearby sales.",
+      "A value in well under a second for any address in the markets loaded in this installation, from real-time market data, automated valuation models (AVMs) and a comparative market analysis of nearby sales.",
     icon: Zap,
   },
   {
@@ -101,8 +101,9 @@ export function LandingPage() {
             Property Valuation Made Simple
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-muted-foreground">
-            Value any US home by address through a REST API or the dashboard, one at a time or fifty thousand at
-            once. Every estimate comes with a value range and a confidence score that means what it says.
+            Value homes by address in the markets loaded in this installation, through a REST API or the dashboard,
+            one at a time or fifty thousand at once. Every estimate comes with a value range and a confidence score
+            that means what it says; an address outside those markets is told so, free.
           </p>
           <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
             <Button asChild size="lg">

@@ -95,6 +95,11 @@ describe("PricingPage", () => {
     const overage = (await open("What happens if I use more credits than my plan includes?")).textContent;
     expect(overage).toMatch(/\$0\.03/);
     expect(overage).toMatch(/overage limit/);
+    expect(credits).toMatch(/an address outside the markets we cover/);
+    const coverage = (await open("Which addresses can I value?")).textContent;
+    expect(coverage).toMatch(/the markets loaded in this installation/);
+    expect(coverage).toMatch(/area_not_covered/);
+    expect(coverage).toMatch(/We\s+have no sales near 33131/);
     expect((await open("How is the confidence score calibrated?")).textContent).toMatch(
       /two in three homes like it sell within ±FSD of our estimate\. The confidence score is 1 − FSD/,
     );

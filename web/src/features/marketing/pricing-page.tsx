@@ -174,7 +174,19 @@ const FAQ: ReadonlyArray<{ q: string; a: React.ReactNode }> = [
       <>
         A credit pays for one result. A property valuation costs 1 credit, a person lookup costs 5 credits, and a
         batch upload costs 1 credit for each property valued. Only results are charged: an address we cannot find,
-        a request that fails validation and an error on our side cost nothing.
+        an address outside the markets we cover, a request that fails validation and an error on our side cost
+        nothing.
+      </>
+    ),
+  },
+  {
+    q: "Which addresses can I value?",
+    a: (
+      <>
+        Homes in the markets loaded in this installation: the county or MLS records its operator imported (a
+        development server holds a generated demo market), not any US address. An address more than 25 miles from
+        every sale we hold is answered 404 <code>area_not_covered</code> with a message naming the place (&ldquo;We
+        have no sales near 33131&rdquo;), and costs nothing, in a single lookup and as a batch row alike.
       </>
     ),
   },

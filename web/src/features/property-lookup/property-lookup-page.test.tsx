@@ -534,6 +534,26 @@ describe("a failed lookup", () => {
     expect(profileReads(requests)).toBe(1);
   });
 
+  it("on 404 area_not_covered says the address is outside the markets, names the place and that it was free", async () => {
+    const { requests } = await lookUp({
+      [LOOKUP]: { status: 404, body: errorBody("We have no sales near 33131", { code: "area_not_covered" }) },
+    });
+    const empty = await screen.findByTestId("area-not-covered-result");
+    const heading = within(empty).getByRole("heading", { name: "Outside our markets" });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(within(empty).getByTestId("area-not-covered-message")).toHaveTextContent(/^We have no sales near 33131$/);
+    expect(empty).toHaveTextContent("the markets loaded in this installation");
+    expect(empty).toHaveTextContent("2114 Bigelow Ave N Unit 3, Seattle, WA 98109");
+    expect(empty).toHaveTextContent("No credit was used.");
+    // Not the generic not-found state, and no field is marked: nothing the caller can add changes the answer.
+    expect(screen.queryByTestId("not-found-result")).not.toBeInTheDocument();
+    expect(screen.getByLabelText("Property Type")).not.toHaveAttribute("aria-invalid", "true");
+    const toast = await findToast("Lookup Failed");
+    expect(toast).toHaveTextContent("We have no sales near 33131");
+    // Only the start-up profile read: the answer cost nothing.
+    expect(profileReads(requests)).toBe(1);
+  });
+
   it("on 404 for a home not on record shows what to add and marks the optional details", async () => {
     const message =
       "No property on record at this address. To value it anyway, add its propertyType and squareFeet (optionally bedrooms, bathrooms, yearBuilt, lotSize).";

@@ -12,6 +12,7 @@ import { useAuth } from "@/lib/auth";
 import type { PropertyLookupRequest, PropertyValuation } from "@/lib/types";
 import {
   EMPTY_REPORT_MESSAGE,
+  isAreaNotCovered,
   isEmptyReport,
   isNotFound,
   isOutsideRecords,
@@ -39,7 +40,7 @@ const DOWNLOAD_FAILED = "Failed to download report. Please try again.";
 type View =
   | { kind: "sample" }
   | { kind: "result"; result: PropertyValuation }
-  | { kind: "not-found"; address: string; message: string; needsDetails: boolean }
+  | { kind: "not-found"; address: string; message: string; needsDetails: boolean; areaNotCovered: boolean }
   | { kind: "too-uncertain"; address: string; message: string; outsideRecords: boolean };
 
 /**
@@ -111,7 +112,13 @@ export function PropertyLookupPage() {
         const message = readableFacts(errorMessage(err, LOOKUP_FALLBACK));
         const shown = isNotFound(err) || isTooUncertain(err);
         if (isNotFound(err)) {
-          setView({ kind: "not-found", address: oneLine(values), message, needsDetails: needsDetails(err) });
+          setView({
+            kind: "not-found",
+            address: oneLine(values),
+            message,
+            needsDetails: needsDetails(err),
+            areaNotCovered: isAreaNotCovered(err),
+          });
         } else if (isTooUncertain(err)) {
           setView({ kind: "too-uncertain", address: oneLine(values), message, outsideRecords: isOutsideRecords(err) });
         }
@@ -149,7 +156,7 @@ export function PropertyLookupPage() {
     <div className="mx-auto max-w-6xl">
       <PageHeader
         title="Property Lookup"
-        subtitle="Value any US home by address: estimate, 80% range, calibrated confidence, comparables and sales history"
+        subtitle="Value a home by address in the markets loaded in this installation: estimate, 80% range, calibrated confidence, comparables and sales history"
       />
       <div className="space-y-6">
         <LookupForm pending={lookup.isPending} onSubmit={onSubmit} />
@@ -171,7 +178,12 @@ export function PropertyLookupPage() {
               downloading={download.isPending}
             />
           ) : view.kind === "not-found" ? (
-            <NotFoundState address={view.address} message={view.message} needsDetails={view.needsDetails} />
+            <NotFoundState
+              address={view.address}
+              message={view.message}
+              needsDetails={view.needsDetails}
+              areaNotCovered={view.areaNotCovered}
+            />
           ) : view.kind === "too-uncertain" ? (
             <TooUncertainState address={view.address} message={view.message} outsideRecords={view.outsideRecords} />
           ) : (

@@ -128,6 +128,14 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
               that says what to add; its <code className="font-mono text-xs">details</code> are exactly what you gave,
               null elsewhere. Input that is not an address is a free 400 naming the field.
             </p>
+            <p data-testid="coverage-rule" className="text-muted-foreground">
+              Coverage is the markets loaded in this installation, not any US address. An address more than 25 miles
+              from every sale loaded is a free 404 with the code{" "}
+              <code className="font-mono text-xs">area_not_covered</code> and a message naming its ZIP code (or its
+              city and state): <code className="font-mono text-xs">We have no sales near 33131</code>. Giving the
+              details does not change it; a batch row for such an address fails with the reason{" "}
+              <code className="font-mono text-xs">area_not_covered</code> and is not charged.
+            </p>
           </div>
 
           <div className="grid gap-4 xl:grid-cols-2 xl:items-start">
@@ -215,7 +223,7 @@ export function ApiDocs({ baseUrl, sampleKey, plan }: ApiDocsProps) {
                 <ErrorRow status="400 Bad Request" meaning="Invalid format or missing required fields, or input that is not an address (no house number or street name, a ZIP code that does not exist or lies in another state); field names the first bad field, fields lists them all. A JSON body on the GET is refused too." todo="Fix the request; do not retry it unchanged." />
                 <ErrorRow status="401 Unauthorized" meaning="Invalid or missing API key (missing, malformed, unknown or deleted)." todo="Check the x-api-key header and that the key still exists above." />
                 <ErrorRow status="402 Payment Required" meaning="Insufficient credits. The body carries the overage billing details: balance, creditsRequired, plan, overageRateCents (price of a credit beyond your plan, 0 on Free), overageLimitCents (your overage limit, null when none is set) and creditBalance (plan credits left, overage used and its cost, the limit left, and a state: empty on Free, limit_reached on a paid plan)." todo="On Free, upgrade your plan; on a paid plan, raise or remove your overage limit on Billing & Credits." />
-                <ErrorRow status="404 Not Found" meaning="The home is not on record and propertyType and squareFeet were not given (the message says what to add; fields names them), or there is no market data near the address." todo="Add the details named, or check the address; not charged." />
+                <ErrorRow status="404 Not Found" meaning="The home is not on record and propertyType and squareFeet were not given (code property_not_found; the message says what to add; fields names them), the address cannot be placed (property_not_found), or it lies outside the markets loaded in this installation (code area_not_covered; the message names the place)." todo="Add the details named, or check the address; for area_not_covered, no change of the address will help until its area is loaded. Not charged." />
                 <ErrorRow status="415 Unsupported Media Type" meaning="A batch upload whose file is not a CSV, XLSX or XLS spreadsheet (code invalid_file_type)." todo="Upload a .csv, .xlsx or .xls file; not charged." />
                 <ErrorRow status="422 Unprocessable Entity" meaning="The valuation would be too uncertain to sell: its 80% range is more than three times wide (code valuation_too_uncertain)." todo="Add the home's details (type, living area, bedrooms) and retry; not charged." />
                 <ErrorRow status="429 Too Many Requests" meaning="Rate limit exceeded for this key." todo="Wait the Retry-After seconds, then retry." />

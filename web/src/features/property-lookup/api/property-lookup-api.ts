@@ -3,8 +3,10 @@ import { ApiError, apiJson, apiRequest } from "@/lib/api";
 import type { PropertyLookupRequest, PropertyValuation, ReportRequest } from "@/lib/types";
 
 // POST /api/property/lookup (api/openapi.yaml, operation lookupProperty): answers {data: PropertyValuation}; 400
-// names the bad fields, 402 says the balance, 404 means no market data for the address, 503 while the engine warms
-// up. POST /api/properties/download-report (downloadPropertyReport) answers the report as CSV text.
+// names the bad fields, 402 says the balance, 404 means the address cannot be valued (`area_not_covered`: outside the
+// markets loaded in this installation; `property_not_found`: not on record without its facts, or not placed), 503
+// while the engine warms up. POST /api/properties/download-report (downloadPropertyReport) answers the report as CSV
+// text.
 
 export const LOOKUP_PATH = "/api/property/lookup";
 export const REPORT_PATH = "/api/properties/download-report";
@@ -48,6 +50,14 @@ export function useDownloadReport() {
 
 export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404;
+}
+
+/**
+ * A 404 `area_not_covered`: the address lies outside the markets loaded in this installation (farther than 25 miles
+ * from every sale it holds); the message names the place ("We have no sales near 33131"). Free.
+ */
+export function isAreaNotCovered(err: unknown): boolean {
+  return isNotFound(err) && err instanceof ApiError && err.body?.code === "area_not_covered";
 }
 
 /**
