@@ -264,6 +264,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "trained in %.1fs: %d models, trend %+.2f%%/month past the data, comparables blend %.1f, size elasticity %.2f;\ncalibrated %s\n",
 		time.Since(started).Seconds(), info.Models, 100*info.TrendPerMonth, info.Blend, info.SizeElasticity, how)
+	levels := map[string]int{}
+	for _, a := range info.Areas {
+		levels[a.Level]++
+	}
+	fmt.Fprintf(stdout, "price index: the whole market %+.1f%% over the 12 months to %s; own indexes for %d metros, %d areas, %d ZIP codes\n",
+		100*info.Change12m, info.DataEnd.AddDate(0, 0, -1).Format("2006-01"), levels[avm.LevelMetro], levels[avm.LevelArea], levels[avm.LevelZIP])
 	for _, p := range info.Paths {
 		note := ""
 		if p.Thin {

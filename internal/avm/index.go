@@ -120,19 +120,23 @@ func buildIndex(dates []time.Time, resid []float64) Index {
 // centred, with its season and its trend past the data.
 func indexOfLevels(start time.Time, raw, weight []float64, perMonth float64) Index {
 	n := len(raw)
-	filled := append([]float64(nil), raw...)
-	fillGaps(filled)
-	seasonal := seasonalProfile(start, filled)
-	season := func(m int) float64 { return seasonal[start.AddDate(0, m, 0).Month()-1] }
+	// Smooth with a local linear fit, weighted by each month's data and a tricube kernel (a moving average would lag
+	// at the ends of the series, and the last month is where extrapolation starts), over two months either side, or
+	// as many as hold about indexWindowSales sales in a thin market: a month's level there rests on a few dozen
+	// sales, and the change over a year would be mostly their noise. A window that wide would flatten the season,
+	// so a season the market's two years or more can measure is taken out before and put back after.
+	h := min(max(int(math.Ceil((indexWindowSales/perMonth-1)/2)), 2), indexMaxWindow)
+	var season [12]float64
+	if h > 2 && n >= 24 {
+		filled := append([]float64(nil), raw...)
+		fillGaps(filled)
+		season = seasonalProfile(start, filled)
+	}
+	inSeason := func(m int) float64 { return season[start.AddDate(0, m, 0).Month()-1] }
 	adj := make([]float64, n)
 	for m := range raw {
-		adj[m] = raw[m] - season(m)
+		adj[m] = raw[m] - inSeason(m)
 	}
-	// Smooth the seasonally adjusted levels with a local linear fit, weighted by each month's data and a tricube
-	// kernel (a moving average would lag at the ends of the series, and the last month is where extrapolation
-	// starts), over two months either side, or as many as hold about indexWindowSales sales in a thin market: a
-	// month's level there rests on a few dozen sales, and the change over a year would be mostly their noise.
-	h := min(max(int(math.Ceil((indexWindowSales/perMonth-1)/2)), 2), indexMaxWindow)
 	levels := make([]float64, n)
 	for m := range levels {
 		levels[m] = localLinear(adj, weight, m, h)
@@ -140,16 +144,19 @@ func indexOfLevels(start time.Time, raw, weight []float64, perMonth float64) Ind
 	fillGaps(levels)
 	// Express levels relative to their mean, so the model trained on deflated prices sits at the average level.
 	mean := 0.0
-	for _, v := range levels {
-		mean += v
+	for m := range levels {
+		levels[m] += inSeason(m)
+		mean += levels[m]
 	}
 	mean /= float64(n)
+	for m := range levels {
+		levels[m] -= mean
+	}
+	ix := Index{Start: start, Levels: levels, MaxAhead: trendMaxAhead, Seasonal: seasonalProfile(start, levels)}
 	adjusted := make([]float64, n)
 	for m := range levels {
-		adjusted[m] = levels[m] - mean
-		levels[m] = adjusted[m] + season(m)
+		adjusted[m] = levels[m] - ix.Seasonal[start.AddDate(0, m, 0).Month()-1]
 	}
-	ix := Index{Start: start, Levels: levels, MaxAhead: trendMaxAhead, Seasonal: seasonal}
 	months, damping := chooseTrend(adjusted)
 	ix.Slope = trendSlope(adjusted, months, damping)
 	return ix

@@ -112,7 +112,17 @@ type Market struct {
 	Rents        Block        `json:"rents"`
 	Values       Values       `json:"values"`
 	PriceIndex   []IndexMonth `json:"priceIndex"`
-	History      []Month      `json:"history"`
+	// IndexArea names the price index PriceIndex is: the ZIP code's own, its area's, its metro's or the whole
+	// market's (the most specific its records support); nil without an index.
+	IndexArea *IndexArea `json:"priceIndexArea"`
+	History   []Month    `json:"history"`
+}
+
+// IndexArea names a price index by its level ("zip", "area", "metro", "market") and the area it covers (nil for the
+// whole market).
+type IndexArea struct {
+	Level string  `json:"level"`
+	Area  *string `json:"area"`
 }
 
 // Block is the figures of the sales or rents of the window. When the whole block is too thin, only Count and

@@ -160,13 +160,18 @@ func (s *Service) market(snap *snapshot, code string, opt market.Options) *marke
 		return nil
 	}
 	var ix market.Index
+	var area *market.IndexArea
 	if snap.engine != nil {
 		// The ZIP code's own area index (avm.AreaIndex), the one its homes' values move with.
 		h := avm.Unknown()
 		h.ZIP = code
-		ix, _, _ = snap.engine.AreaIndex(h)
+		aix, level, key := snap.engine.AreaIndex(h)
+		ix, area = aix, &market.IndexArea{Level: level, Area: optS(key)}
 	}
 	m := market.Compute(z, opt, snap.zipValues(z, s.now().UTC()), ix)
+	if len(m.PriceIndex) > 0 {
+		m.IndexArea = area
+	}
 	s.markets.put(key, &m)
 	return &m
 }

@@ -221,6 +221,30 @@ func (e ColumnType) Valid() bool {
 	}
 }
 
+// Defines values for MarketPriceIndexAreaLevel.
+const (
+	MarketPriceIndexAreaLevelArea   MarketPriceIndexAreaLevel = "area"
+	MarketPriceIndexAreaLevelMarket MarketPriceIndexAreaLevel = "market"
+	MarketPriceIndexAreaLevelMetro  MarketPriceIndexAreaLevel = "metro"
+	MarketPriceIndexAreaLevelZip    MarketPriceIndexAreaLevel = "zip"
+)
+
+// Valid indicates whether the value is a known member of the MarketPriceIndexAreaLevel enum.
+func (e MarketPriceIndexAreaLevel) Valid() bool {
+	switch e {
+	case MarketPriceIndexAreaLevelArea:
+		return true
+	case MarketPriceIndexAreaLevelMarket:
+		return true
+	case MarketPriceIndexAreaLevelMetro:
+		return true
+	case MarketPriceIndexAreaLevelZip:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketGroupBedrooms.
 const (
 	N1 MarketGroupBedrooms = "1"
@@ -944,7 +968,7 @@ type Market struct {
 		SalesCount      int    `json:"salesCount"`
 	} `json:"history"`
 
-	// PriceIndex The engine's monthly price index, fitted on every sale it learned from (one index for its whole market, the same for every ZIP code in it), oldest first, relative to the first month shown (1.0).
+	// PriceIndex The monthly price index of the ZIP code's area (`priceIndexArea`), oldest first, relative to the first month shown (1.0).
 	PriceIndex []struct {
 		// Change12m Change over twelve months; null without an index twelve months before.
 		Change12m *float32 `json:"change12m"`
@@ -954,6 +978,13 @@ type Market struct {
 		Index    float32  `json:"index"`
 		Month    string   `json:"month"`
 	} `json:"priceIndex"`
+
+	// PriceIndexArea Which index `priceIndex` is: the ZIP code's own where its sales support one, else its 3-digit ZIP area's, its metro's or the whole market's (each its parent's moved by how its own sales moved). The lookup's `marketData.priceIndex` names the same one. Null without an index.
+	PriceIndexArea *struct {
+		// Area The ZIP code, the 3-digit prefix, or a metro named by its ZIP code with the most sales; null for the whole market.
+		Area  *string                   `json:"area"`
+		Level MarketPriceIndexAreaLevel `json:"level"`
+	} `json:"priceIndexArea"`
 
 	// PropertyType The type filter applied, or null.
 	PropertyType *string `json:"propertyType"`
@@ -969,6 +1000,9 @@ type Market struct {
 	Values Market_Values `json:"values"`
 	Zip    string        `json:"zip"`
 }
+
+// MarketPriceIndexAreaLevel defines model for Market.PriceIndexArea.Level.
+type MarketPriceIndexAreaLevel string
 
 // Market_Values The distribution of the engine's current values of every home on record in the ZIP code, or why it is omitted.
 type Market_Values struct {

@@ -1819,7 +1819,7 @@ export interface components {
             rents: components["schemas"]["MarketBlock"];
             /** @description The distribution of the engine's current values of every home on record in the ZIP code, or why it is omitted. */
             values: components["schemas"]["MarketValues"] | components["schemas"]["MarketOmitted"];
-            /** @description The engine's monthly price index, fitted on every sale it learned from (one index for its whole market, the same for every ZIP code in it), oldest first, relative to the first month shown (1.0). */
+            /** @description The monthly price index of the ZIP code's area (`priceIndexArea`), oldest first, relative to the first month shown (1.0). */
             priceIndex: {
                 month: string;
                 index: number;
@@ -1828,6 +1828,13 @@ export interface components {
                 /** @description Change over twelve months; null without an index twelve months before. */
                 change12m: number | null;
             }[];
+            /** @description Which index `priceIndex` is: the ZIP code's own where its sales support one, else its 3-digit ZIP area's, its metro's or the whole market's (each its parent's moved by how its own sales moved). The lookup's `marketData.priceIndex` names the same one. Null without an index. */
+            priceIndexArea: {
+                /** @enum {string} */
+                level: "zip" | "area" | "metro" | "market";
+                /** @description The ZIP code, the 3-digit prefix, or a metro named by its ZIP code with the most sales; null for the whole market. */
+                area: string | null;
+            } | null;
             /** @description Per month, oldest first; a median is null when the month has fewer than 5 records. */
             history: {
                 month: string;

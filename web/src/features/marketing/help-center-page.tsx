@@ -377,7 +377,7 @@ const TOPICS: readonly Topic[] = [
             For a ZIP code, from our own records: the sales and rents of the last 12 months (count, median, mean,
             lowest and highest, median price per square foot, split by property type and by bedrooms), the median and
             quartiles of our current values of every home on record there, the engine's monthly price index with its
-            change over 1 and 12 months (one index for the whole market it learned from, the same for every ZIP code), and the sales count and median sale price and rent of each month. Ask{" "}
+            change over 1 and 12 months (the index of the ZIP code's area: its own where its sales support one, else its 3-digit ZIP area's, its metro's or the whole market's, named in the answer), and the sales count and median sale price and rent of each month. Ask{" "}
             <code>GET /api/v1/markets?zip=98103</code> (up to 120 months of history with <code>historyMonths</code>, one
             property type with <code>propertyType</code>), or open the Markets screen after signing in. We hold no
             listings, so there is no days-on-market figure.

@@ -55,6 +55,7 @@ export function makeMarket(overrides: Partial<Market> = {}, historyMonths = 24):
       change1m: i === 0 ? null : 0.004,
       change12m: i < 12 ? null : 0.051,
     })),
+    priceIndexArea: { level: "metro", area: "98103" },
     history: ms.map((month, i) => ({
       month,
       salesCount: i % 6 === 0 ? 3 : 12,

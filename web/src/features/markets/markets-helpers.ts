@@ -63,10 +63,26 @@ export function latestIndex(m: Market) {
 }
 
 /** A group of a block's split, with its figures or the reason it is left out. */
+/** Which price index a ZIP code's figures follow, in words: "the ZIP code's own index", "the 981xx area's index"… */
+export function indexAreaLabel(a: Market["priceIndexArea"]): string {
+  if (!a) return "no index";
+  switch (a.level) {
+    case "zip":
+      return "the ZIP code's own index";
+    case "area":
+      return `the ${a.area ?? ""}xx area's index`;
+    case "metro":
+      return `its metro's index (the metro of ${a.area ?? ""})`;
+    default:
+      return "the whole market's index";
+  }
+}
+
 /**
- * The lines of the price index chart: the engine fits one index for its whole market, so ZIP codes compared over the
- * same months have the same series, drawn once and named after all of them ("98103, 98115"); a ZIP whose months
- * differ (its newest record is older) has a line of its own.
+ * The lines of the price index chart: each ZIP code follows its area's index (its own, its 3-digit area's, its
+ * metro's or the whole market's), so ZIP codes of one area compared over the same months have the same series,
+ * drawn once and named after all of them ("98103, 98115"); another area, or a ZIP whose months differ (its newest
+ * record is older), has a line of its own.
  */
 export function indexLines(markets: readonly Market[]): { name: string; zips: string[]; points: Market["priceIndex"] }[] {
   const lines: { name: string; zips: string[]; points: Market["priceIndex"]; key: string }[] = [];

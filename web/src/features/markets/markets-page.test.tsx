@@ -248,12 +248,14 @@ describe("the Markets screen", () => {
     expect(within(rent).getAllByRole("cell").map((c) => c.textContent)).toEqual(["$3,100/mo", "Fewer than 5 rents in the last 12 months."]);
     const value = within(table).getByRole("row", { name: /Median home value/ });
     expect(within(value).getAllByRole("cell").map((c) => c.textContent)).toEqual(["$905,000", "Fewer than 5 homes on record."]);
-    // The engine's one index is drawn once for both ZIPs, named after both.
+    // Two ZIPs of one metro follow its one index: drawn once for both, named after both, and said so.
     expect(within(screen.getByTestId("price-index-data")).getAllByRole("columnheader").map((c) => c.textContent)).toEqual([
       "Month",
       "98103, 98115 index (12-month change)",
     ]);
-    expect(screen.getByTestId("price-index-description")).toHaveTextContent("one index for its whole market");
+    expect(screen.getByTestId("price-index-description")).toHaveTextContent(
+      "98103: its metro's index (the metro of 98103); 98115: its metro's index (the metro of 98103)",
+    );
     expect(location()).toBe("/markets?zip=98103&compare=98115");
   });
 

@@ -46,6 +46,7 @@ import {
   dayLabel,
   dollars,
   groupRows,
+  indexAreaLabel,
   latestIndex,
   marketsCsv,
   marketsFileName,
@@ -530,7 +531,7 @@ function HeadlineCards({ market: m }: { market: Market }) {
           idx
             ? idx.change12m === null
               ? "Not enough history for a 12-month change"
-              : `${percentChange(idx.change1m)} over the last month (${idx.month}); the engine's index for its whole market`
+              : `${percentChange(idx.change1m)} over the last month (${idx.month}); ${indexAreaLabel(m.priceIndexArea)}`
             : "Too few sales for the engine to fit an index"
         }
       />

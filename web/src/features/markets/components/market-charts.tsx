@@ -1,7 +1,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { Market } from "../api/markets-api";
-import { dollars, indexLines, monthLabel, percentChange } from "../markets-helpers";
+import { dollars, indexAreaLabel, indexLines, monthLabel, percentChange } from "../markets-helpers";
 
 // The Markets screen's two charts, drawn with recharts (this screen's own chunk, like Reporting's). As on Reporting,
 // the drawing is for the eye: hidden from screen readers and out of the Tab order, with a hidden table of the same
@@ -15,8 +15,8 @@ const RENT = "#059669";
 const compactUsd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 });
 
 /**
- * The price index of the ZIPs shown (1.0 is the first month shown). The engine fits one index over every sale it
- * learned from, so it says so rather than suggest each ZIP has its own: ZIPs with the same series share one line.
+ * The price index of the ZIPs shown (1.0 is the first month shown): each ZIP's area's (its own, its 3-digit area's,
+ * its metro's or the whole market's), named under the chart; ZIPs with the same series share one line.
  */
 export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
   const lines = indexLines(markets);
@@ -31,8 +31,8 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
       <CardHeader>
         <CardTitle className="text-lg">Price index</CardTitle>
         <CardDescription data-testid="price-index-description">
-          The engine&apos;s monthly index, fitted on every sale it learned from: one index for its whole market, the same
-          for every ZIP code in it; 1.00 is the first month shown
+          The monthly index of each ZIP code&apos;s area: its own where its sales support one, else its 3-digit
+          area&apos;s, its metro&apos;s or the whole market&apos;s ({markets.map((m) => `${m.zip}: ${indexAreaLabel(m.priceIndexArea)}`).join("; ")}); 1.00 is the first month shown
         </CardDescription>
       </CardHeader>
       <CardContent>
