@@ -120,3 +120,27 @@ test("Markets: the demo account opens a ZIP's market from a valuation, at 1440 a
     await checkScreen(page, "markets", viewport, "the Markets screen for a demo ZIP");
   }
 });
+
+// Local markets told truly (issue 35): a Seattle ZIP and a Phoenix ZIP of the demo market follow their own metros'
+// indexes (the generator grows Seattle 4.5% a year and Phoenix 7%), and each says which index it shows.
+test("Markets: two metros show their own price trends", async ({ page, request }) => {
+  const session = await registerByApi(request, "metros", "Mo Metros");
+  await openSignedIn(page, session.token, "/markets");
+  const trendOf = async (zip: string) => {
+    await page.getByLabel("ZIP Code", { exact: true }).fill(zip);
+    await page.getByRole("button", { name: "Search (1 Credit)" }).click();
+    await expect(page.getByTestId("market-title")).toContainText(zip);
+    await expect(page.getByTestId("stat-index-change-note")).toContainText("its metro's index");
+    await expect(page.getByTestId("price-index-description")).toContainText(`${zip}: its metro's index`);
+    return ((await page.getByTestId("stat-index-change-value").textContent()) ?? "").trim();
+  };
+  const seattle = await trendOf("98103");
+  const phoenix = await trendOf("85006");
+  expect(seattle).toMatch(/^[+−]?\d+\.\d%$/);
+  expect(phoenix).toMatch(/^[+−]?\d+\.\d%$/);
+  expect(phoenix).not.toBe(seattle);
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await checkScreen(page, "markets-phoenix", viewport, "the Markets screen of a Phoenix ZIP");
+  }
+});

@@ -47,6 +47,10 @@ test("looking up a demo home shows its valuation and costs one credit", async ({
   // The typical home's value, then the drivers, each signed.
   await expect(drivers.getByTestId("driver-amount").first()).toHaveText(/^\$[\d,]+$/);
   await expect(drivers.getByTestId("driver-amount").nth(1)).toHaveText(/^([+−]\$[\d,]+|\$0)$/);
+  // Rent evidence (issue 35): the rentals the rent estimate was made from, and the gross yield it gives.
+  await expect(result.getByTestId("gross-yield")).toHaveText(/^\d+(\.\d+)?% a year$/);
+  await expect(result.getByTestId("rental-comparables-table").locator("tbody tr").first()).toBeVisible();
+  await expect(result.getByTestId("rental-weight").first()).toContainText("of the estimate");
   await checkAtBothSizes(page, "lookup-result-grid");
 
   // The report downloads as CSV named property-report-<timestamp>.csv and reads cleanly.
