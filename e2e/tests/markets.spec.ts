@@ -35,6 +35,8 @@ test("Markets: a demo ZIP's statistics, compared with another, exported; 1 credi
   await expect(page.getByTestId("market-title")).toHaveText(`${MAIN} · Seattle, WA`);
   await expect(page).toHaveURL(new RegExp(`/markets\\?zip=${MAIN}$`));
   await expect(page.getByTestId("market-as-of")).toContainText(/Records up to \w{3} \d{1,2}, \d{4}/);
+  // The demo market's figures are labelled as such, by the title.
+  await expect(page.getByTestId("market-demo-badge")).toHaveText("Demo data");
   await expect(page.getByTestId("stat-sales-count-value")).toHaveText(/^\d[\d,]*$/);
   await expectFigureOrReason(page, "stat-median-sale");
   await expectFigureOrReason(page, "stat-median-rent");
@@ -58,6 +60,9 @@ test("Markets: a demo ZIP's statistics, compared with another, exported; 1 credi
   await expect(page).toHaveURL(new RegExp(`/markets\\?zip=${MAIN}&compare=${OTHER}$`));
   await expect(page.getByTestId(`breakdown-${OTHER}`)).toBeVisible();
   await expect(page.getByTestId("credits-balance")).toContainText("97 credits");
+  // One as-of date for the page, however many ZIPs: the newest record of them all.
+  await expect(page.getByTestId("market-as-of")).toHaveText(/^Records up to \w{3} \d{1,2}, \d{4} · /);
+  await expect(page.getByTestId("market-demo-badge")).toHaveText("Demo data");
 
   // Both sizes: nothing cut off, nothing scrolls the page sideways.
   for (const viewport of VIEWPORTS) {

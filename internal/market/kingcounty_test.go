@@ -132,7 +132,7 @@ func TestKingCounty98103(t *testing.T) {
 	sales := m.Sales
 	if m.AsOf != asOf.Format("2006-01-02") || sales.Count != len(prices) || sales.Median != median(prices) ||
 		sales.Mean != int64(math.Round(sum/float64(len(prices)))) || sales.Min != int64(slices.Min(prices)) ||
-		sales.Max != int64(slices.Max(prices)) || sales.PerSqft == nil || *sales.PerSqft != median(per) {
+		sales.Max != int64(slices.Max(prices)) || sales.PerSqft == nil || int64(math.Round(*sales.PerSqft)) != median(per) {
 		t.Errorf("98103: asOf %s, %d sales, median %d, mean %d, min %d, max %d, per sqft %v; the CSV says %s, %d, %d, %.0f, %.0f, %.0f, %d",
 			m.AsOf, sales.Count, sales.Median, sales.Mean, sales.Min, sales.Max, sales.PerSqft, asOf.Format("2006-01-02"),
 			len(prices), median(prices), sum/float64(len(prices)), slices.Min(prices), slices.Max(prices), median(per))
@@ -142,7 +142,7 @@ func TestKingCounty98103(t *testing.T) {
 			t.Errorf("%s bedrooms: %d sales, median %d; the CSV says %d, %d", g.Bedrooms, g.Count, g.Median, len(v), median(v))
 		}
 	}
-	t.Logf("King County 98103, the 12 months up to %s: %d sales, median $%d, mean $%d, min $%d, max $%d, median $%d/sqft",
+	t.Logf("King County 98103, the 12 months up to %s: %d sales, median $%d, mean $%d, min $%d, max $%d, median $%.0f/sqft",
 		m.AsOf, sales.Count, sales.Median, sales.Mean, sales.Min, sales.Max, *sales.PerSqft)
 	for _, g := range append(slices.Clone(sales.ByType), sales.ByBeds...) {
 		name := g.PropertyType
@@ -150,13 +150,13 @@ func TestKingCounty98103(t *testing.T) {
 			name = g.Bedrooms + " bedrooms"
 		}
 		t.Logf("  %-16s %4d sales, median $%d, mean $%d, min $%d, max $%d, %s", name, g.Count, g.Median, g.Mean, g.Min, g.Max,
-			perSqft(g.PerSqft))
+			perSqftText(g.PerSqft))
 	}
 	for _, o := range sales.Omit {
 		t.Logf("  omitted %s: %s", o.Group, o.Reason)
 	}
 	for _, h := range m.History {
-		t.Logf("  %s: %d sales, median %s", h.Month, h.SalesCount, perSqft(h.MedianSalePrice))
+		t.Logf("  %s: %d sales, median %s (%d-month window)", h.Month, h.SalesCount, perSqft(h.MedianSalePrice), m.HistoryWindow.Sales)
 	}
 }
 
@@ -165,4 +165,11 @@ func perSqft(v *int64) string {
 		return "-"
 	}
 	return fmt.Sprintf("$%d", *v)
+}
+
+func perSqftText(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("$%.0f", *v)
 }

@@ -48,6 +48,9 @@ type ZIP struct {
 	ZIP, City, State string
 	Sales, Rents     []Record
 	Homes            []HomeRef
+	// IsDemo is true when the ZIP's homes come from the generated demo market (property.SourceDemo), so the
+	// Markets screen labels its figures as demo data, as the lookup does.
+	IsDemo bool
 }
 
 // ByZIP groups a market's records by the ZIP code of their home. Records of homes not on record are skipped.
@@ -66,6 +69,7 @@ func ByZIP(homes []property.Home, sales []property.Sale, rents []property.Rental
 			out[h.ZIP] = z
 		}
 		z.Homes = append(z.Homes, HomeRef{Index: int32(i), Type: h.Type})
+		z.IsDemo = z.IsDemo || h.Source == property.SourceDemo
 	}
 	rec := func(pid int64, d time.Time, amount int64) (*ZIP, Record, bool) {
 		i, ok := at[pid]
@@ -107,6 +111,7 @@ type Market struct {
 	City         string       `json:"city"`
 	State        string       `json:"state"`
 	AsOf         string       `json:"asOf"`
+	IsDemo       bool         `json:"isDemo"`
 	PropertyType *string      `json:"propertyType"`
 	Sales        Block        `json:"sales"`
 	Rents        Block        `json:"rents"`
@@ -116,7 +121,19 @@ type Market struct {
 	// market's (the most specific its records support); nil without an index.
 	IndexArea *IndexArea `json:"priceIndexArea"`
 	History   []Month    `json:"history"`
+	// HistoryWindow is the number of months each monthly median of History is taken over: 1 (the month's own
+	// records) or RollingMonths (the month and the two before) for a thin ZIP.
+	HistoryWindow HistoryWindow `json:"historyWindow"`
 }
+
+// HistoryWindow is the span, in months, of the monthly medians of sales and of rents.
+type HistoryWindow struct {
+	Sales int `json:"sales"`
+	Rents int `json:"rents"`
+}
+
+// RollingMonths is the window of a thin ZIP's monthly medians: the month and the two before.
+const RollingMonths = 3
 
 // IndexArea names a price index by its level ("zip", "area", "metro", "market") and the area it covers (nil for the
 // whole market).
@@ -137,11 +154,12 @@ type Block struct {
 	rent    bool           // names the per-square-foot figure medianRentPerSqft
 }
 
-// Figures are the statistics of a set of records, in whole dollars. PerSqft is nil when fewer than MinRecords of
-// them have a floor area.
+// Figures are the statistics of a set of records, in whole dollars, but for PerSqft: the median amount per square
+// foot, unrounded (a sale's is written in whole dollars, a rent's, a couple of dollars a month, in cents). PerSqft is
+// nil when fewer than MinRecords of them have a floor area.
 type Figures struct {
 	Median, Mean, Min, Max int64
-	PerSqft                *int64
+	PerSqft                *float64
 }
 
 // Group is the figures of one property type or bedroom count.
@@ -161,12 +179,25 @@ type OmittedGroup struct {
 
 func (f Figures) fields(m map[string]any, rent bool) {
 	m["median"], m["mean"], m["min"], m["max"] = f.Median, f.Mean, f.Min, f.Max
-	name := "medianPricePerSqft"
 	if rent {
-		name = "medianRentPerSqft"
+		var v *float64
+		if f.PerSqft != nil {
+			c := cents(*f.PerSqft)
+			v = &c
+		}
+		m["medianRentPerSqft"] = v
+		return
 	}
-	m[name] = f.PerSqft
+	var v *int64
+	if f.PerSqft != nil {
+		d := dollars(*f.PerSqft)
+		v = &d
+	}
+	m["medianPricePerSqft"] = v
 }
+
+// cents rounds dollars to cents.
+func cents(v float64) float64 { return math.Round(v*100) / 100 }
 
 // MarshalJSON writes the block as the contract has it: the figures, or the count and the reason it is omitted.
 func (b Block) MarshalJSON() ([]byte, error) {
@@ -225,7 +256,8 @@ type IndexMonth struct {
 	Change12m *float64 `json:"change12m"`
 }
 
-// Month is one month of history; a median is nil when the month has fewer than MinRecords records.
+// Month is one month of history: the month's own counts, and the medians over the window of Market.HistoryWindow
+// ending with the month; a median is nil when its window has fewer than MinRecords records.
 type Month struct {
 	Month           string `json:"month"`
 	SalesCount      int    `json:"salesCount"`
@@ -243,7 +275,7 @@ func Compute(z *ZIP, opt Options, values []float64, ix Index) Market {
 		// No record of the type asked: the blocks are empty, dated by the ZIP's newest record.
 		asOf = newest(z.Sales, z.Rents)
 	}
-	m := Market{ZIP: z.ZIP, City: z.City, State: z.State, AsOf: asOf.Format("2006-01-02")}
+	m := Market{ZIP: z.ZIP, City: z.City, State: z.State, AsOf: asOf.Format("2006-01-02"), IsDemo: z.IsDemo}
 	if opt.PropertyType != "" {
 		t := opt.PropertyType
 		m.PropertyType = &t
@@ -257,7 +289,7 @@ func Compute(z *ZIP, opt Options, values []float64, ix Index) Market {
 		months = DefaultHistoryMonths
 	}
 	first := monthStart(asOf).AddDate(0, 1-months, 0)
-	m.History = history(sales, rents, first, months)
+	m.History, m.HistoryWindow = history(sales, rents, first, months)
 	m.PriceIndex = priceIndex(ix, first, months)
 	return m
 }
@@ -371,7 +403,7 @@ func figures(rs []Record) Figures {
 		Min: dollars(amounts[0]), Max: dollars(amounts[len(amounts)-1])}
 	if len(per) >= MinRecords {
 		sort.Float64s(per)
-		v := dollars(median(per))
+		v := median(per)
 		f.PerSqft = &v
 	}
 	return f
@@ -398,32 +430,61 @@ func distribution(homes []HomeRef, values []float64, typ string) Values {
 	return v
 }
 
-func history(sales, rents []Record, first time.Time, months int) []Month {
+// history is the months from first: each month's own counts, and the median sale price and rent. A series (sales,
+// rents) where fewer than half the months shown have MinRecords records of their own is thin: each of its medians is
+// then taken over the month and the two before (RollingMonths), the window sites such as Zillow and Redfin use for
+// small places, so that most months have a figure; the window is said in the answer.
+func history(sales, rents []Record, first time.Time, months int) ([]Month, HistoryWindow) {
 	out := make([]Month, months)
-	salesBy := make([][]float64, months)
-	rentsBy := make([][]float64, months)
-	put := func(rs []Record, into [][]float64) {
+	// by[i] holds the records of month i-(RollingMonths-1): the first months' windows reach before first.
+	start := first.AddDate(0, 1-RollingMonths, 0)
+	n := months + RollingMonths - 1
+	bucket := func(rs []Record) [][]float64 {
+		by := make([][]float64, n)
 		for _, r := range rs {
-			if i := monthsBetween(first, r.Date); i >= 0 && i < months {
-				into[i] = append(into[i], float64(r.Amount))
+			if i := monthsBetween(start, r.Date); i >= 0 && i < n {
+				by[i] = append(by[i], float64(r.Amount))
 			}
 		}
+		return by
 	}
-	put(sales, salesBy)
-	put(rents, rentsBy)
-	med := func(v []float64) *int64 {
-		if len(v) < MinRecords {
-			return nil
-		}
-		sort.Float64s(v)
-		d := dollars(median(v))
-		return &d
-	}
+	salesBy, rentsBy := bucket(sales), bucket(rents)
+	win := HistoryWindow{Sales: historyWindow(salesBy[RollingMonths-1:]), Rents: historyWindow(rentsBy[RollingMonths-1:])}
 	for i := range out {
-		out[i] = Month{Month: first.AddDate(0, i, 0).Format("2006-01"), SalesCount: len(salesBy[i]),
-			MedianSalePrice: med(salesBy[i]), RentsCount: len(rentsBy[i]), MedianRent: med(rentsBy[i])}
+		at := i + RollingMonths - 1
+		out[i] = Month{Month: first.AddDate(0, i, 0).Format("2006-01"),
+			SalesCount: len(salesBy[at]), MedianSalePrice: windowMedian(salesBy, at, win.Sales),
+			RentsCount: len(rentsBy[at]), MedianRent: windowMedian(rentsBy, at, win.Rents)}
 	}
-	return out
+	return out, win
+}
+
+// historyWindow is 1 when at least half the months shown have MinRecords records, else RollingMonths.
+func historyWindow(shown [][]float64) int {
+	full := 0
+	for _, v := range shown {
+		if len(v) >= MinRecords {
+			full++
+		}
+	}
+	if 2*full >= len(shown) {
+		return 1
+	}
+	return RollingMonths
+}
+
+// windowMedian is the median of the span months ending with by[at]; nil with fewer than MinRecords records.
+func windowMedian(by [][]float64, at, span int) *int64 {
+	var v []float64
+	for k := at - span + 1; k <= at; k++ {
+		v = append(v, by[k]...)
+	}
+	if len(v) < MinRecords {
+		return nil
+	}
+	sort.Float64s(v)
+	d := dollars(median(v))
+	return &d
 }
 
 // priceIndex is the index's months from first, relative to the first: exp(level - level(first)), with the changes

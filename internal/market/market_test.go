@@ -146,7 +146,14 @@ func TestComputeFilterValuesHistoryIndex(t *testing.T) {
 	if len(m.History) != 3 || m.History[0].Month != "2026-09" || m.History[2].Month != "2026-11" {
 		t.Fatalf("history %+v", m.History)
 	}
-	if h := m.History[2]; h.SalesCount != 3 || h.MedianSalePrice != nil || m.History[1].SalesCount != 2 {
+	// No month has 5 sales of its own: the medians are rolling 3-month ones. November's window (September to
+	// November) holds 6 sales; September's (July to September) only one.
+	if m.HistoryWindow != (HistoryWindow{Sales: 3, Rents: 3}) {
+		t.Errorf("window %+v, want 3 months", m.HistoryWindow)
+	}
+	if h := m.History[2]; h.SalesCount != 3 || h.MedianSalePrice == nil ||
+		*h.MedianSalePrice != medianOf(400000, 900000, 450001, 700001, 1500000, 380000) ||
+		m.History[1].SalesCount != 2 || m.History[0].MedianSalePrice != nil {
 		t.Errorf("history %+v", m.History)
 	}
 	ix := m.PriceIndex
@@ -169,10 +176,82 @@ func TestHistoryMedians(t *testing.T) {
 		t.Errorf("history %+v", m.History)
 	}
 	if len(m.Sales.ByBeds) != 1 || m.Sales.ByBeds[0].Bedrooms != "2" || m.Sales.ByBeds[0].Median != medianOf(prices...) ||
-		*m.Sales.ByBeds[0].PerSqft != medianOf(prices...)/1000 {
+		*m.Sales.ByBeds[0].PerSqft != float64(medianOf(prices...))/1000 {
 		t.Errorf("by beds %+v", m.Sales.ByBeds)
 	}
 	if len(m.PriceIndex) != 0 {
 		t.Errorf("no engine, index %+v", m.PriceIndex)
+	}
+}
+
+func TestHistoryWindow(t *testing.T) {
+	first := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// perMonth[i] sales in month i of a 4-month history (and one sale in each of the two months before it).
+	at := func(perMonth []int) []Record {
+		var rs []Record
+		for i, n := range append([]int{1, 1}, perMonth...) {
+			for k := 0; k < n; k++ {
+				rs = append(rs, Record{Date: first.AddDate(0, i-2, k+1), Amount: int64(100*(i+1) + k)})
+			}
+		}
+		return rs
+	}
+	tests := []struct {
+		name     string
+		perMonth []int
+		window   int
+		medians  []int64 // 0 for none
+	}{
+		// Half the months with 5 sales: each month's own median.
+		{"busy", []int{5, 5, 1, 2}, 1, []int64{302, 402, 0, 0}},
+		// One month in four: the month and the two before. February holds December's 200, January's 300 and its own
+		// 400-404 (median 401); March January's 300, February's five and its own 500, 501 (402.5, rounded 403).
+		{"thin", []int{1, 5, 2, 0}, 3, []int64{0, 401, 403, 403}},
+		{"empty", []int{0, 0, 0, 0}, 3, []int64{0, 0, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, w := history(at(tt.perMonth), nil, first, 4)
+			if w.Sales != tt.window || w.Rents != 3 {
+				t.Errorf("window %+v, want sales %d, rents 3", w, tt.window)
+			}
+			for i, want := range tt.medians {
+				got := int64(0)
+				if h[i].MedianSalePrice != nil {
+					got = *h[i].MedianSalePrice
+				}
+				if got != want || h[i].SalesCount != tt.perMonth[i] {
+					t.Errorf("%s: %d sales, median %d; want %d, %d", h[i].Month, h[i].SalesCount, got, tt.perMonth[i], want)
+				}
+			}
+		})
+	}
+}
+
+func TestRentPerSqftCentsAndDemo(t *testing.T) {
+	var homes []property.Home
+	var rents []property.Rental
+	for i, r := range []int64{2400, 2413, 2500, 2300, 2450} {
+		homes = append(homes, property.Home{ID: int64(i + 1), ZIP: "90001", Type: "Condo", Beds: 2, Sqft: 1000, Source: property.SourceDemo})
+		rents = append(rents, property.Rental{ID: int64(i + 1), PropertyID: int64(i + 1), Date: time.Date(2026, 5, 1+i, 0, 0, 0, 0, time.UTC), Rent: r})
+	}
+	z := ByZIP(homes, nil, rents)["90001"]
+	if !z.IsDemo {
+		t.Fatalf("demo homes: IsDemo false")
+	}
+	m := Compute(z, Options{HistoryMonths: 1}, nil, nil)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rent per square foot in cents (2413/1000 = 2.413, the median), the whole block and each group.
+	for _, want := range []string{`"isDemo":true`, `"medianRentPerSqft":2.41`, `"bedrooms":"2","count":5,"max":2500,"mean":2413,"median":2413,"medianRentPerSqft":2.41`, `"historyWindow":{"sales":3,"rents":1}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("json %s lacks %s", b, want)
+		}
+	}
+	homes[0].Source = "kingcounty"
+	if z := ByZIP(homes[:1], nil, rents[:1])["90001"]; z.IsDemo {
+		t.Errorf("county home: IsDemo true")
 	}
 }

@@ -221,6 +221,42 @@ func (e ColumnType) Valid() bool {
 	}
 }
 
+// Defines values for MarketHistoryWindowRents.
+const (
+	MarketHistoryWindowRentsN1 MarketHistoryWindowRents = 1
+	MarketHistoryWindowRentsN3 MarketHistoryWindowRents = 3
+)
+
+// Valid indicates whether the value is a known member of the MarketHistoryWindowRents enum.
+func (e MarketHistoryWindowRents) Valid() bool {
+	switch e {
+	case MarketHistoryWindowRentsN1:
+		return true
+	case MarketHistoryWindowRentsN3:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MarketHistoryWindowSales.
+const (
+	MarketHistoryWindowSalesN1 MarketHistoryWindowSales = 1
+	MarketHistoryWindowSalesN3 MarketHistoryWindowSales = 3
+)
+
+// Valid indicates whether the value is a known member of the MarketHistoryWindowSales enum.
+func (e MarketHistoryWindowSales) Valid() bool {
+	switch e {
+	case MarketHistoryWindowSalesN1:
+		return true
+	case MarketHistoryWindowSalesN3:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketPriceIndexAreaLevel.
 const (
 	MarketPriceIndexAreaLevelArea   MarketPriceIndexAreaLevel = "area"
@@ -247,25 +283,25 @@ func (e MarketPriceIndexAreaLevel) Valid() bool {
 
 // Defines values for MarketGroupBedrooms.
 const (
-	N1 MarketGroupBedrooms = "1"
-	N2 MarketGroupBedrooms = "2"
-	N3 MarketGroupBedrooms = "3"
-	N4 MarketGroupBedrooms = "4"
-	N5 MarketGroupBedrooms = "5+"
+	MarketGroupBedroomsN1 MarketGroupBedrooms = "1"
+	MarketGroupBedroomsN2 MarketGroupBedrooms = "2"
+	MarketGroupBedroomsN3 MarketGroupBedrooms = "3"
+	MarketGroupBedroomsN4 MarketGroupBedrooms = "4"
+	MarketGroupBedroomsN5 MarketGroupBedrooms = "5+"
 )
 
 // Valid indicates whether the value is a known member of the MarketGroupBedrooms enum.
 func (e MarketGroupBedrooms) Valid() bool {
 	switch e {
-	case N1:
+	case MarketGroupBedroomsN1:
 		return true
-	case N2:
+	case MarketGroupBedroomsN2:
 		return true
-	case N3:
+	case MarketGroupBedroomsN3:
 		return true
-	case N4:
+	case MarketGroupBedroomsN4:
 		return true
-	case N5:
+	case MarketGroupBedroomsN5:
 		return true
 	default:
 		return false
@@ -953,13 +989,13 @@ type Error struct {
 	UsedBytes *int64 `json:"usedBytes,omitempty"`
 }
 
-// Market A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+// Market A ZIP code's market statistics (issue 28). Dollars are whole dollars, but for rent per square foot (cents).
 type Market struct {
-	// AsOf The newest record (sale or rent) used.
+	// AsOf The ZIP code's newest record (sale or rent) used; the blocks are the 12 months up to it and the history ends with its month. ZIP codes compared may differ.
 	AsOf openapi_types.Date `json:"asOf"`
 	City string             `json:"city"`
 
-	// History Per month, oldest first; a median is null when the month has fewer than 5 records.
+	// History Per month, oldest first: the month's own counts, and the medians over the window of `historyWindow` ending with the month; a median is null when its window has fewer than 5 records.
 	History []struct {
 		MedianRent      *int64 `json:"medianRent"`
 		MedianSalePrice *int64 `json:"medianSalePrice"`
@@ -967,6 +1003,15 @@ type Market struct {
 		RentsCount      int    `json:"rentsCount"`
 		SalesCount      int    `json:"salesCount"`
 	} `json:"history"`
+
+	// HistoryWindow How many months each monthly median of `history` is taken over, for sales and for rents: 1 (the month's own records), or 3 (a rolling median of the month and the two before) when fewer than half the months shown have 5 records of their own (a thin ZIP code).
+	HistoryWindow struct {
+		Rents MarketHistoryWindowRents `json:"rents"`
+		Sales MarketHistoryWindowSales `json:"sales"`
+	} `json:"historyWindow"`
+
+	// IsDemo The ZIP code's records are the generated demo market's, not real sales and rents.
+	IsDemo bool `json:"isDemo"`
 
 	// PriceIndex The monthly price index of the ZIP code's area (`priceIndexArea`), oldest first, relative to the first month shown (1.0).
 	PriceIndex []struct {
@@ -1001,6 +1046,12 @@ type Market struct {
 	Zip    string        `json:"zip"`
 }
 
+// MarketHistoryWindowRents defines model for Market.HistoryWindow.Rents.
+type MarketHistoryWindowRents int
+
+// MarketHistoryWindowSales defines model for Market.HistoryWindow.Sales.
+type MarketHistoryWindowSales int
+
 // MarketPriceIndexAreaLevel defines model for Market.PriceIndexArea.Level.
 type MarketPriceIndexAreaLevel string
 
@@ -1034,9 +1085,9 @@ type MarketFigures struct {
 	// MedianPricePerSqft Sales only; null when fewer than 5 records have a floor area.
 	MedianPricePerSqft *int64 `json:"medianPricePerSqft,omitempty"`
 
-	// MedianRentPerSqft Rents only; null when fewer than 5 records have a floor area.
-	MedianRentPerSqft *int64 `json:"medianRentPerSqft,omitempty"`
-	Min               int64  `json:"min"`
+	// MedianRentPerSqft Rents only: the median monthly rent per square foot in dollars and cents; null when fewer than 5 records have a floor area.
+	MedianRentPerSqft *float64 `json:"medianRentPerSqft,omitempty"`
+	Min               int64    `json:"min"`
 
 	// Omitted The groups with fewer than 5 records, left out.
 	Omitted []struct {
@@ -1056,8 +1107,8 @@ type MarketGroup struct {
 	// MedianPricePerSqft Sales only; null when fewer than 5 records have a floor area.
 	MedianPricePerSqft *int64 `json:"medianPricePerSqft,omitempty"`
 
-	// MedianRentPerSqft Rents only; null when fewer than 5 records have a floor area.
-	MedianRentPerSqft *int64                   `json:"medianRentPerSqft,omitempty"`
+	// MedianRentPerSqft Rents only: the median monthly rent per square foot in dollars and cents; null when fewer than 5 records have a floor area.
+	MedianRentPerSqft *float64                 `json:"medianRentPerSqft,omitempty"`
 	Min               int64                    `json:"min"`
 	PropertyType      *MarketGroupPropertyType `json:"propertyType,omitempty"`
 }
@@ -3421,7 +3472,7 @@ type PublicMarketResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+		// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars, but for rent per square foot (cents).
 		Data Market `json:"data"`
 
 		// Meta The meta of a metered call (as a valuation's meta).
@@ -3469,7 +3520,7 @@ type PublicMarketResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PublicMarketResponse) GetJSON200() *struct {
-	// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+	// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars, but for rent per square foot (cents).
 	Data Market `json:"data"`
 
 	// Meta The meta of a metered call (as a valuation's meta).
@@ -5483,7 +5534,7 @@ func ParsePublicMarketResponse(rsp *http.Response) (*PublicMarketResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars.
+			// Data A ZIP code's market statistics (issue 28). Dollars are whole dollars, but for rent per square foot (cents).
 			Data Market `json:"data"`
 
 			// Meta The meta of a metered call (as a valuation's meta).

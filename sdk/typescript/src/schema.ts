@@ -1803,16 +1803,18 @@ export interface components {
             /** Format: int64 */
             creditsRemaining: number;
         };
-        /** @description A ZIP code's market statistics (issue 28). Dollars are whole dollars. */
+        /** @description A ZIP code's market statistics (issue 28). Dollars are whole dollars, but for rent per square foot (cents). */
         Market: {
             zip: string;
             city: string;
             state: string;
             /**
              * Format: date
-             * @description The newest record (sale or rent) used.
+             * @description The ZIP code's newest record (sale or rent) used; the blocks are the 12 months up to it and the history ends with its month. ZIP codes compared may differ.
              */
             asOf: string;
+            /** @description The ZIP code's records are the generated demo market's, not real sales and rents. */
+            isDemo: boolean;
             /** @description The type filter applied, or null. */
             propertyType: string | null;
             sales: components["schemas"]["MarketBlock"];
@@ -1835,7 +1837,7 @@ export interface components {
                 /** @description The ZIP code, the 3-digit prefix, or a metro named by its ZIP code with the most sales; null for the whole market. */
                 area: string | null;
             } | null;
-            /** @description Per month, oldest first; a median is null when the month has fewer than 5 records. */
+            /** @description Per month, oldest first: the month's own counts, and the medians over the window of `historyWindow` ending with the month; a median is null when its window has fewer than 5 records. */
             history: {
                 month: string;
                 /** Format: int32 */
@@ -1847,6 +1849,19 @@ export interface components {
                 /** Format: int64 */
                 medianRent: number | null;
             }[];
+            /** @description How many months each monthly median of `history` is taken over, for sales and for rents: 1 (the month's own records), or 3 (a rolling median of the month and the two before) when fewer than half the months shown have 5 records of their own (a thin ZIP code). */
+            historyWindow: {
+                /**
+                 * Format: int32
+                 * @enum {integer}
+                 */
+                sales: 1 | 3;
+                /**
+                 * Format: int32
+                 * @enum {integer}
+                 */
+                rents: 1 | 3;
+            };
         };
         /** @description The distribution of the engine's values of the homes on record (5 or more). */
         MarketValues: {
@@ -1890,8 +1905,9 @@ export interface components {
              */
             medianPricePerSqft?: number | null;
             /**
-             * Format: int64
-             * @description Rents only; null when fewer than 5 records have a floor area.
+             * Format: double
+             * @description Rents only: the median monthly rent per square foot in dollars and cents; null when fewer than 5 records have a floor area.
+             * @example 2.41
              */
             medianRentPerSqft?: number | null;
             byPropertyType: components["schemas"]["MarketGroup"][];
@@ -1925,8 +1941,9 @@ export interface components {
              */
             medianPricePerSqft?: number | null;
             /**
-             * Format: int64
-             * @description Rents only; null when fewer than 5 records have a floor area.
+             * Format: double
+             * @description Rents only: the median monthly rent per square foot in dollars and cents; null when fewer than 5 records have a floor area.
+             * @example 2.41
              */
             medianRentPerSqft?: number | null;
         };

@@ -18,6 +18,7 @@ export function makeMarket(overrides: Partial<Market> = {}, historyMonths = 24):
     city: "SEATTLE",
     state: "WA",
     asOf: "2026-11-20",
+    isDemo: false,
     propertyType: null,
     sales: {
       count: 143,
@@ -43,7 +44,7 @@ export function makeMarket(overrides: Partial<Market> = {}, historyMonths = 24):
       mean: 3240,
       min: 1650,
       max: 6200,
-      medianRentPerSqft: 2.4,
+      medianRentPerSqft: 2.41,
       byPropertyType: [{ propertyType: "Single Family", count: 30, median: 3600, mean: 3700, min: 2400, max: 6200, medianRentPerSqft: 2.1 }],
       byBedrooms: [{ bedrooms: "2", count: 22, median: 2700, mean: 2750, min: 1650, max: 3900, medianRentPerSqft: 2.9 }],
       omitted: [{ group: "Condo", reason: "Fewer than 5 rents in the last 12 months." }],
@@ -63,6 +64,7 @@ export function makeMarket(overrides: Partial<Market> = {}, historyMonths = 24):
       rentsCount: 6,
       medianRent: 3100,
     })),
+    historyWindow: { sales: 1, rents: 1 },
     ...overrides,
   };
 }

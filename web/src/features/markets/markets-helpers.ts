@@ -17,6 +17,13 @@ export function dollars(v: number | null | undefined): string {
   return typeof v === "number" && Number.isFinite(v) ? usd.format(v) : "—";
 }
 
+const usdCents = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Rent per square foot with cents ("$2.41/sq ft"); a missing figure is a dash. */
+export function rentPerSqft(v: number | null | undefined): string {
+  return typeof v === "number" && Number.isFinite(v) ? `${usdCents.format(v)}/sq ft` : "—";
+}
+
 export function countText(v: number | null | undefined): string {
   return typeof v === "number" && Number.isFinite(v) ? count.format(v) : "—";
 }
@@ -45,6 +52,27 @@ export function dayLabel(day: string): string {
   if (!m) return day;
   const i = Number(m[2]) - 1;
   return MONTHS[i] ? `${MONTHS[i]} ${Number(m[3])}, ${m[1]}` : day;
+}
+
+/**
+ * The one as-of date of a page of markets: the newest record of them all, and the ZIP codes whose own newest record is
+ * older (their 12 months and history end earlier), each with its date.
+ */
+export function pageAsOf(markets: readonly Pick<Market, "zip" | "asOf">[]): { latest: string; older: { zip: string; asOf: string }[] } {
+  // ISO dates compare as text.
+  const latest = markets.reduce((a, m) => (m.asOf > a ? m.asOf : a), "");
+  return { latest, older: markets.filter((m) => m.asOf < latest).map((m) => ({ zip: m.zip, asOf: m.asOf })) };
+}
+
+/**
+ * What the monthly medians are taken over, in words, or null when both are the month's own: a thin ZIP's are rolling
+ * 3-month medians (the API's historyWindow).
+ */
+export function historyWindowNote(m: Pick<Market, "historyWindow">): string | null {
+  const { sales, rents } = m.historyWindow;
+  if (sales === 1 && rents === 1) return null;
+  const what = sales > 1 && rents > 1 ? "sales and rents" : sales > 1 ? "sales" : "rents";
+  return `3-month rolling median of ${what}: this ZIP has few ${what} a month, so each month's median is over that month and the two before`;
 }
 
 /** "SEATTLE" as "Seattle" (the records keep cities in capitals). */
@@ -144,11 +172,16 @@ export function bedroomsLabel(b: string): string {
 
 function blockCells(block: Block, perSqft: "medianPricePerSqft" | "medianRentPerSqft"): CsvValue[] {
   if (isThin(block)) return [block.count, "", "", "", "", "", block.omitted];
-  return [block.count, block.median, block.mean, block.min, block.max, block[perSqft] ?? "", ""];
+  return [block.count, block.median, block.mean, block.min, block.max, perSqftCell(block[perSqft]), ""];
 }
 
 function figureCells(f: BlockFigures | null, perSqft: "medianPricePerSqft" | "medianRentPerSqft"): CsvValue[] {
-  return f ? [f.count, f.median, f.mean, f.min, f.max, f[perSqft] ?? ""] : ["", "", "", "", "", ""];
+  return f ? [f.count, f.median, f.mean, f.min, f.max, perSqftCell(f[perSqft])] : ["", "", "", "", "", ""];
+}
+
+/** A per-square-foot figure as the API gives it (rents in dollars and cents, "2.40"), or an empty cell. */
+function perSqftCell(v: number | null | undefined): CsvValue {
+  return typeof v === "number" && Number.isFinite(v) ? (Number.isInteger(v) ? v : v.toFixed(2)) : "";
 }
 
 /**
@@ -164,7 +197,7 @@ export function marketsCsv(markets: readonly Market[], notFound: readonly string
     "Sales (12 months)", "Median sale price", "Mean sale price", "Min sale price", "Max sale price", "Median price per sq ft", "Sales note",
     "Rents (12 months)", "Median rent", "Mean rent", "Min rent", "Max rent", "Median rent per sq ft", "Rents note",
     "Homes on record", "Median home value", "Home value 25th percentile", "Home value 75th percentile", "Home values note",
-    "Price index change 1 month (%)", "Price index change 12 months (%)",
+    "Price index change 1 month (%)", "Price index change 12 months (%)", "Demo data",
   ]);
   for (const m of markets) {
     const idx = latestIndex(m);
@@ -174,7 +207,7 @@ export function marketsCsv(markets: readonly Market[], notFound: readonly string
       ...blockCells(m.sales, "medianPricePerSqft"),
       ...blockCells(m.rents, "medianRentPerSqft"),
       ...(hasValues(v) ? [v.count, v.median, v.p25, v.p75, ""] : ["", "", "", "", v.omitted]),
-      pct(idx?.change1m), pct(idx?.change12m),
+      pct(idx?.change1m), pct(idx?.change12m), m.isDemo ? "Yes" : "No",
     ]);
   }
   for (const z of notFound) rows.push([z, "", "", "", "", "", "", "", "", "", "", `No records for ZIP ${z}.`]);
@@ -207,7 +240,7 @@ export function marketsCsv(markets: readonly Market[], notFound: readonly string
   rows.push(["Monthly history"]);
   rows.push([
     "ZIP", "Month", "Price index", "Index change 1 month (%)", "Index change 12 months (%)",
-    "Sales", "Median sale price", "Rents", "Median rent",
+    "Sales", "Median sale price", "Rents", "Median rent", "Sale median window (months)", "Rent median window (months)",
   ]);
   for (const m of markets) {
     const index = new Map(m.priceIndex.map((p) => [p.month, p]));
@@ -219,6 +252,7 @@ export function marketsCsv(markets: readonly Market[], notFound: readonly string
       rows.push([
         m.zip, month, p ? round(p.index, 4) : "", pct(p?.change1m), pct(p?.change12m),
         h?.salesCount ?? "", h?.medianSalePrice ?? "", h?.rentsCount ?? "", h?.medianRent ?? "",
+        h ? m.historyWindow.sales : "", h ? m.historyWindow.rents : "",
       ]);
     }
   }

@@ -124,13 +124,44 @@ describe("the Markets screen", () => {
 
     const byType = screen.getByRole("table", { name: "98103 by property type" });
     const condo = within(byType).getByRole("row", { name: /Condo/ });
-    expect(within(condo).getAllByRole("cell").map((c) => c.textContent)).toEqual(["40", "$560,000", "$701", "$410,000–$990,000", "—", "—"]);
+    expect(within(condo).getAllByRole("cell").map((c) => c.textContent)).toEqual(["40", "$560,000", "$701", "$410,000–$990,000", "—", "—", "—"]);
+    // Rents by bedrooms: the median rent and the rent per square foot, with cents.
+    const twoBeds = within(screen.getByRole("table", { name: "98103 by bedrooms" })).getByRole("row", { name: /^2 bedrooms/ });
+    expect(within(twoBeds).getAllByRole("cell").map((c) => c.textContent).slice(4)).toEqual(["22", "$2,700", "$2.90/sq ft"]);
+    expect(screen.getByTestId("stat-median-rent-note")).toHaveTextContent("61 rents in the last 12 months; $2.41/sq ft");
+    // Real records: no demo badge, and monthly medians of the month's own records.
+    expect(screen.queryByTestId("market-demo-badge")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("median-prices-window")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("market-as-of-older")).not.toBeInTheDocument();
     expect(within(screen.getByRole("table", { name: "98103 by bedrooms" })).getByRole("rowheader", { name: "5+ bedrooms" })).toBeInTheDocument();
     const omitted = screen.getByTestId("omitted-98103");
     expect(omitted).toHaveTextContent("Manufactured (sales): Fewer than 5 sales in the last 12 months.");
     expect(omitted).toHaveTextContent("Condo (rents): Fewer than 5 rents in the last 12 months.");
     // No one left out is given a row of figures.
     expect(within(byType).queryByRole("row", { name: /Manufactured/ })).not.toBeInTheDocument();
+  });
+
+  it("labels demo data and a thin ZIP's rolling 3-month medians", async () => {
+    const thin = makeMarket({ isDemo: true, historyWindow: { sales: 3, rents: 1 } });
+    await searchFrom({ [ONE]: { body: envelope(thin) } }, "/markets?zip=98103");
+    expect(await screen.findByTestId("market-demo-badge")).toHaveTextContent(/^Demo data$/);
+    expect(screen.getByTestId("median-prices-window")).toHaveTextContent("3-month rolling median of sales: this ZIP has few sales a month");
+    const heads = within(screen.getByTestId("median-prices-data")).getAllByRole("columnheader").map((c) => c.textContent);
+    expect(heads).toEqual(["Month", "Sales", "Median sale price (3-month rolling)", "Rents", "Median rent (monthly)"]);
+  });
+
+  it("shows one as-of date for ZIPs compared, the newest, and names a ZIP whose records end earlier", async () => {
+    const older = makeThinMarket({ asOf: "2026-09-30", isDemo: true });
+    await searchFrom(
+      { [TWO]: { body: envelope({ markets: [makeMarket({ isDemo: true }), older], notFound: [] }, 2) } },
+      "/markets?zip=98103&compare=98115",
+    );
+    expect(await screen.findByTestId("market-as-of")).toHaveTextContent(/^Records up to Nov 20, 2026 · /);
+    expect(screen.getByTestId("market-as-of-older")).toHaveTextContent("98115's newest record is Sep 30, 2026: its 12 months and history end then.");
+    expect(screen.getByTestId("market-demo-badge")).toHaveTextContent(/^Demo data$/);
+    const table = screen.getByRole("table", { name: "ZIP codes compared" });
+    const rent = within(table).getByRole("row", { name: /Rent per sq ft/ });
+    expect(within(rent).getAllByRole("cell").map((c) => c.textContent)).toEqual(["$2.41/sq ft", "—"]);
   });
 
   it("shows a thin block's reason in place of its figures", async () => {
@@ -317,7 +348,7 @@ describe("the Markets screen", () => {
     expect(lines[0]).toBe("Market statistics");
     expect(lines[1]).toMatch(/^ZIP,City,State,Records up to,Property type,Sales \(12 months\),Median sale price/);
     expect(lines[2]).toBe(
-      "98103,SEATTLE,WA,2026-11-20,All,143,890000,934512,410000,2650000,612,,61,3100,3240,1650,6200,2.4,,812,905000,760000,1120000,,0.4,5.1",
+      "98103,SEATTLE,WA,2026-11-20,All,143,890000,934512,410000,2650000,612,,61,3100,3240,1650,6200,2.41,,812,905000,760000,1120000,,0.4,5.1,No",
     );
     // The formula is text, the thin rents and the omitted values are empty with their reason.
     expect(lines[3]).toContain("98115,\"'=HYPERLINK(\"\"http://x\"\")\",WA");
@@ -325,7 +356,7 @@ describe("the Markets screen", () => {
     expect(lines[3]).toContain(",,,,,Fewer than 5 homes on record.,");
     expect(text).toContain("98103,Property type,Condo,40,560000,585000,410000,990000,701,,,,,,");
     expect(text).toContain("98103,Sales,Manufactured,Fewer than 5 sales in the last 12 months.");
-    expect(text).toContain("98103,2026-11,1.092,0.4,5.1,12,903000,6,3100");
+    expect(text).toContain("98103,2026-11,1.092,0.4,5.1,12,903000,6,3100,1,1");
   });
 });
 

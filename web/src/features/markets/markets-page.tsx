@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { AlertCircle, Download, Plus, Search, X } from "lucide-react";
 import { PageHeader } from "@/app/shell/page-header";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Field, fieldA11y } from "@/components/ui/field";
@@ -51,8 +52,10 @@ import {
   marketsCsv,
   marketsFileName,
   omittedGroups,
+  pageAsOf,
   percentChange,
   placeName,
+  rentPerSqft,
   type GroupRow,
 } from "./markets-helpers";
 
@@ -427,18 +430,39 @@ function Results({ markets, notFound, query }: { markets: Market[]; notFound: st
   };
   if (!main) return null;
   const compared = markets.length > 1;
+  // One date for the page: the newest record of all the ZIPs shown; a ZIP whose own newest record is older (its 12
+  // months and history end earlier) is named with its date.
+  const asOf = pageAsOf(markets);
+  const demo = markets.filter((m) => m.isDemo).map((m) => m.zip);
   return (
     <>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="space-y-1">
-          <h2 className="text-xl font-semibold" data-testid="market-title">
-            {compared ? `${markets.map((m) => m.zip).join(", ")} compared` : placeName(main)}
-          </h2>
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 className="text-xl font-semibold" data-testid="market-title">
+              {compared ? `${markets.map((m) => m.zip).join(", ")} compared` : placeName(main)}
+            </h2>
+            {demo.length > 0 ? (
+              <Badge
+                variant="warning"
+                data-testid="market-demo-badge"
+                title={`${compared && demo.length < markets.length ? `${demo.join(", ")}: these` : "These"} figures come from the generated demo market, not from real public records.`}
+              >
+                {compared && demo.length < markets.length ? `Demo data: ${demo.join(", ")}` : "Demo data"}
+              </Badge>
+            ) : null}
+          </div>
           <p className="text-sm text-muted-foreground" data-testid="market-as-of">
-            {`Records up to ${dayLabel(main.asOf)}`}
+            {`Records up to ${dayLabel(asOf.latest)}`}
             {query.propertyType ? ` · ${query.propertyType} only` : ""}
             {` · ${query.historyMonths} months of history`}
           </p>
+          {asOf.older.length > 0 ? (
+            <p className="text-xs text-muted-foreground" data-testid="market-as-of-older">
+              {asOf.older.map((o) => `${o.zip}'s newest record is ${dayLabel(o.asOf)}`).join("; ")}
+              {`: ${asOf.older.length === 1 ? "its" : "their"} 12 months and history end then.`}
+            </p>
+          ) : null}
         </div>
         <Button type="button" variant="outline" onClick={onExport} className="w-full sm:w-auto">
           <Download aria-hidden="true" />
@@ -511,7 +535,13 @@ function HeadlineCards({ market: m }: { market: Market }) {
         testId="stat-median-rent"
         title="Median Rent"
         value={isThin(m.rents) ? "—" : `${dollars(m.rents.median)}/mo`}
-        note={isThin(m.rents) ? m.rents.omitted : `${countText(m.rents.count)} rents in the last 12 months`}
+        note={
+          isThin(m.rents)
+            ? m.rents.omitted
+            : typeof m.rents.medianRentPerSqft === "number"
+              ? `${countText(m.rents.count)} rents in the last 12 months; ${rentPerSqft(m.rents.medianRentPerSqft)}`
+              : `${countText(m.rents.count)} rents in the last 12 months`
+        }
       />
       <HeadlineCard
         testId="stat-median-value"
@@ -547,6 +577,7 @@ function CompareTable({ markets }: { markets: Market[] }) {
     { label: "Sales (12 months)", cell: (m) => countText(m.sales.count) },
     { label: "Median price per sq ft", cell: (m) => (isThin(m.sales) ? "—" : dollars(m.sales.medianPricePerSqft)) },
     { label: "Median rent", cell: (m) => (isThin(m.rents) ? m.rents.omitted : `${dollars(m.rents.median)}/mo`) },
+    { label: "Rent per sq ft", cell: (m) => (isThin(m.rents) ? "—" : rentPerSqft(m.rents.medianRentPerSqft)) },
     { label: "Median home value", cell: (m) => (hasValues(m.values) ? dollars(m.values.median) : m.values.omitted) },
     {
       label: "Middle half of values",
@@ -554,6 +585,7 @@ function CompareTable({ markets }: { markets: Market[] }) {
     },
     { label: "Price index, 12 months", cell: (m) => percentChange(latestIndex(m)?.change12m) },
     { label: "Records up to", cell: (m) => dayLabel(m.asOf) },
+    { label: "Data", cell: (m) => (m.isDemo ? "Demo data" : "Records") },
   ];
   return (
     <Card data-testid="compare-table">
@@ -655,6 +687,7 @@ function GroupTable({ caption, heading, rows }: { caption: string; heading: stri
             <th scope="col" className={th}>Range</th>
             <th scope="col" className={th}>Rents</th>
             <th scope="col" className={th}>Median rent</th>
+            <th scope="col" className={th}>Rent per sq ft</th>
           </tr>
         </thead>
         <tbody className={cn("divide-y", cardTable.body)}>
@@ -671,6 +704,7 @@ function GroupTable({ caption, heading, rows }: { caption: string; heading: stri
               </td>
               <td data-label="Rents" className={td}>{r.rents ? countText(r.rents.count) : "—"}</td>
               <td data-label="Median rent" className={td}>{r.rents ? dollars(r.rents.median) : "—"}</td>
+              <td data-label="Rent per sq ft" className={td}>{r.rents ? rentPerSqft(r.rents.medianRentPerSqft) : "—"}</td>
             </tr>
           ))}
         </tbody>

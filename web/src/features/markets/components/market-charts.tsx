@@ -1,7 +1,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import type { Market } from "../api/markets-api";
-import { dollars, indexAreaLabel, indexLines, monthLabel, percentChange } from "../markets-helpers";
+import { dollars, historyWindowNote, indexAreaLabel, indexLines, monthLabel, percentChange } from "../markets-helpers";
 
 // The Markets screen's two charts, drawn with recharts (this screen's own chunk, like Reporting's). As on Reporting,
 // the drawing is for the eye: hidden from screen readers and out of the Tab order, with a hidden table of the same
@@ -97,7 +97,10 @@ export function PriceIndexChart({ markets }: { markets: readonly Market[] }) {
   );
 }
 
-/** The median sale price and the median rent of one ZIP by month; a month with fewer than 5 records is a gap. */
+/**
+ * The median sale price and the median rent of one ZIP by month; a month with fewer than 5 records is a gap. A thin
+ * ZIP's medians are rolling 3-month ones (historyWindow), and the chart says so.
+ */
 export function MedianPricesChart({ market }: { market: Market }) {
   const data = market.history.map((h) => ({
     month: h.month,
@@ -107,13 +110,23 @@ export function MedianPricesChart({ market }: { market: Market }) {
   }));
   // A small market may have no month with 5 records: say so rather than draw empty axes.
   const empty = data.every((d) => d.sale === null && d.rent === null);
+  const rolling = historyWindowNote(market);
+  const saleName = market.historyWindow.sales > 1 ? "Median sale price (3-month rolling)" : "Median sale price";
+  const rentName = market.historyWindow.rents > 1 ? "Median rent (monthly, 3-month rolling)" : "Median rent (monthly)";
   return (
     <Card data-testid="median-prices-chart">
       <CardHeader>
         <CardTitle className="text-lg">Median sale price and rent</CardTitle>
         <CardDescription>
-          {`${market.zip} by month; a month with fewer than 5 sales or rents is left out`}
+          {rolling
+            ? `${market.zip} by month; a median over fewer than 5 sales or rents is left out`
+            : `${market.zip} by month; a month with fewer than 5 sales or rents is left out`}
         </CardDescription>
+        {rolling ? (
+          <p className="text-xs font-medium text-foreground" data-testid="median-prices-window">
+            {rolling}
+          </p>
+        ) : null}
       </CardHeader>
       <CardContent>
         {empty ? (
@@ -134,8 +147,8 @@ export function MedianPricesChart({ market }: { market: Market }) {
               <YAxis yAxisId="rent" orientation="right" tickLine={false} width={52} fontSize={12} tickFormatter={(v: number) => compactUsd.format(v)} />
               <Tooltip formatter={(v) => dollars(Number(v))} />
               <Legend />
-              <Line yAxisId="sale" type="monotone" dataKey="sale" name="Median sale price" stroke={SALE} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
-              <Line yAxisId="rent" type="monotone" dataKey="rent" name="Median rent (monthly)" stroke={RENT} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
+              <Line yAxisId="sale" type="monotone" dataKey="sale" name={saleName} stroke={SALE} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
+              <Line yAxisId="rent" type="monotone" dataKey="rent" name={rentName} stroke={RENT} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -146,9 +159,9 @@ export function MedianPricesChart({ market }: { market: Market }) {
               <tr>
                 <th scope="col">Month</th>
                 <th scope="col">Sales</th>
-                <th scope="col">Median sale price</th>
+                <th scope="col">{saleName}</th>
                 <th scope="col">Rents</th>
-                <th scope="col">Median rent</th>
+                <th scope="col">{rentName}</th>
               </tr>
             </thead>
             <tbody>
