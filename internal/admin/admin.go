@@ -621,6 +621,9 @@ func (s *Service) Suspend(ctx context.Context, admin account.User, id int64, in 
 	if admin.ID == id {
 		return Account{}, apperr.Conflict("invalid_state", "", "An operator cannot suspend their own account.")
 	}
+	if err := s.notOperator(ctx, id, "suspended"); err != nil {
+		return Account{}, err
+	}
 	return s.statusAction(ctx, admin, id, in, func(a Action) (Account, error) { return s.Store.SuspendAccount(ctx, a) })
 }
 
@@ -638,7 +641,25 @@ func (s *Service) Close(ctx context.Context, admin account.User, id int64, in Re
 	if admin.ID == id {
 		return Account{}, apperr.Conflict("invalid_state", "", "An operator cannot close their own account here.")
 	}
+	if err := s.notOperator(ctx, id, "closed"); err != nil {
+		return Account{}, err
+	}
 	return s.statusAction(ctx, admin, id, in, func(a Action) (Account, error) { return s.Store.CloseAccountByAdmin(ctx, a) })
+}
+
+// notOperator refuses to suspend or close an operator from the console (issue 36, M-2): one operator could otherwise
+// lock every other out, and a suspended operator cannot sign in to undo it. The role is taken away on the command
+// line first (valuator admin remove), where the people who run the server decide it.
+func (s *Service) notOperator(ctx context.Context, id int64, done string) error {
+	d, _, err := s.Store.AccountDetail(ctx, id, s.now())
+	if err != nil {
+		return storeErr(err)
+	}
+	if d.Account.Role == account.RoleAdmin {
+		return apperr.Conflict("invalid_state", "", fmt.Sprintf("An operator cannot be %s from the console: take "+
+			"their operator role away first on the command line (valuator admin remove %s).", done, d.Account.Email))
+	}
+	return nil
 }
 
 func (s *Service) statusAction(ctx context.Context, admin account.User, id int64, in ReasonInput,

@@ -266,6 +266,20 @@ func TestAdminCreditsAndRefund(t *testing.T) {
 				t.Errorf("%s of the operator's own account: code %q", action, e.Code)
 			}
 		}
+		// Nor another operator (issue 36, M-2): one operator could lock every other out, and only SQL undid it. The
+		// role is taken away on the command line first; the second operator stays active and can sign in.
+		op2, op2User := a.operator("otto@valuator.test")
+		for _, action := range []string{"suspend", "close"} {
+			r = a.do(req{method: "POST", path: fmt.Sprintf("/api/admin/accounts/%d/%s", op2User.ID, action), token: op,
+				body: map[string]any{"reason": "Rival operator"}})
+			if e := expectField(t, r, http.StatusConflict, ""); e.Code != "invalid_state" ||
+				!strings.Contains(e.Error, "valuator admin remove otto@valuator.test") {
+				t.Errorf("%s of another operator: %+v", action, e)
+			}
+		}
+		if r = a.do(req{method: "GET", path: "/api/admin/accounts", token: op2}); r.status != http.StatusOK {
+			t.Errorf("the other operator after the refused suspension: status %d", r.status)
+		}
 		// Unknown account and payment.
 		r = a.do(req{method: "GET", path: "/api/admin/accounts/999999", token: op})
 		if e := expectField(t, r, http.StatusNotFound, ""); e.Code != "account_not_found" {
