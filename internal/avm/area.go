@@ -260,35 +260,6 @@ func childIndex(parent Index, curve, parentCurve, count []float64) Index {
 	return ix
 }
 
-// localLine fits a line to v[m-h..m+h] (skipping NaN and zero weights), weighted by w and a tricube kernel, and
-// returns its value and slope at m (NaN when no month has data; slope 0 with a single month).
-func localLine(v, w []float64, m, h int) (level, slope float64) {
-	var sw, sx, sy, sxx, sxy float64
-	months := 0
-	for j := m - h; j <= m+h; j++ {
-		if j < 0 || j >= len(v) || v[j] != v[j] || w[j] == 0 {
-			continue
-		}
-		d := math.Abs(float64(j-m)) / float64(h+1)
-		k := w[j] * math.Pow(1-d*d*d, 3)
-		x := float64(j - m)
-		sw += k
-		sx += k * x
-		sy += k * v[j]
-		sxx += k * x * x
-		sxy += k * x * v[j]
-		months++
-	}
-	if months == 0 {
-		return math.NaN(), math.NaN()
-	}
-	det := sw*sxx - sx*sx
-	if months < 2 || math.Abs(det) < 1e-12 {
-		return sy / sw, 0
-	}
-	return (sxx*sy - sx*sxy) / det, (sw*sxy - sx*sy) / det
-}
-
 // indexOfZIP is the price index of a ZIP code: the most specific area index that covers it, else the market's.
 func (e *Engine) indexOfZIP(zip string) (*Index, int32) {
 	if a, ok := e.areas.ByZIP[zip]; ok && a >= 0 {

@@ -60,6 +60,14 @@ func (ix *Index) At(t time.Time) float64 {
 	}
 }
 
+// Change12m is the index's change over the twelve months to the calendar month of at (0.05 = +5%): the month's level
+// (Month) against the same month's a year before, as the statistics of a market give it.
+func (ix *Index) Change12m(at time.Time) float64 {
+	now, _ := ix.Month(at)
+	before, _ := ix.Month(at.AddDate(0, -12, 0))
+	return math.Exp(now-before) - 1
+}
+
 // End is the first day after the index's data.
 func (ix *Index) End() time.Time { return ix.Start.AddDate(0, len(ix.Levels), 0) }
 
@@ -199,8 +207,15 @@ func seasonalProfile(start time.Time, levels []float64) [12]float64 {
 	return out
 }
 
-// localLinear fits a weighted line to v[m-h..m+h] (skipping NaN) and returns its value at m.
+// localLinear is localLine's level alone.
 func localLinear(v, w []float64, m, h int) float64 {
+	level, _ := localLine(v, w, m, h)
+	return level
+}
+
+// localLine fits a line to v[m-h..m+h] (skipping NaN and zero weights), weighted by w and a tricube kernel, and
+// returns its value and slope at m (NaN when no month has data; slope 0 with a single month).
+func localLine(v, w []float64, m, h int) (level, slope float64) {
 	var sw, sx, sy, sxx, sxy float64
 	months := 0
 	for j := m - h; j <= m+h; j++ {
@@ -218,14 +233,13 @@ func localLinear(v, w []float64, m, h int) float64 {
 		months++
 	}
 	if months == 0 {
-		return math.NaN()
+		return math.NaN(), math.NaN()
 	}
 	det := sw*sxx - sx*sx
 	if months < 2 || math.Abs(det) < 1e-12 {
-		return sy / sw
+		return sy / sw, 0
 	}
-	// The fitted line's intercept at x = 0 (month m).
-	return (sxx*sy - sx*sxy) / det
+	return (sxx*sy - sx*sxy) / det, (sw*sxy - sx*sy) / det
 }
 
 // chooseTrend picks the trend's window (months) and damping by backtesting them on the market's own index: from

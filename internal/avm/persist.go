@@ -156,25 +156,20 @@ func (e *Engine) Info() Info {
 	info := Info{Sales: len(e.sales), DataEnd: e.dataEnd, Models: len(e.models), TrendPerMonth: e.index.Slope,
 		Blend: e.alpha, SizeElasticity: e.elasticity, HeldOut: heldIn(e.calib.bands[pooled(PathRecord)]), HeldOutApprox: heldIn(e.calib.bands[pooled(PathFacts)]),
 		HeldOutHitRate: e.calib.holdoutHits, HorizonMonths: e.calib.horizon,
-		TimeForward: e.calib.timeForward, Paths: e.calib.pathInfo(), Change12m: e.index.change12m(e.dataEnd)}
+		TimeForward: e.calib.timeForward, Paths: e.calib.pathInfo(), Change12m: e.index.Change12m(e.lastDay())}
 	for _, a := range e.areas.Areas {
 		info.Areas = append(info.Areas, AreaInfo{Level: a.Level, Key: a.Key, Sales: a.Sales,
-			Change12m: a.change12m(e.dataEnd)})
+			Change12m: a.Change12m(e.lastDay())})
 	}
 	return info
 }
+
+// lastDay is the day of the latest sale the engine learned from.
+func (e *Engine) lastDay() time.Time { return e.dataEnd.AddDate(0, 0, -1) }
 
 // AreaInfo describes one area index (AreaIndex).
 type AreaInfo struct {
 	Level, Key string
 	Sales      int
 	Change12m  float64 // over the 12 months to the last month of the data
-}
-
-// change12m is the index's change over the 12 months to the calendar month before end (the last of the data).
-func (ix *Index) change12m(end time.Time) float64 {
-	last := end.AddDate(0, 0, -1)
-	a, _ := ix.Month(last)
-	b, _ := ix.Month(last.AddDate(-1, 0, 0))
-	return math.Exp(a-b) - 1
 }

@@ -367,9 +367,7 @@ func (e *Engine) Covers(lat, lon, miles float64) bool {
 // Markets screen of its ZIP code say the same figure.
 func (e *Engine) Trend(h Home, at time.Time) float64 {
 	ix, _, _ := e.indexFor(&h)
-	now, _ := ix.Month(at)
-	before, _ := ix.Month(at.AddDate(0, -12, 0))
-	return math.Exp(now-before) - 1
+	return ix.Change12m(at)
 }
 
 // PriceIndex is the whole market's monthly price index; it is shared, not copied: callers only read it. A home's

@@ -350,7 +350,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		}
 	}
 	ix, level, key := snap.engine.AreaIndex(subject)
-	r.MarketData.MarketTrend = optF(math.Round(snap.engine.Trend(subject, at)*1000) / 1000)
+	r.MarketData.MarketTrend = optF(math.Round(ix.Change12m(at)*1000) / 1000)
 	r.MarketData.PriceIndex = &PriceIndexOut{Level: level, Area: optS(key)}
 	r.ValueHistory = valueHistory(ix, val.Value, at)
 	if m.property >= 0 {
