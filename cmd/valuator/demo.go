@@ -71,7 +71,7 @@ func createDemoAccount(ctx context.Context, db *store.DB, now time.Time, stdout 
 		FullName: "Demo Operator"}, account.Client{IP: "127.0.0.1", UserAgent: "valuator demo seed"}); err != nil {
 		return 0, fmt.Errorf("create demo operator: %w", err)
 	}
-	if err := (&admin.Service{Store: db, Now: func() time.Time { return joined }}).SetRole(ctx, demoAdminEmail, true); err != nil {
+	if _, err := (&admin.Service{Store: db, Now: func() time.Time { return joined }}).SetRole(ctx, demoAdminEmail, true); err != nil {
 		return 0, fmt.Errorf("make the demo operator an admin: %w", err)
 	}
 	fmt.Fprintf(stdout, "Development mode: created the demo operator %s (password %s) for the operators' console\n",

@@ -49,7 +49,7 @@ Commands:
   demo      generate the demo market (done automatically on the first development start)
   eval      measure valuation accuracy on a sales file (valuator eval --data FILE --format ... --cut DATE)
   examples  regenerate the example valuation the product shows (make examples)
-  admin     give or take the operator role: valuator admin add EMAIL | valuator admin remove EMAIL
+  admin     operators: valuator admin add EMAIL | remove EMAIL | reinstate EMAIL (lift a suspension)
   help      show this help
 
 Configuration comes from VALUATOR_* environment variables (see README.md); flags override them.
@@ -95,6 +95,12 @@ func loadConfig(name string, args []string, getenv func(string) string, stderr i
 	dbURL := fs.String("database-url", "", "database URL (overrides VALUATOR_DATABASE_URL)")
 	if err := fs.Parse(args); err != nil {
 		return config.Config{}, nil, err
+	}
+	// A word the command does not take is refused rather than ignored: `valuator admin add a@x.com b@x.com` once made
+	// one operator and said nothing of the other (issue 36, L-8).
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "valuator %s: unexpected argument %q\n", name, fs.Arg(0))
+		return config.Config{}, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	env := func(k string) string {
 		switch {

@@ -101,9 +101,16 @@ type Store interface {
 	AdminOptOuts(ctx context.Context, offset, limit int64) ([]OptOut, int64, error)
 	AdminOverview(ctx context.Context, from, to time.Time) (OverviewData, error)
 	// SetRole makes the open account with this email key an admin or a customer and audits it (admin 0: the
-	// command line); ErrNotFound for no such account.
-	SetRole(ctx context.Context, emailKey, role string, at time.Time) error
+	// command line); ErrNotFound for no such account. An account that has the role already is left as it is, and
+	// nothing is audited.
+	SetRole(ctx context.Context, emailKey, role string, at time.Time) (RoleChange, error)
+	// OpenAccountID is the id of the open account with this email key (ErrNotFound).
+	OpenAccountID(ctx context.Context, emailKey string) (int64, error)
 }
+
+// RoleChange is what SetRole did: Changed is false when the account had the role already; Suspended says the
+// account is suspended (an operator who is cannot sign in until `valuator admin reinstate` lifts it).
+type RoleChange struct{ Changed, Suspended bool }
 
 // Action is one operator action on one account.
 type Action struct {
@@ -734,16 +741,38 @@ func (s *Service) Overview(ctx context.Context, days int) (Overview, error) {
 }
 
 // SetRole makes the account with email an operator (admin true) or a customer again, from the command line.
-func (s *Service) SetRole(ctx context.Context, email string, admin bool) error {
+func (s *Service) SetRole(ctx context.Context, email string, admin bool) (RoleChange, error) {
 	role := account.RoleCustomer
 	if admin {
 		role = account.RoleAdmin
 	}
-	err := s.Store.SetRole(ctx, account.EmailKey(email), role, s.now())
+	c, err := s.Store.SetRole(ctx, account.EmailKey(email), role, s.now())
 	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("no account with email %s", email)
+		return c, fmt.Errorf("no account with email %s", email)
 	}
-	return err
+	return c, err
+}
+
+// CommandLineReason is the reason written to the audit log for what the command line does (no operator).
+const CommandLineReason = "valuator admin command (command line)"
+
+// ReinstateByEmail lifts the suspension of the account with email, from the command line (no operator in the audit
+// row): the way back for an operator suspended before operators could no longer suspend each other (issue 36, M-2),
+// or for any account when no operator can sign in. Its held batch jobs are queued again. A StateError when the
+// account is not suspended.
+func (s *Service) ReinstateByEmail(ctx context.Context, email string) (Account, error) {
+	id, err := s.Store.OpenAccountID(ctx, account.EmailKey(email))
+	if errors.Is(err, ErrNotFound) {
+		return Account{}, fmt.Errorf("no account with email %s", email)
+	}
+	if err != nil {
+		return Account{}, err
+	}
+	enqueue := s.Enqueue
+	if enqueue == nil {
+		return Account{}, errors.New("admin: reinstating needs the job queue to queue held batch jobs again")
+	}
+	return s.Store.ReinstateAccount(ctx, Action{AccountID: id, Reason: CommandLineReason, At: s.now()}, enqueue)
 }
 
 // ParsePersonAuditFilter reads the compliance view's filters: accountId, purpose, outcome (hit or miss),

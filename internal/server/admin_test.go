@@ -31,7 +31,7 @@ func supportHours(t *testing.T, cfg config.Config) officehours.Hours {
 func (a *testApp) operator(email string) (string, account.User) {
 	a.t.Helper()
 	token, u := a.register(email, "correct-horse", "Olive Operator")
-	if err := a.db.SetRole(context.Background(), account.EmailKey(email), account.RoleAdmin, a.clock.Now()); err != nil {
+	if _, err := a.db.SetRole(context.Background(), account.EmailKey(email), account.RoleAdmin, a.clock.Now()); err != nil {
 		a.t.Fatal(err)
 	}
 	return token, u

@@ -645,17 +645,25 @@ func (db *DB) AdminOverview(ctx context.Context, from, to time.Time) (admin.Over
 	return d, rows.Err()
 }
 
-// SetRole gives or takes the admin role (the command line), and audits it with no admin (admin_id NULL).
-func (db *DB) SetRole(ctx context.Context, emailKey, role string, at time.Time) error {
-	return db.tx(ctx, func(x q) error {
+// SetRole gives or takes the admin role (the command line), and audits it with no admin (admin_id NULL); an account
+// that has the role already is left alone, unaudited (a row that changes nothing would only bury the ones that do).
+func (db *DB) SetRole(ctx context.Context, emailKey, role string, at time.Time) (admin.RoleChange, error) {
+	var c admin.RoleChange
+	err := db.tx(ctx, func(x q) error {
 		var id int64
 		var before string
-		err := x.row(ctx, `SELECT id, role FROM users WHERE email_key = ? AND closed_at IS NULL`, emailKey).Scan(&id, &before)
+		var suspended dbTime
+		err := x.row(ctx, `SELECT id, role, suspended_at FROM users WHERE email_key = ? AND closed_at IS NULL`,
+			emailKey).Scan(&id, &before, &suspended)
 		if errors.Is(err, sql.ErrNoRows) {
 			return admin.ErrNotFound
 		}
 		if err != nil {
 			return err
+		}
+		c = admin.RoleChange{Changed: before != role, Suspended: suspended.ptr() != nil}
+		if !c.Changed {
+			return nil
 		}
 		if _, err := x.exec(ctx, `UPDATE users SET role = ?, updated_at = ? WHERE id = ?`, role, x.t(at), id); err != nil {
 			return err
@@ -665,7 +673,18 @@ func (db *DB) SetRole(ctx context.Context, emailKey, role string, at time.Time) 
 			action = admin.ActionRoleRevoke
 		}
 		return insertAdminAudit(ctx, x, auditRow{accountID: id, action: action, at: at,
-			reason: "valuator admin command (command line)", before: map[string]any{"role": before},
+			reason: admin.CommandLineReason, before: map[string]any{"role": before},
 			after: map[string]any{"role": role}})
 	})
+	return c, err
+}
+
+// OpenAccountID is the id of the open account with this email key (admin.ErrNotFound).
+func (db *DB) OpenAccountID(ctx context.Context, emailKey string) (int64, error) {
+	var id int64
+	err := db.q().row(ctx, `SELECT id FROM users WHERE email_key = ? AND closed_at IS NULL`, emailKey).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, admin.ErrNotFound
+	}
+	return id, err
 }

@@ -20,7 +20,7 @@ func TestAdminAuditIsAppendOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SetRole(ctx, account.EmailKey("olive@example.com"), account.RoleAdmin, t0); err != nil {
+		if _, err := db.SetRole(ctx, account.EmailKey("olive@example.com"), account.RoleAdmin, t0); err != nil {
 			t.Fatal(err)
 		}
 		rows, total, err := db.AdminAuditLog(ctx, u.ID, 0, 10)
@@ -33,7 +33,7 @@ func TestAdminAuditIsAppendOnly(t *testing.T) {
 		if _, err := db.w().exec(ctx, `DELETE FROM admin_audit`); err == nil {
 			t.Error("a DELETE of admin_audit was allowed")
 		}
-		if err := db.SetRole(ctx, account.EmailKey("nobody@example.com"), account.RoleAdmin, t0); err == nil {
+		if _, err := db.SetRole(ctx, account.EmailKey("nobody@example.com"), account.RoleAdmin, t0); err == nil {
 			t.Error("SetRole of an unknown email succeeded")
 		}
 	})
