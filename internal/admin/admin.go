@@ -569,6 +569,12 @@ func (s *Service) AdjustCredits(ctx context.Context, admin account.User, id int6
 	if err := v.Err(); err != nil {
 		return AdjustResult{}, err
 	}
+	// Nobody sets their own balance (issue 36, L-1: an operator granted themselves credits without limit): another
+	// operator can, under their own name in the audit log.
+	if admin.ID == id {
+		return AdjustResult{}, apperr.Conflict("invalid_state", "",
+			"An operator cannot change their own account's credits: another operator can.")
+	}
 	a := Action{AdminID: admin.ID, AdminText: admin.Email, AccountID: id, Reason: reason, At: s.now()}
 	e, c, err := s.Store.AdjustCredits(ctx, a, in.Amount, fmt.Sprintf("Adjustment by %s: %s", admin.Email, reason))
 	if err != nil {

@@ -280,6 +280,23 @@ func TestAdminCreditsAndRefund(t *testing.T) {
 		if r = a.do(req{method: "GET", path: "/api/admin/accounts", token: op2}); r.status != http.StatusOK {
 			t.Errorf("the other operator after the refused suspension: status %d", r.status)
 		}
+		// No operator changes their own credits (issue 36, L-1: one granted themselves credits without limit); another
+		// operator can, audited under their name.
+		own := a.credits(op)
+		r = a.do(req{method: "POST", path: fmt.Sprintf("/api/admin/accounts/%d/credits", opUser.ID), token: op,
+			body: map[string]any{"amount": 100000, "reason": "For me"}})
+		if e := expectField(t, r, http.StatusConflict, ""); e.Code != "invalid_state" || !strings.Contains(e.Error, "another operator") {
+			t.Errorf("an operator's grant to themselves: %+v", e)
+		}
+		if got := a.credits(op); got != own {
+			t.Errorf("the operator's balance %d after a refused grant to themselves, want %d", got, own)
+		}
+		r = a.do(req{method: "POST", path: fmt.Sprintf("/api/admin/accounts/%d/credits", opUser.ID), token: op2,
+			body: map[string]any{"amount": 10, "reason": "Testing the console"}})
+		expectStatus(t, r, http.StatusOK)
+		if got := a.credits(op); got != own+10 {
+			t.Errorf("the operator's balance %d after another operator's grant, want %d", got, own+10)
+		}
 		// Unknown account and payment.
 		r = a.do(req{method: "GET", path: "/api/admin/accounts/999999", token: op})
 		if e := expectField(t, r, http.StatusNotFound, ""); e.Code != "account_not_found" {
