@@ -45,9 +45,10 @@ var emailPattern = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@.]+$`)
 
 // ValidEmail reports whether s looks like an email address. An address is one line of storable text: no control
 // or text-direction characters (the pattern's \s does not cover them), which PostgreSQL may refuse to store and a
-// mail server may read as the end of a command.
+// mail server may read as the end of a command; and no invisible characters or mixed alphabets, with which one
+// address reads as another (text.AddressProblem).
 func ValidEmail(s string) bool {
-	return len(s) <= maxEmailLen && emailPattern.MatchString(s) && text.NameProblem(s) == ""
+	return len(s) <= maxEmailLen && emailPattern.MatchString(s) && text.AddressProblem(s) == ""
 }
 
 // EmailKey is the form of an email compared for uniqueness: trimmed and lower-cased.
@@ -107,7 +108,10 @@ type LoginInput struct {
 // Validate checks the sign-in form's rules (a 6-character minimum, as the spec's form).
 func (in LoginInput) Validate() error {
 	var v apperr.Validation
-	v.Check(ValidEmail(strings.TrimSpace(in.Email)), "email", MsgEmailInvalid)
+	// Signing in checks only the shape: an address taken before ValidEmail refused look-alikes still signs in.
+	email := strings.TrimSpace(in.Email)
+	v.Check(len(email) <= maxEmailLen && emailPattern.MatchString(email) && text.NameProblem(email) == "", "email",
+		MsgEmailInvalid)
 	v.Check(runes(in.Password) >= 6, "password", MsgPasswordShort6)
 	v.Check(len(in.Password) <= maxPasswordLen, "password", MsgPasswordTooLong)
 	return v.Err()

@@ -701,6 +701,11 @@ func TestAccountTextRules(t *testing.T) {
 			{"register name with NUL", register("new@example.com", "Jane\x00Doe"), "fullName", "fullName " + nul},
 			{"register email with NUL", register("new\x00@example.com", "Jane Doe"), "email", "email " + nul},
 			{"register email with a control character", register("new\x07@example.com", "Jane Doe"), "email", account.MsgEmailInvalid},
+			// Addresses that read as another's (issue 36, L-2): each was a new account with the welcome credits.
+			{"register email with a zero-width space", register("jane\u200b@example.com", "Jane Doe"), "email", account.MsgEmailInvalid},
+			{"register email with a soft hyphen", register("ja\u00adne@example.com", "Jane Doe"), "email", account.MsgEmailInvalid},
+			{"register email with a Cyrillic a", register("j\u0430ne@example.com", "Jane Doe"), "email", account.MsgEmailInvalid},
+			{"profile email with a Cyrillic a", profile(map[string]any{"fullName": "Jane Doe", "email": "j\u0430ne@example.com"}), "email", account.MsgProfileEmail},
 			{"login email with NUL", req{method: "POST", path: "/api/auth/login",
 				body: map[string]string{"email": "jane\x00@example.com", "password": "correct-horse"}}, "email", "email " + nul},
 			{"reset request email with NUL", req{method: "POST", path: "/api/auth/request-password-reset",

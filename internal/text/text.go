@@ -46,6 +46,68 @@ func NameProblem(s string) string {
 	return ""
 }
 
+// AddressProblem is NameProblem for an identifier people tell apart by eye (an email address): besides, no
+// invisible format characters (Unicode's Cf: the zero-width space and joiners, the soft hyphen, the word joiner,
+// the byte-order mark), and each part between '@' and '.' in one script, as Unicode's identifier-spoofing profile
+// asks (UTS #39, highly restrictive: Latin may mix with Han and Japanese or Korean, nothing else mixes). Without this
+// "pat\u200b@example.com" and "p\u0430t@example.com" (a Cyrillic a) were new accounts, each given the welcome
+// credits, that read as pat@example.com in the console (issue 36, L-2). An address wholly in another script that
+// looks Latin (the whole-script confusables) is not caught: that needs Unicode's confusables table.
+func AddressProblem(s string) string {
+	if p := NameProblem(s); p != "" {
+		return p
+	}
+	for _, r := range s {
+		if unicode.Is(unicode.Cf, r) {
+			return "must not contain invisible characters"
+		}
+	}
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '@' || r == '.' }) {
+		if !oneScript(part) {
+			return "must not mix letters of different alphabets"
+		}
+	}
+	return ""
+}
+
+// oneScript reports whether the letters of s are of one script, or Latin with Han and the Japanese or Korean
+// scripts that are written with it (UTS #39's highly restrictive level); digits and punctuation belong to all.
+func oneScript(s string) bool {
+	var first *unicode.RangeTable
+	cjk := map[*unicode.RangeTable]bool{unicode.Han: true, unicode.Hiragana: true, unicode.Katakana: true,
+		unicode.Hangul: true, unicode.Bopomofo: true}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsMark(r) {
+			continue
+		}
+		t := scriptOf(r)
+		switch {
+		case t == nil || t == first:
+		case first == nil:
+			first = t
+		default:
+			// Latin with the scripts of Chinese, Japanese and Korean is one writing system's usual mix.
+			if !(t == unicode.Latin || cjk[t]) || !(first == unicode.Latin || cjk[first]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scriptOf is the script of a letter or mark (nil for the Common and Inherited ones every script uses).
+func scriptOf(r rune) *unicode.RangeTable {
+	if unicode.Is(unicode.Common, r) || unicode.Is(unicode.Inherited, r) {
+		return nil
+	}
+	for _, t := range unicode.Scripts {
+		if unicode.Is(t, r) {
+			return t
+		}
+	}
+	return nil
+}
+
 func isBidiControl(r rune) bool {
 	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
 }

@@ -68,3 +68,28 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressProblem: an address that reads as another is refused (issue 36, L-2): invisible format characters and
+// letters of two alphabets in one part; one alphabet, or Latin with Chinese, Japanese or Korean, is an address.
+func TestAddressProblem(t *testing.T) {
+	for _, s := range []string{"pat@example.com", "o'brien+tag@example.co.uk", "почта@пример.рф", "user@example.рф",
+		"山田@example.jp", "yamada太郎@example.jp", "δοκιμή@παράδειγμα.ελ", "josé@example.com"} {
+		if p := AddressProblem(s); p != "" {
+			t.Errorf("%q: %s", s, p)
+		}
+	}
+	for s, want := range map[string]string{
+		"pat\u200b@example.com": "must not contain invisible characters",
+		"pa\u00adt@example.com": "must not contain invisible characters",
+		"pat@exa\u2060mple.com": "must not contain invisible characters",
+		"\ufeffpat@example.com": "must not contain invisible characters",
+		"p\u0430t@example.com":  "must not mix letters of different alphabets",
+		"pat@ex\u0430mple.com":  "must not mix letters of different alphabets",
+		"p\u03b1t@example.com":  "must not mix letters of different alphabets",
+		"pat\u202e@example.com": "must not contain text-direction control characters",
+	} {
+		if got := AddressProblem(s); got != want {
+			t.Errorf("%q: %q, want %q", s, got, want)
+		}
+	}
+}
