@@ -129,6 +129,14 @@ func (s *Server) spendKey(w http.ResponseWriter, r *http.Request, owner apikey.O
 	return s.answerBudget(w, r, res, msg)
 }
 
+// spendAccount takes one request of the dashboard's from the budget the account's API keys share (apikey.
+// AccountBudget), so that a script driving the session cannot sweep faster than one driving the API (person lookups;
+// the market statistics since issue 36, L-6); false when it answered 429.
+func (s *Server) spendAccount(w http.ResponseWriter, r *http.Request, u account.User) bool {
+	budget := apikey.AccountBudget(u.Plan)
+	return budget <= 0 || s.spend(w, r, fmt.Sprintf("account:%d", u.ID), ratelimit.PerMinute(budget))
+}
+
 // spend takes one request from key's budget and sets the rate-limit headers; when the budget is spent it answers
 // 429 with Retry-After and returns false.
 func (s *Server) spend(w http.ResponseWriter, r *http.Request, key string, l ratelimit.Limit) bool {

@@ -65,8 +65,21 @@ func TestManyKeysDoNotBuyMoreRequests(t *testing.T) {
 				t.Errorf("over the account budget: limit %d, remaining %d, retry %d, %q", limit, remaining, e.RetryAfter, e.Error)
 			}
 		}
+		// The dashboard's market statistics spend the same budget (issue 36, L-6: they had none), free when refused.
+		before := a.credits(token)
+		for _, path := range []string{"/api/markets?zip=98103", "/api/markets/compare?zip=98103&zip=98115"} {
+			r := a.do(req{method: "GET", path: path, token: token})
+			expectStatus(t, r, http.StatusTooManyRequests)
+			if e := r.errBody(t); e.RetryAfter < 1 || e.Code != "rate_limited" {
+				t.Errorf("%s over the account budget: %+v", path, e)
+			}
+		}
+		if after := a.credits(token); after != before {
+			t.Errorf("a refused market call charged: %d -> %d", before, after)
+		}
 		// Another account's budget is its own.
 		expectStatus(t, a.public(a.createKey(john, "John's", 100).Value, nowhere), http.StatusNotFound)
+		expectStatus(t, a.do(req{method: "GET", path: "/api/markets?zip=00000", token: john}), http.StatusNotFound)
 
 		// Twenty keys at most.
 		for i := 3; i < 20; i++ {

@@ -35,7 +35,11 @@ func (s *Server) marketsByKey(w http.ResponseWriter, r *http.Request, compare bo
 }
 
 func (s *Server) marketsBySession(w http.ResponseWriter, r *http.Request, compare bool) {
-	s.meteredMarkets(w, r, callOf(r, userFrom(r.Context()).user.ID, 0, "", "GET "+r.URL.Path, time.Now()), compare)
+	u := userFrom(r.Context()).user
+	if !s.spendAccount(w, r, u) {
+		return
+	}
+	s.meteredMarkets(w, r, callOf(r, u.ID, 0, "", "GET "+r.URL.Path, time.Now()), compare)
 }
 
 // meteredMarkets answers the call and charges for it (valuation.Service.MeteredMarkets): {"data": Market} for one

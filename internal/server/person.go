@@ -9,11 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"valuator/internal/apikey"
 	"valuator/internal/apperr"
 	"valuator/internal/credit"
 	"valuator/internal/person"
-	"valuator/internal/ratelimit"
 	"valuator/internal/text"
 	"valuator/internal/usage"
 )
@@ -21,10 +19,7 @@ import (
 func (s *Server) findPerson(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	u := userFrom(r.Context()).user
-	// The dashboard's lookups spend the budget the account's API keys share, so that a script driving the session
-	// cannot sweep faster than one driving the API.
-	if budget := apikey.AccountBudget(u.Plan); budget > 0 && !s.spend(w, r, fmt.Sprintf("account:%d", u.ID),
-		ratelimit.PerMinute(budget)) {
+	if !s.spendAccount(w, r, u) {
 		return
 	}
 	var in person.Lookup

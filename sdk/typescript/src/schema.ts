@@ -489,7 +489,8 @@ export interface paths {
          *     record, the engine's monthly price index and a monthly history. A block or group with fewer than 5
          *     records is omitted with a reason, never a median of two. 1 credit; a ZIP code with no records is a free
          *     404 (`market_not_found`); a ZIP code that is not 5 digits, or a bad `historyMonths` or `propertyType`, is
-         *     a free 400 naming the field. Use GET with query parameters only.
+         *     a free 400 naming the field. Use GET with query parameters only. Each call spends one request of the
+         *     per-minute budget the account's API keys share (429 with Retry-After when it is spent).
          */
         get: operations["getMarket"];
         put?: never;
@@ -512,7 +513,8 @@ export interface paths {
          * @description The statistics of up to 5 distinct ZIP codes side by side (give `zip` once for each), with the same
          *     options as a single market. 1 credit per ZIP code with records; a ZIP code with none is listed in
          *     `notFound` and costs nothing; when none has records the answer is a free 404 (`market_not_found`). No ZIP
-         *     code, more than 5, or one that is not 5 digits is a free 400 naming `zip`.
+         *     code, more than 5, or one that is not 5 digits is a free 400 naming `zip`. Each call spends one request of
+         *     the per-minute budget the account's API keys share (429 with Retry-After when it is spent).
          */
         get: operations["getMarketComparison"];
         put?: never;
@@ -5044,6 +5046,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["AccountSuspended"];
             404: components["responses"]["MarketNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
             default: components["responses"]["DefaultError"];
@@ -5089,6 +5092,7 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["AccountSuspended"];
             404: components["responses"]["MarketNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
             default: components["responses"]["DefaultError"];
