@@ -45,12 +45,13 @@ func (s *refusingSender) Send(_ context.Context, m mail.Message) error {
 }
 
 // TestDeliverDecidesEachMail: a mail whose switch is off, whose account is closed or that went stale is not sent;
-// one the server refuses is put back with a backoff until its last attempt, then given up; the rest are sent.
+// one the server refuses is put back with a backoff until its last attempt, then given up; the rest are sent. A
+// mail under no switch (the sign-in alert, a security notice) is sent with the switches off.
 func TestDeliverDecidesEachMail(t *testing.T) {
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	signIn := NewSignIn(7, Device{Hash: "h", Family: "Firefox on Linux", Network: "198.51.100.0/24"}, now)
 	q := func(id int64, mut func(*Queued)) Queued {
-		m := Queued{ID: id, Kind: signIn.Kind, UserID: 7, Topic: signIn.Topic, Payload: signIn.Payload, CreatedAt: now,
+		m := Queued{ID: id, Kind: signIn.Kind, UserID: 7, Topic: TopicAccount, Payload: signIn.Payload, CreatedAt: now,
 			Attempts: 1, AccountEmail: "jane@example.com", FullName: "Jane", Open: true, Wanted: true}
 		mut(&m)
 		return m
@@ -64,14 +65,15 @@ func TestDeliverDecidesEachMail(t *testing.T) {
 		q(5, func(m *Queued) { m.AccountEmail = "down@example.com"; m.Attempts = 3 }),
 		q(6, func(m *Queued) { m.AccountEmail = "down@example.com"; m.Attempts = MaxAttempts }),
 		q(7, func(m *Queued) { m.Kind = "no_such_kind" }),
+		q(8, func(m *Queued) { m.Topic, m.Wanted = signIn.Topic, false }),
 	}
 	s := &refusingSender{}
 	d := &Deliverer{Outbox: ob, Sender: s, Links: Links{BaseURL: "https://v.test"}, Now: func() time.Time { return now }}
 	sent, err := d.Deliver(context.Background())
-	if err != nil || sent != 1 || len(s.sent) != 1 {
-		t.Fatalf("Deliver = %d, %v (%d sent); want 1", sent, err, len(s.sent))
+	if err != nil || sent != 2 || len(s.sent) != 2 {
+		t.Fatalf("Deliver = %d, %v (%d sent); want 2", sent, err, len(s.sent))
 	}
-	want := map[int64]string{1: "sent", 2: "off", 3: "closed", 4: "expired", 6: "failed: 451 try again later",
+	want := map[int64]string{1: "sent", 8: "sent", 2: "off", 3: "closed", 4: "expired", 6: "failed: 451 try again later",
 		7: `failed: mail 7: unknown kind "no_such_kind"`}
 	for id, w := range want {
 		if ob.done[id] != w {

@@ -16,9 +16,11 @@ type SignIn struct {
 	Network string    `json:"network"`
 }
 
-// NewSignIn is the alert of a sign-in from a new device: one per account and device.
+// NewSignIn is the alert of a sign-in from a new device: one per account and device. It is a security notice, under
+// no switch and with no unsubscribe link (issue 36, L-7): under "Email notifications", whose link in any batch email
+// never expires, whoever held one such email could silence the alerts of the sign-ins they were about to make.
 func NewSignIn(userID int64, d Device, at time.Time) Mail {
-	return newMail(KindSignIn, fmt.Sprintf("sign_in:%d:%s", userID, d.Hash), userID, TopicAccount, at,
+	return newMail(KindSignIn, fmt.Sprintf("sign_in:%d:%s", userID, d.Hash), userID, "", at,
 		SignIn{At: at.UTC(), Browser: d.Family, Network: d.Network})
 }
 
@@ -171,7 +173,8 @@ func Render(q Queued, l Links) (mail.Message, error) {
 		b.WriteString("If this was you, there is nothing to do: this browser and network are now known.\n\n")
 		fmt.Fprintf(&b, "If it was not you, change your password now in Settings, under Security: %s\n", l.URL("/settings"))
 		b.WriteString("Changing it signs out every other session. If you can no longer sign in, reset it here: ")
-		fmt.Fprintf(&b, "%s\n", l.URL("/forgot-password"))
+		fmt.Fprintf(&b, "%s\n\n", l.URL("/forgot-password"))
+		b.WriteString("This is a security notice: it is sent whatever your email settings say.\n")
 	case KindBatchResult:
 		var p BatchResult
 		if err := json.Unmarshal(q.Payload, &p); err != nil {

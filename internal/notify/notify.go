@@ -16,7 +16,7 @@ import (
 
 // The switches of Settings (the JSON names of account.Notifications) that an email can be governed by.
 const (
-	// TopicAccount is "Email notifications": sign-in alerts and batch results.
+	// TopicAccount is "Email notifications": batch results (sign-in alerts are security notices, under no switch).
 	TopicAccount = "emailNotifications"
 	// TopicUsage is "Low balance alerts" (billing alerts: low balance, overage started, 80% of the overage limit).
 	TopicUsage = "usageAlerts"
@@ -26,7 +26,7 @@ const (
 
 // topicLabels are the switches' names on Settings, as emails and the unsubscribe answer give them.
 var topicLabels = map[string]string{
-	TopicAccount: "Email notifications (sign-in alerts and batch job results)",
+	TopicAccount: "Email notifications (batch job results)",
 	TopicUsage:   "Low balance alerts",
 	TopicWeekly:  "Weekly usage report",
 }

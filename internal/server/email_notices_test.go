@@ -169,7 +169,7 @@ func TestSignInAlertOnANewDeviceOnly(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, dbURL string) {
 		a := newTestApp(t, dbURL, withMail)
 		m := newMailRig(t, a)
-		token, _ := a.registerFrom("jane@example.com", "Jane Doe", from(chromeUA, "203.0.113.7"))
+		token, jane := a.registerFrom("jane@example.com", "Jane Doe", from(chromeUA, "203.0.113.7"))
 
 		// The browser she signed up in, on the same network (another address of the /24): known.
 		a.signInFrom("jane@example.com", from(chromeUA, "203.0.113.99"))
@@ -198,7 +198,11 @@ func TestSignInAlertOnANewDeviceOnly(t *testing.T) {
 		if strings.Contains(body, "198.51.100.44") || strings.Contains(got[0].Header.Get("Subject"), "198.51.100.44") {
 			t.Errorf("the alert gives the full address:\n%s", body)
 		}
-		unsubscribeToken(t, got[0])
+		// A security notice: no unsubscribe link, no List-Unsubscribe header (issue 36, L-7).
+		if unsubscribeLink.MatchString(body) || got[0].Header.Get("List-Unsubscribe") != "" ||
+			!strings.Contains(body, "This is a security notice") {
+			t.Errorf("the sign-in alert offers an unsubscribe:\n%s", body)
+		}
 
 		// The same browser and network again: known now.
 		a.signInFrom("jane@example.com", from(firefoxUA, "198.51.100.45"))
@@ -206,15 +210,23 @@ func TestSignInAlertOnANewDeviceOnly(t *testing.T) {
 			t.Errorf("a sign-in from a known device sent %d emails", n)
 		}
 
-		// With the switch off, a new device is remembered but not mailed, even if the switch comes back on
-		// before the mail job runs again.
-		a.setNotifications(token, account.Notifications{EmailNotifications: false, UsageAlerts: true})
-		a.signInFrom("jane@example.com", from(safariUA, "192.0.2.10"))
-		if n := m.deliver(); n != 0 {
-			t.Errorf("a new device with the switch off sent %d emails", n)
+		// "Email notifications" turned off by the never-expiring link of any batch email (as whoever holds one
+		// could) does not silence the alert of a new device (issue 36, L-7).
+		signer, err := notify.NewSigner(mailSecret)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got := m.received("jane@example.com", "New sign-in"); len(got) != 1 {
-			t.Errorf("%d sign-in alerts, want still 1", len(got))
+		expectStatus(t, a.do(req{method: "POST", path: "/api/unsubscribe",
+			body: map[string]string{"token": signer.Token(jane.ID, notify.TopicAccount)}}), http.StatusOK)
+		if n := a.notifications(token); n.EmailNotifications {
+			t.Fatalf("the link did not turn Email notifications off: %+v", n)
+		}
+		a.signInFrom("jane@example.com", from(safariUA, "192.0.2.10"))
+		if n := m.deliver(); n != 1 {
+			t.Errorf("a new device with Email notifications off sent %d emails, want the alert", n)
+		}
+		if got := m.received("jane@example.com", "New sign-in"); len(got) != 2 {
+			t.Errorf("%d sign-in alerts, want 2", len(got))
 		}
 		// Only the hashes of devices are stored.
 		var n int
@@ -378,15 +390,14 @@ func TestWeeklyReport(t *testing.T) {
 func TestUnsubscribeOneClickAndBadTokens(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, dbURL string) {
 		a := newTestApp(t, dbURL, withMail)
-		m := newMailRig(t, a)
-		token, _ := a.registerFrom("jane@example.com", "Jane Doe", from(chromeUA, "203.0.113.7"))
-		a.signInFrom("jane@example.com", from(firefoxUA, "198.51.100.44"))
-		m.deliver()
-		alert := m.received("jane@example.com", "New sign-in")
-		if len(alert) != 1 {
-			t.Fatalf("%d sign-in alerts, want 1", len(alert))
+		token, jane := a.registerFrom("jane@example.com", "Jane Doe", from(chromeUA, "203.0.113.7"))
+		// The token an "Email notifications" email (a batch result) carries; its links are checked by
+		// TestBatchResultEmailedOncePerOutcome. The sign-in alert has none (a security notice).
+		signer, err := notify.NewSigner(mailSecret)
+		if err != nil {
+			t.Fatal(err)
 		}
-		tok := unsubscribeToken(t, alert[0])
+		tok := signer.Token(jane.ID, notify.TopicAccount)
 		want := account.Notifications{EmailNotifications: true, UsageAlerts: true}
 
 		// Altered tokens: another account, another switch, a changed signature.

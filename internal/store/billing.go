@@ -998,7 +998,7 @@ type Alert struct {
 	Plan              string
 	OverageLimitCents *int64
 	// Wanted is whether the user's settings ask for it: "Low balance alerts" (usage alerts) on, whatever "Email
-	// notifications" says, which governs sign-in alerts and batch results only.
+	// notifications" says, which governs batch results only.
 	Wanted bool
 }
 

@@ -2091,8 +2091,8 @@ export interface components {
         };
         NotificationPreferences: {
             /**
-             * @description Sign-in alerts (a sign-in from a browser and network the account had not used) and batch job results
-             *     (finished, failed, or stopped for lack of credits).
+             * @description Batch job results (finished, failed, or stopped for lack of credits). Sign-in alerts (a sign-in from a
+             *     browser and network the account had not used) are security notices under no switch.
              */
             emailNotifications: boolean;
             /**

@@ -26,7 +26,7 @@ export type Topic = UnsubscribeResult["switch"];
 export const TOPICS: Record<Topic, { label: string; emails: string }> = {
   emailNotifications: {
     label: "Email notifications",
-    emails: "sign-in alerts (a sign-in from a new browser or network) and batch job results",
+    emails: "batch job results (sign-in alerts are security notices and always sent)",
   },
   usageAlerts: {
     label: "Low balance alerts",

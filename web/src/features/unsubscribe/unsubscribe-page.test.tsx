@@ -42,7 +42,7 @@ describe("UnsubscribePage", () => {
   });
 
   it.each([
-    ["emailNotifications", /sign-in alerts .* and batch job results/],
+    ["emailNotifications", /batch job results \(sign-in alerts are security notices/],
     ["usageAlerts", /low balance alerts \(under 50 credits/],
   ])("names the emails of %s", (topic, text) => {
     renderPage(`/unsubscribe?token=u1.7.${topic}.sig`);

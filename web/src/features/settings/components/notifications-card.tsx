@@ -18,8 +18,8 @@ const PREFERENCES: { key: PreferenceKey; label: string; description: string }[] 
     key: "emailNotifications",
     label: "Email notifications",
     description:
-      "An email when your account is signed in to from a new browser or network, and when a batch job finishes, " +
-      "fails or stops for lack of credits.",
+      "An email when a batch job finishes, fails or stops for lack of credits. (An email when your account is " +
+      "signed in to from a new browser or network is a security notice: it is always sent.)",
   },
   {
     key: "usageAlerts",
