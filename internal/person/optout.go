@@ -79,12 +79,19 @@ func (r OptOutRequest) Validate() (OptOutRequest, error) {
 	return r, v.Err()
 }
 
-// Opt-out limits, besides the form's per-address limit: a mailbox and a listing each get a few links a day, so that
-// nobody can mail-bomb an address or hammer one listing.
+// Opt-out limits, besides the form's per-network limit: a mailbox gets a few requests a day, and a few links a day for
+// one listing, so that nobody can mail-bomb an address. The listing's limit is per mailbox (issue 36, L-5): counted
+// for the listing alone, three requests from anyone's mailboxes used up its links for the day, silently, and its
+// owner's request then sent nothing.
 const (
 	OptOutsPerEmailPerDay   = 5
 	OptOutsPerListingPerDay = 3
 )
+
+// MsgOptOutListingLimit answers a mailbox that was sent a listing's links for the day: it says so, which tells that
+// mailbox nothing new (it holds the links, which name the listing).
+const MsgOptOutListingLimit = "This email address was already sent 3 links for this listing today: use the newest " +
+	"one, or ask again tomorrow."
 
 // MissesPerHour is how many misses an account's person lookups may make in an hour before it is slowed: a person
 // looking people up by name and address misses now and then; a script sweeping names misses all the time.

@@ -334,7 +334,8 @@ var (
 // RequestOptOut is the public opt-out's first step: the listing that matches strictly (StrictMatch) gets a
 // confirmation link mailed to the address given; nothing is removed until the link is used. Every request is
 // written to the opt-out log. The outcome is the same for a listed and an unlisted person; a mailbox over its daily
-// limit gets a 429 (which says nothing of the listing), a listing over its limit gets no more links, silently.
+// limit gets a 429 (which says nothing of the listing), and so does a mailbox that was sent the listing's links for
+// the day (MsgOptOutListingLimit: it knows of the listing already).
 //
 // In development the link is also returned, as the password reset does, so the flow can be tried without a
 // mailbox; otherwise devLink is "".
@@ -361,17 +362,23 @@ func (s *Service) RequestOptOut(ctx context.Context, in OptOutRequest, clientIP,
 		Outcome: OptOutNoMatch, CreatedAt: now}
 	listing, ok := StrictMatch(in.Query, cands)
 	var link string
+	var limited *apperr.Error
 	if ok {
 		rec.ListingID, rec.Outcome = listing.ID, OptOutListingLimited
-		res, lerr := s.limiter.Allow(ctx, "optout-listing:"+listing.ID, optOutListingLimit)
+		res, lerr := s.limiter.Allow(ctx, "optout-listing:"+listing.ID+":"+emailHash, optOutListingLimit)
 		if lerr != nil || res.Allowed {
 			token, hash := NewOptOutToken()
 			rec.TokenHash, rec.Outcome, rec.ExpiresAt = hash, OptOutSent, now.Add(OptOutTTL)
 			link = s.baseURL + "/opt-out/confirm?token=" + url.QueryEscape(token)
+		} else {
+			limited = apperr.RateLimited(MsgOptOutListingLimit, int((res.RetryAfter+time.Second-1)/time.Second))
 		}
 	}
 	if err := s.store.RecordOptOutRequest(ctx, rec); err != nil {
 		return in, "", err
+	}
+	if limited != nil {
+		return in, "", limited
 	}
 	if link != "" {
 		msg := mail.Message{To: in.Email, Subject: "Confirm the removal of your listing from Valuator",

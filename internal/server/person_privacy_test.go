@@ -166,12 +166,24 @@ func TestOptOutNeedsTheLinkAndRemovesOneListing(t *testing.T) {
 func TestOptOutLimits(t *testing.T) {
 	a := newTestApp(t, testdb.SQLiteURL(t))
 	namesakes(t, a)
-	// A listing gets three links a day; a fourth request answers the same words and sends none.
+	// Others' requests do not use up a listing's links (issue 36, L-5: the fourth mailbox's request sent nothing,
+	// silently): each mailbox gets its own three a day, and the fourth request from one is told so.
 	for i := range 4 {
 		msg, link := a.optOut(t, "Susan Oakridge", "10 Cactus Rd", fmt.Sprintf("s%d@example.com", i))
-		if (link != "") != (i < person.OptOutsPerListingPerDay) || !strings.HasPrefix(msg, "If we hold a listing") {
+		if link == "" || !strings.HasPrefix(msg, "If we hold a listing") {
 			t.Errorf("request %d: link %q, message %q", i+1, link, msg)
 		}
+	}
+	for range person.OptOutsPerListingPerDay - 1 {
+		if _, link := a.optOut(t, "Susan Oakridge", "10 Cactus Rd", "s0@example.com"); link == "" {
+			t.Error("a mailbox's second or third link for the listing was not sent")
+		}
+	}
+	r := a.do(req{method: "POST", path: "/api/person/opt-out", body: map[string]string{"name": "Susan Oakridge",
+		"street_line_1": "10 Cactus Rd", "city": "Phoenix", "state_code": "AZ", "email": "s0@example.com"}})
+	expectStatus(t, r, http.StatusTooManyRequests)
+	if e := r.errBody(t); e.Error != person.MsgOptOutListingLimit || e.RetryAfter < 1 {
+		t.Errorf("a mailbox's fourth request for the listing: %+v", e)
 	}
 	// A mailbox gets five requests a day, whatever they name (the form's own limit per network, 10 in 10 minutes,
 	// is let through by the clock).
@@ -179,7 +191,7 @@ func TestOptOutLimits(t *testing.T) {
 	for i := range person.OptOutsPerEmailPerDay {
 		a.optOut(t, fmt.Sprintf("Nobody Number%c", 'a'+i), "1 Main St", "flood@example.com")
 	}
-	r := a.do(req{method: "POST", path: "/api/person/opt-out", body: map[string]string{"name": "Nobody Else",
+	r = a.do(req{method: "POST", path: "/api/person/opt-out", body: map[string]string{"name": "Nobody Else",
 		"street_line_1": "1 Main St", "city": "Phoenix", "state_code": "AZ", "email": "flood@example.com"}})
 	expectStatus(t, r, http.StatusTooManyRequests)
 	// Bad input names the field.
