@@ -714,13 +714,19 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, 
 		ctype, write = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", batch.WriteXLSX
 	}
 	// The status and headers go out with the first byte of the file, so that a failure before it (the first page
-	// cannot be read; an XLSX is written only once every row is in) is still answered with the JSON error.
-	out := &lazyWriter{w: w, start: func() {
+	// cannot be read; an XLSX is written only once every row is in) is still answered with the JSON error. Every
+	// write of the file has the stall period to reach the client (progressWriter): one that stops reading loses
+	// the download and its slot (issue 36, M-1).
+	progress := s.newProgressWriter(w, r)
+	out := &lazyWriter{w: progress, start: func() {
 		w.Header().Set("Content-Type", ctype)
 		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="batch-%d-results.%s"`, j.ID, format))
 		w.WriteHeader(http.StatusOK)
 	}}
 	err = write(out, s.batches.AllResults(r.Context(), j))
+	if err == nil && out.started {
+		err = progress.finish()
+	}
 	if err == nil {
 		return
 	}
@@ -729,8 +735,9 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request, userID int64, 
 		return
 	}
 	// Part of the file is sent: aborting the connection tells the client the file is incomplete, where an
-	// ended response would look like a complete file. A client that went away needs no log line.
-	if r.Context().Err() == nil {
+	// ended response would look like a complete file; the slot is given back as the handler unwinds. A client
+	// that went away, or stopped taking the file for the stall period, needs no log line.
+	if r.Context().Err() == nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 		s.log.Error("download failed after it started", "request_id", requestIDFrom(r.Context()), "job", j.ID, "err", err)
 	}
 	panic(http.ErrAbortHandler)

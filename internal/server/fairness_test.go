@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -261,5 +262,177 @@ func TestAccountsTakeTurnsOnTheBatchWorkers(t *testing.T) {
 				t.Errorf("large job %d is %s: the measurement needs it still running", id, j.Status)
 			}
 		}
+	})
+}
+
+// rawDownload asks for a job's CSV on a connection of its own, with a receive buffer of rcvBuf bytes, and reads the
+// answer's head. With a small buffer a client that stops reading the body (a stalled download) stops the server's
+// writes as soon as the file fills the server's send buffer. It answers the connection and the answer, whose body is
+// left unread.
+func rawDownload(t *testing.T, a *testApp, path, header string, rcvBuf int) (net.Conn, *http.Response) {
+	t.Helper()
+	u, err := url.Parse(a.srv.URL)
+	if err != nil {
+		t.Error(err)
+		return nil, nil
+	}
+	c, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Error(err)
+		return nil, nil
+	}
+	t.Cleanup(func() { c.Close() })
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(rcvBuf)
+	}
+	if _, err := fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n%s\r\n\r\n", path, u.Host, header); err != nil {
+		t.Error(err)
+		return nil, nil
+	}
+	_ = c.SetReadDeadline(time.Now().Add(15 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Errorf("no answer to a download: %v", err)
+		return nil, nil
+	}
+	return c, res
+}
+
+// TestStalledDownloadsLoseTheirSlots (issue 36, M-1): two accounts whose downloads of large results stopped reading
+// held every download slot (2 each of the 4 of a machine of 1 or 2 cores) until the 5-minute write timeout, and every
+// other customer's download, on the dashboard and through the API, was answered 429. Now two accounts' shares leave a
+// slot for a third, and a download that takes nothing for the stall period is cut off and its slot given back. On
+// both databases.
+func TestStalledDownloadsLoseTheirSlots(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		const stall = 500 * time.Millisecond
+		a := newTestApp(t, dbURL, func(o *appOptions) {
+			o.holdJobs = true
+			o.downloadStall = stall
+		})
+		tokenA, userA := a.register("stall-a@example.com", "correct-horse", "Ada Stall")
+		tokenB, userB := a.register("stall-b@example.com", "correct-horse", "Ben Stall")
+		tokenC, userC := a.register("waits@example.com", "correct-horse", "Cy Waits")
+		keyB := a.createKey(tokenB, "exports", 1000).Value
+		// 30,000 rows are about 6 MB of CSV: more than the server's send buffer (at most 4 MB) and the client's
+		// receive buffer hold, so the stalled downloads' writes block.
+		const n = 30_000
+		jobA, jobB := bigJob(t, a, userA.ID, n), bigJob(t, a, userB.ID, n)
+		jobC := bigJob(t, a, userC.ID, 10)
+		pathA := fmt.Sprintf("/api/jobs/%d/download", jobA)
+		pathB := fmt.Sprintf("/api/batch/download/%d", jobB)
+		asA := req{method: "GET", path: pathA, token: tokenA}
+		asB := req{method: "GET", path: pathB, header: map[string]string{"x-api-key": keyB}}
+
+		// A, on the dashboard, and B, through the API, each start as many downloads as their share allows, at once,
+		// and stop reading.
+		type stalled struct {
+			c   net.Conn
+			res *http.Response
+		}
+		var held []stalled
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for i := range 2 * DownloadsPerAccount {
+			path, header := pathA, "Authorization: Bearer "+tokenA
+			if i%2 == 1 {
+				path, header = pathB, "x-api-key: "+keyB
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c, res := rawDownload(t, a, path, header, 4<<10)
+				if res == nil {
+					return
+				}
+				mu.Lock()
+				held = append(held, stalled{c, res})
+				mu.Unlock()
+				if res.StatusCode != http.StatusOK {
+					t.Errorf("a download to stall: %d, want 200", res.StatusCode)
+				}
+			}()
+		}
+		wg.Wait()
+		if t.Failed() {
+			t.FailNow()
+		}
+		stalledAt := time.Now()
+
+		// Meanwhile C downloads the whole of its file.
+		r := a.do(req{method: "GET", path: fmt.Sprintf("/api/jobs/%d/download", jobC), token: tokenC})
+		expectStatus(t, r, http.StatusOK)
+		if lines := bytes.Count(r.body, []byte("\r\n")); lines != 10+1 {
+			t.Errorf("C's file has %d lines, want 11", lines)
+		}
+		// A and B still hold their shares after C's download was admitted (a slot once given back is not taken
+		// again by them): C was not served from a slot of theirs that had freed.
+		for _, rq := range []req{asA, asB} {
+			r := a.do(rq)
+			expectStatus(t, r, http.StatusTooManyRequests)
+			if r.header.Get("Retry-After") == "" {
+				t.Errorf("429 without Retry-After: %v", r.header)
+			}
+			if e := r.errBody(t); e.Code != "rate_limited" {
+				t.Errorf("429 code %q, want rate_limited", e.Code)
+			}
+		}
+
+		// After the stall period the stalled downloads are cut off and their slots free: A and B download again.
+		for _, rq := range []req{asA, asB} {
+			deadline := time.Now().Add(stall + 10*time.Second)
+			for {
+				r := a.do(rq)
+				if r.status == http.StatusOK {
+					t.Logf("%s answered 200, the whole file, %s after the downloads stalled", rq.path,
+						time.Since(stalledAt).Round(time.Millisecond))
+					if lines := bytes.Count(r.body, []byte("\r\n")); lines != n+1 {
+						t.Errorf("%s: %d lines, want %d", rq.path, lines, n+1)
+					}
+					break
+				}
+				if r.status != http.StatusTooManyRequests || time.Now().After(deadline) {
+					t.Fatalf("%s while the stalled downloads should be cut off: %d %s", rq.path, r.status, r.body)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		// The stalled connections were closed by the server in the middle of the file. A socket its server closed
+		// answers what comes to it with a reset (what the server had sent before is not all delivered: the kernel
+		// gives up on a client that takes nothing); one still open would send the rest of the file once read.
+		for _, h := range held {
+			_ = h.c.SetDeadline(time.Now().Add(10 * time.Second))
+			_, _ = fmt.Fprintf(h.c, "GET /api/site HTTP/1.1\r\nHost: valuator.test\r\n\r\n")
+			b, err := io.ReadAll(h.res.Body)
+			if err == nil || os.IsTimeout(err) {
+				t.Errorf("a stalled download: %d bytes then %v, want the connection cut off mid-file", len(b), err)
+			}
+		}
+
+		// A client that takes the file a megabyte at a time, pausing for half the stall period between, is not cut
+		// off, however long the whole file takes: the deadline is the stall period from each write, not from the
+		// start. (Its receive buffer is larger than a loopback segment, 64 KB: a smaller one makes TCP itself wait
+		// on its zero-window probes. It reads each part at once: a blocked write resumes only once the client has
+		// taken a third of the server's send buffer, up to 4 MB on loopback.)
+		_, res := rawDownload(t, a, pathA, "Authorization: Bearer "+tokenA, 256<<10)
+		if res == nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("a paced download: %v", res)
+		}
+		start, buf, got := time.Now(), make([]byte, 1<<20), 0
+		var err error
+		for err == nil {
+			var m int
+			m, err = io.ReadFull(res.Body, buf)
+			got += bytes.Count(buf[:m], []byte("\n")) // a CRLF may straddle two parts
+			time.Sleep(stall / 2)
+		}
+		took := time.Since(start)
+		if (err != io.EOF && err != io.ErrUnexpectedEOF) || got != n+1 {
+			t.Errorf("a paced download: %d lines then %v, want %d lines", got, err, n+1)
+		}
+		if took < 2*stall {
+			t.Errorf("the paced download took %s, too little to tell it from one that fits in the stall period", took)
+		}
+		t.Logf("a paced download took %s, %.0f stall periods", took.Round(time.Millisecond), float64(took)/float64(stall))
 	})
 }

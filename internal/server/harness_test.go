@@ -135,6 +135,9 @@ type appOptions struct {
 	readWait time.Duration
 	// uploadPace replaces the pace an upload's body must keep (a short grace, to see slow bodies cut off).
 	uploadPace Pace
+	// downloadStall replaces how long a download may go without progress (a short one, to see stalled downloads
+	// cut off).
+	downloadStall time.Duration
 	// resolver replaces DNS for webhook hosts.
 	resolver batch.Resolver
 	// env adds environment variables to the configuration (VALUATOR_TRUST_PROXY, say).
@@ -253,7 +256,8 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 			Limiter: formLimiter, Logger: log, Now: clk.Now, BaseURL: cfg.BaseURL, Dev: cfg.Dev()}),
 		Contact:          contact.NewService(db, formLimiter, log, clk.Now, cfg.SupportEmail),
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Billing: bill,
-		UploadDir: uploadDir, UploadPace: o.uploadPace, DemoAccount: o.demo, Metrics: o.metrics, Clock: o.devClock,
+		UploadDir: uploadDir, UploadPace: o.uploadPace, DownloadStall: o.downloadStall, DemoAccount: o.demo,
+		Metrics: o.metrics, Clock: o.devClock,
 		Admin:   &admin.Service{Store: db, Refunder: bill.Provider, Enqueue: queue.EnqueueBatch, Now: clk.Now},
 		Support: &support.Service{Store: db, Hours: supportHours(t, cfg), Now: clk.Now}})
 	srv := httptest.NewServer(h)

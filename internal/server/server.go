@@ -79,6 +79,10 @@ type Deps struct {
 	UploadDir string
 	// UploadPace is the slowest an upload's body may arrive (optional: DefaultUploadPace).
 	UploadPace Pace
+	// DownloadStall is how long a download may go without its client taking any of the file before the connection
+	// is aborted and its download slot given back (optional: DefaultDownloadStall). The slots themselves are
+	// DownloadsPerProcess, at most DownloadsPerAccount of them for one account.
+	DownloadStall time.Duration
 	// Billing runs plans and payments (its Provider nil: payments are not configured).
 	Billing *billing.Service
 	// DemoAccount is the demo account's sign-in, which GET /api/auth/demo gives the sign-in page (optional: set
@@ -134,6 +138,7 @@ type Server struct {
 	readWait    time.Duration
 	uploads     *gate.Quota
 	downloads   *gate.Quota
+	stall       time.Duration // Deps.DownloadStall
 	uploadDir   string
 	uploadPace  Pace
 	billing     *billing.Service
@@ -162,6 +167,9 @@ func New(d Deps) http.Handler {
 	if d.UploadPace == (Pace{}) {
 		d.UploadPace = DefaultUploadPace
 	}
+	if d.DownloadStall <= 0 {
+		d.DownloadStall = DefaultDownloadStall
+	}
 	s := &Server{
 		cfg:         d.Config,
 		log:         d.Logger,
@@ -185,6 +193,7 @@ func New(d Deps) http.Handler {
 		readWait:    d.SpreadsheetWait,
 		uploads:     gate.NewQuota(UploadsPerAccount, 0),
 		downloads:   gate.NewQuota(DownloadsPerAccount, DownloadsPerProcess()),
+		stall:       d.DownloadStall,
 		uploadDir:   d.UploadDir,
 		uploadPace:  d.UploadPace,
 		billing:     d.Billing,

@@ -16,8 +16,10 @@ import (
 
 // No customer may slow down another (DESIGN.md section 5, abuse limits). An upload takes one of the process's
 // spreadsheet-read slots only once its body has arrived, so a client that sends slowly holds no slot; the body
-// must arrive at a minimum pace or it is cut off; and each account has at most UploadsPerAccount uploads and
-// DownloadsPerAccount downloads in flight, so that one account cannot take the capacity that all share.
+// must arrive at a minimum pace or it is cut off; each account has at most UploadsPerAccount uploads and
+// DownloadsPerAccount downloads in flight, so that one account cannot take the capacity that all share; and a
+// download whose client stops taking the file is cut off after the stall period (Deps.DownloadStall), which frees
+// its slot.
 
 // UploadsPerAccount and DownloadsPerAccount bound what one account has in flight.
 const (
@@ -26,8 +28,15 @@ const (
 )
 
 // DownloadsPerProcess bounds the downloads the process sends at once: each holds a page of rows and, for XLSX, the
-// stream writer's buffers, and keeps a database read going.
-func DownloadsPerProcess() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+// stream writer's buffers, and keeps a database read going. It is always more than two accounts' shares, so that
+// two accounts cannot lock a third out (issue 36, M-1: with 4 slots on a machine of 1 or 2 cores, two Enterprise
+// accounts' stalled downloads held them all and every other customer's download was answered 429).
+func DownloadsPerProcess() int { return max(2*DownloadsPerAccount+1, 2*runtime.GOMAXPROCS(0)) }
+
+// DefaultDownloadStall is how long a download may go without its client taking any of the file before it is cut
+// off (Deps.DownloadStall): far longer than any working connection pauses, and short enough that a client that
+// stops reading gives its slot back within a minute rather than at the server's 5-minute write timeout.
+const DefaultDownloadStall = 30 * time.Second
 
 // busyRetryAfter is what a request refused for the account's in-flight bound is told to wait.
 const busyRetryAfter = 5
@@ -106,6 +115,71 @@ func (s *Server) takeDownload(userID int64) (release func(), err error) {
 		return nil, apperr.RateLimited(fmt.Sprintf("The server is sending many downloads right now. Try again in %d "+
 			"seconds.", busyRetryAfter), busyRetryAfter)
 	}
+}
+
+// stallChunk is the most of a download written under one deadline, however large the writes of the file's writer
+// are: the connection must take each chunk within the stall period. (A write blocked on a full send buffer resumes
+// only once the client has taken about a third of it, so on a fast link, where the kernel grows the buffer to
+// 4 MB, a client must read some 50 KB a second on average to keep a download going at the default stall.)
+const stallChunk = 32 << 10
+
+// progressWriter gives each chunk written to a download's connection a deadline of the stall period from when it
+// is written, so that a client that stops reading ends the download with a write timeout (the handler then aborts
+// the connection and gives its slot back) instead of holding the slot until the server's WriteTimeout. The
+// deadlines never pass limit, the server's own WriteTimeout for the request, which stays the bound of a whole
+// download.
+type progressWriter struct {
+	w     io.Writer
+	rc    *http.ResponseController
+	stall time.Duration
+	limit time.Time // zero: the server has no WriteTimeout
+}
+
+// newProgressWriter is the progress deadline of s's stall period for the response w of r.
+func (s *Server) newProgressWriter(w http.ResponseWriter, r *http.Request) *progressWriter {
+	p := &progressWriter{w: w, rc: http.NewResponseController(w), stall: s.stall}
+	if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.WriteTimeout > 0 {
+		p.limit = time.Now().Add(srv.WriteTimeout)
+	}
+	return p
+}
+
+// extend sets the connection's write deadline to the stall period from now (at most limit).
+func (p *progressWriter) extend() error {
+	d := time.Now().Add(p.stall)
+	if !p.limit.IsZero() && d.After(p.limit) {
+		d = p.limit
+	}
+	return p.rc.SetWriteDeadline(d)
+}
+
+func (p *progressWriter) Write(b []byte) (n int, err error) {
+	for len(b) > 0 {
+		chunk := b[:min(len(b), stallChunk)]
+		if err := p.extend(); err != nil {
+			return n, err // no deadline can be set: better no download than one that can hold a slot for good
+		}
+		m, err := p.w.Write(chunk)
+		n += m
+		if err != nil {
+			return n, err
+		}
+		b = b[m:]
+	}
+	return n, nil
+}
+
+// finish sends what the response's buffers still hold under a last progress deadline, then gives the connection
+// back the server's own deadline for the end of the response (and, on a server without WriteTimeout, for the
+// requests that follow on the connection, which must not inherit a deadline of this download's).
+func (p *progressWriter) finish() error {
+	if err := p.extend(); err != nil {
+		return err
+	}
+	if err := p.rc.Flush(); err != nil {
+		return err
+	}
+	return p.rc.SetWriteDeadline(p.limit)
 }
 
 // uploadFile creates the temporary file an upload's file part is received into.
