@@ -477,13 +477,15 @@ func ParseID(field, s string) (int64, error) {
 	return n, nil
 }
 
-// checkReason validates an action's reason: 3 to 500 characters, storable text.
+// checkReason validates an action's reason: 3 to 500 characters of text a person can read as stored, without the
+// text-direction controls that would make the append-only audit log show another reason (text.MessageProblem,
+// issue 36, L-3).
 func checkReason(v *apperr.Validation, reason string) string {
 	r := strings.TrimSpace(reason)
 	n := utf8.RuneCountInString(r)
 	v.Check(n >= MinReason && n <= MaxReason, "reason",
 		fmt.Sprintf("reason must be %d to %d characters: say why, for the audit log", MinReason, MaxReason))
-	if p := text.Problem(r); p != "" {
+	if p := text.MessageProblem(r); p != "" {
 		v.Add("reason", "reason "+p)
 	}
 	return r

@@ -88,9 +88,42 @@ func (db *DB) CustomerConversation(ctx context.Context, userID int64, seen time.
 	return out, err
 }
 
+// written is what the account has written, for the limits (support.Written): its messages of the last day, newest
+// first (at most MessagesPerDay), and the size of its open conversation id (0: none).
+func written(ctx context.Context, x q, userID, open int64, at time.Time) (support.Written, error) {
+	w := support.Written{Recent: []time.Time{}}
+	rows, err := x.query(ctx, `SELECT m.created_at FROM support_messages m
+		JOIN support_conversations c ON c.id = m.conversation_id
+		WHERE c.user_id = ? AND m.sender = ? AND m.created_at > ? ORDER BY m.created_at DESC, m.id DESC LIMIT ?`,
+		userID, support.FromCustomer, x.t(at.Add(-support.Day)), support.MessagesPerDay)
+	if err != nil {
+		return w, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t dbTime
+		if err := rows.Scan(&t); err != nil {
+			return w, err
+		}
+		w.Recent = append(w.Recent, t.Time)
+	}
+	if err := rows.Err(); err != nil {
+		return w, err
+	}
+	if open == 0 {
+		return w, nil
+	}
+	// length() counts characters on both dialects, as the rules do (utf8.RuneCountInString).
+	err = x.row(ctx, `SELECT COUNT(*), COALESCE(SUM(length(body)), 0) FROM support_messages WHERE conversation_id = ?`,
+		open).Scan(&w.Messages, &w.Chars)
+	return w, err
+}
+
 // PostCustomerMessage appends the customer's message to their open conversation, or opens one (the unique index
-// on open conversations keeps it to one per account; the account's row lock orders parallel posts).
-func (db *DB) PostCustomerMessage(ctx context.Context, userID int64, body string, at time.Time) (support.Message, error) {
+// on open conversations keeps it to one per account; the account's row lock orders parallel posts, so that admit
+// sees every message stored before this one: the limits hold however many posts arrive at once, on any instance).
+func (db *DB) PostCustomerMessage(ctx context.Context, userID int64, body string, at time.Time,
+	admit func(support.Written) error) (support.Message, error) {
 	var m support.Message
 	err := db.tx(ctx, func(x q) error {
 		if _, err := lockUser(ctx, x, userID); err != nil {
@@ -99,6 +132,16 @@ func (db *DB) PostCustomerMessage(ctx context.Context, userID int64, body string
 		var id int64
 		err := x.row(ctx, `SELECT id FROM support_conversations WHERE user_id = ? AND status = ?`, userID,
 			support.StatusOpen).Scan(&id)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		w, werr := written(ctx, x, userID, id, at)
+		if werr != nil {
+			return werr
+		}
+		if werr := admit(w); werr != nil {
+			return werr
+		}
 		if errors.Is(err, sql.ErrNoRows) {
 			err = x.row(ctx, `INSERT INTO support_conversations (user_id, status, customer_seen_at, created_at, updated_at)
 				VALUES (?, ?, ?, ?, ?) RETURNING id`, userID, support.StatusOpen, x.t(at), x.t(at), x.t(at)).Scan(&id)
@@ -201,8 +244,8 @@ func (db *DB) Inbox(ctx context.Context, status string, offset, limit int64) ([]
 	return out, total, rows.Err()
 }
 
-// Conversation is one conversation for an operator.
-func (db *DB) Conversation(ctx context.Context, id int64, markRead bool, at time.Time, max int) (support.Conversation, error) {
+// Conversation is one conversation for an operator, with its messages after id after.
+func (db *DB) Conversation(ctx context.Context, id, after int64, markRead bool, at time.Time, max int) (support.Conversation, error) {
 	var c support.Conversation
 	err := db.tx(ctx, func(x q) error {
 		var assigneeID sql.NullInt64
@@ -229,7 +272,7 @@ func (db *DB) Conversation(ctx context.Context, id int64, markRead bool, at time
 				return err
 			}
 		}
-		c.Messages, err = messagesOf(ctx, x, id, 0, max)
+		c.Messages, err = messagesOf(ctx, x, id, after, max)
 		return err
 	})
 	return c, err

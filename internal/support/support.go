@@ -15,6 +15,7 @@ import (
 
 	"valuator/internal/account"
 	"valuator/internal/apperr"
+	"valuator/internal/billing"
 	"valuator/internal/notify"
 	"valuator/internal/officehours"
 	"valuator/internal/text"
@@ -29,6 +30,36 @@ const (
 	// MaxMessages is the most messages one answer carries (a conversation's newest).
 	MaxMessages = 500
 	previewLen  = 140
+)
+
+// What one account may write (issue 36, M-3: one free account posted 300 messages of 4,000 characters in 0.9 s,
+// every poll then carried 1.3 MB and the operators' inbox was buried). A person chatting writes a few lines a
+// minute; 10 a minute leaves room for quick short lines, and 200 a day for a long day of back and forth, while a
+// script is stopped after 10 and, over a day, cannot post more than 200 messages (800,000 characters) however it
+// paces itself. The operators' replies are not limited.
+//
+// The limits are counted from the stored messages (Store.PostCustomerMessage reads them and stores the message in
+// one transaction, under the account's row lock) rather than with internal/ratelimit: the database is the one
+// thing every instance shares and that survives a restart, so the count is exact however many instances run (the
+// in-memory limiter is per process, and Redis is optional), parallel posts cannot all slip under the limit, and a
+// refused message, which is not stored, does not count. It costs one query of at most MessagesPerDay rows a post.
+const (
+	MessagesPerMinute = 10
+	MessagesPerDay    = 200
+	// Day is the window MessagesPerDay counts in: the last 24 hours, not the calendar day (no burst at midnight).
+	Day = 24 * time.Hour
+)
+
+// How big one conversation may grow. Without a cap a conversation grows for as long as nobody closes it, and
+// every panel and every operator who opens it reads it. A customer's message is refused (409 conversation_full,
+// naming body) once the open conversation holds MaxConversationMessages messages, or when it would take the
+// characters of its messages past MaxConversationChars; nothing is deleted (the operators keep the whole history).
+// The team's replies are never refused, so a full conversation can still be answered; when an operator closes it,
+// the customer's next message opens a new one. MaxConversationMessages is MaxMessages, so one answer (the panel,
+// the operator's view) holds the whole of a conversation the customer filled.
+const (
+	MaxConversationMessages = MaxMessages
+	MaxConversationChars    = 100_000
 )
 
 // Who wrote a message.
@@ -122,14 +153,17 @@ type Store interface {
 	// CustomerConversation is the account's open conversation, else its latest one (nil: none), and records that
 	// the customer looked at it (seen) and read the team's messages (when markRead).
 	CustomerConversation(ctx context.Context, userID int64, seen time.Time, markRead bool, max int) (*CustomerConversation, error)
-	// PostCustomerMessage appends to the account's open conversation, or opens one.
-	PostCustomerMessage(ctx context.Context, userID int64, body string, at time.Time) (Message, error)
+	// PostCustomerMessage appends to the account's open conversation, or opens one. Under the account's row lock,
+	// in the same transaction, it first reads what the account has written (Written) and calls admit with it; an
+	// error from admit is returned as it is and nothing is stored.
+	PostCustomerMessage(ctx context.Context, userID int64, body string, at time.Time, admit func(Written) error) (Message, error)
 	// CustomerMessagesAfter is the messages after id of the account's current conversation (a poll): it records
 	// the look and marks the team's messages read.
 	CustomerMessagesAfter(ctx context.Context, userID, after int64, at time.Time, max int) ([]Message, error)
 	Inbox(ctx context.Context, status string, offset, limit int64) ([]InboxItem, int64, error)
-	// Conversation is one conversation (ErrNotFound); markRead marks the customer's messages read by the team.
-	Conversation(ctx context.Context, id int64, markRead bool, at time.Time, max int) (Conversation, error)
+	// Conversation is one conversation (ErrNotFound) with its messages after id after (0: all); markRead marks the
+	// customer's messages read by the team.
+	Conversation(ctx context.Context, id, after int64, markRead bool, at time.Time, max int) (Conversation, error)
 	// Reply appends the team's message and audits it; when the customer has not looked since awayBefore, the
 	// mail is queued in the same transaction. ErrClosed for a closed conversation.
 	Reply(ctx context.Context, adminID, id int64, body string, at, awayBefore time.Time, mail ReplyMail) (Message, bool, error)
@@ -137,6 +171,16 @@ type Store interface {
 	CloseConversation(ctx context.Context, adminID, id int64, at time.Time) error
 	ContactMessage(ctx context.Context, id int64, markRead bool, at time.Time) (ContactMessage, error)
 	CloseContact(ctx context.Context, adminID, id int64, at time.Time) error
+}
+
+// Written is what an account has written, as the store reads it before a customer's message is stored.
+type Written struct {
+	// Recent are the times of the account's messages (in any of its conversations) of the last Day, newest first:
+	// at most MessagesPerDay of them, which is all the limits need.
+	Recent []time.Time
+	// Messages and Chars are the open conversation's size: its messages (the team's too) and their characters
+	// (0 and 0 when there is none, and the message opens one).
+	Messages, Chars int
 }
 
 // Service implements the support rules.
@@ -174,27 +218,101 @@ type BodyInput struct {
 	Body string `json:"body"`
 }
 
+// checkBody validates a message, the customer's or an operator's: 1 to MaxBody characters of text a person reads
+// as it was stored, without the text-direction controls names refuse too (text.MessageProblem, issue 36, L-3).
 func checkBody(body string) (string, error) {
 	b := strings.TrimSpace(body)
 	n := utf8.RuneCountInString(b)
 	if n < 1 || n > MaxBody {
 		return "", apperr.Invalid("body", fmt.Sprintf("body must be 1 to %d characters", MaxBody))
 	}
-	if p := text.Problem(b); p != "" {
+	if p := text.MessageProblem(b); p != "" {
 		return "", apperr.Invalid("body", "body "+p)
 	}
 	return b, nil
 }
 
-// Post adds the customer's message to their open conversation, or opens one.
+// Post adds the customer's message to their open conversation, or opens one, unless the account is over its
+// limits (429) or the conversation is full (409).
 func (s *Service) Post(ctx context.Context, u account.User, in BodyInput) (Message, error) {
 	body, err := checkBody(in.Body)
 	if err != nil {
 		return Message{}, err
 	}
-	m, err := s.Store.PostCustomerMessage(ctx, u.ID, body, s.now())
+	now := s.now()
+	m, err := s.Store.PostCustomerMessage(ctx, u.ID, body, now, func(w Written) error {
+		if err := overLimit(w.Recent, now); err != nil {
+			return err
+		}
+		return conversationFull(w, utf8.RuneCountInString(body))
+	})
 	return m, storeErr(err)
 }
+
+// overLimit is the 429 of an account that has written MessagesPerMinute messages in the last minute or
+// MessagesPerDay in the last Day (recent newest first), saying when it can write again: when the oldest message
+// that holds it at the limit leaves the window (of the two windows, the later).
+func overLimit(recent []time.Time, now time.Time) error {
+	var wait time.Duration
+	var msg string
+	for _, l := range []struct {
+		n      int
+		per    time.Duration
+		window string
+	}{
+		{MessagesPerMinute, time.Minute, "in the last minute"},
+		{MessagesPerDay, Day, "in the last 24 hours"},
+	} {
+		if len(recent) < l.n || !recent[l.n-1].After(now.Add(-l.per)) {
+			continue
+		}
+		if w := recent[l.n-1].Add(l.per).Sub(now); w > wait {
+			wait, msg = w, fmt.Sprintf("You have sent %d messages %s, the most the support chat takes.", l.n, l.window)
+		}
+	}
+	if wait <= 0 {
+		return nil
+	}
+	secs := int((wait + time.Second - 1) / time.Second)
+	return apperr.RateLimited(fmt.Sprintf("%s You can write again in %s.", msg, waitText(secs)), secs)
+}
+
+// waitText is a wait in words, to the second under two minutes, else rounded up to the minute: "42 seconds",
+// "18 minutes", "23 hours 41 minutes".
+func waitText(secs int) string {
+	if secs < 120 {
+		return text.Count(secs, "second", "seconds")
+	}
+	mins := (secs + 59) / 60
+	if mins < 120 {
+		return text.Count(mins, "minute", "minutes")
+	}
+	h, m := mins/60, mins%60
+	if m == 0 {
+		return text.Count(h, "hour", "hours")
+	}
+	return text.Count(h, "hour", "hours") + " " + text.Count(m, "minute", "minutes")
+}
+
+// conversationFull is the 409 of a message the open conversation has no room for (MaxConversationMessages,
+// MaxConversationChars).
+func conversationFull(w Written, chars int) error {
+	room := MaxConversationChars - w.Chars
+	switch {
+	case w.Messages >= MaxConversationMessages || room <= 0:
+		return apperr.Conflict("conversation_full", "body", fmt.Sprintf("This conversation is full: a conversation "+
+			"keeps at most %d messages and %s characters. The team can still answer it here; once they close it, "+
+			"your next message starts a new conversation.", MaxConversationMessages, thousands(MaxConversationChars)))
+	case chars > room:
+		return apperr.Conflict("conversation_full", "body", fmt.Sprintf("body is %s characters, and this conversation "+
+			"has room for %s more (a conversation keeps at most %s characters): write a shorter message.",
+			thousands(chars), thousands(room), thousands(MaxConversationChars)))
+	}
+	return nil
+}
+
+// thousands is n with comma separators: 100,000.
+func thousands(n int) string { return billing.Thousands(int64(n)) }
 
 // After is the customer's poll: the messages after id (0: all) of their current conversation.
 func (s *Service) After(ctx context.Context, userID, after int64) ([]Message, error) {
@@ -215,9 +333,11 @@ func (s *Service) Inbox(ctx context.Context, status string, offset, limit int64)
 	return items, total, storeErr(err)
 }
 
-// Conversation opens a conversation for an operator, marking the customer's messages read.
-func (s *Service) Conversation(ctx context.Context, id int64) (Conversation, error) {
-	c, err := s.Store.Conversation(ctx, id, true, s.now(), MaxMessages)
+// Conversation opens a conversation for an operator, marking the customer's messages read: its messages after id
+// after (0: all, up to MaxMessages, the newest), so that the operator's view, which reads it again every few
+// seconds, asks only for what it does not hold yet.
+func (s *Service) Conversation(ctx context.Context, id, after int64) (Conversation, error) {
+	c, err := s.Store.Conversation(ctx, id, after, true, s.now(), MaxMessages)
 	return c, storeErr(err)
 }
 
@@ -244,7 +364,7 @@ func (s *Service) Assign(ctx context.Context, admin account.User, id int64) (Con
 	if err := s.Store.Assign(ctx, admin.ID, id, s.now()); err != nil {
 		return Conversation{}, storeErr(err)
 	}
-	return s.Conversation(ctx, id)
+	return s.Conversation(ctx, id, 0)
 }
 
 // Close closes the conversation; the customer's next message opens a new one.
@@ -252,7 +372,7 @@ func (s *Service) Close(ctx context.Context, admin account.User, id int64) (Conv
 	if err := s.Store.CloseConversation(ctx, admin.ID, id, s.now()); err != nil {
 		return Conversation{}, storeErr(err)
 	}
-	return s.Conversation(ctx, id)
+	return s.Conversation(ctx, id, 0)
 }
 
 // Contact opens a contact-form message for an operator, marking it read.

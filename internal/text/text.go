@@ -1,6 +1,7 @@
 // Package text holds the rules for text taken from callers, in one place: what any stored string must be (valid
 // UTF-8 without NUL, which PostgreSQL refuses in a text column) and what a name must be (one line a person can
-// read: no control characters, no characters that reorder the text around them).
+// read: no control characters, no characters that reorder the text around them), and what a message or a reason
+// written for someone else must be (the same, on several lines).
 package text
 
 import (
@@ -32,15 +33,32 @@ func Problem(s string) string {
 // U+2066-U+2069) that make a name display as something else, in the dashboard or in an export. The plain
 // direction marks (U+200E, U+200F, U+061C) that names written right to left legitimately use are allowed.
 func NameProblem(s string) string {
+	return readableProblem(s, false)
+}
+
+// MessageProblem is Problem for text one person writes for another to read, which may run over several lines: a
+// support chat message, an operator's reason in the audit log (issue 36, L-3). It refuses what NameProblem refuses
+// except tabs and line breaks: the same bidirectional overrides and isolates (a reason or a message that reads
+// differently from what was stored), and the other control characters.
+func MessageProblem(s string) string {
+	return readableProblem(s, true)
+}
+
+// readableProblem is the one rule behind NameProblem (one line) and MessageProblem (lines).
+func readableProblem(s string, lines bool) string {
 	if p := Problem(s); p != "" {
 		return p
 	}
 	for _, r := range s {
 		switch {
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-			return "must not contain control characters or line breaks"
 		case isBidiControl(r):
 			return "must not contain text-direction control characters"
+		case lines && (r == '\t' || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029'):
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			if lines {
+				return "must not contain control characters other than tabs and line breaks"
+			}
+			return "must not contain control characters or line breaks"
 		}
 	}
 	return ""
@@ -108,6 +126,8 @@ func scriptOf(r rune) *unicode.RangeTable {
 	return nil
 }
 
+// isBidiControl reports the characters that reorder the text around them: the embeddings and overrides
+// (U+202A-U+202E) and the isolates (U+2066-U+2069).
 func isBidiControl(r rune) bool {
 	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069'
 }

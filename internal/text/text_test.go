@@ -3,28 +3,43 @@ package text
 import "testing"
 
 func TestProblems(t *testing.T) {
+	const (
+		nul     = "must not contain NUL characters"
+		utf     = "must be valid UTF-8 text"
+		control = "must not contain control characters or line breaks"
+		msgCtl  = "must not contain control characters other than tabs and line breaks"
+		bidi    = "must not contain text-direction control characters"
+	)
 	for _, tt := range []struct {
-		in            string
-		problem, name string // "" when fine
+		in                     string
+		problem, name, message string // "" when fine
 	}{
-		{"Jane Doe", "", ""},
-		{"Zoë O'Brien-Łukasz 山田", "", ""},
-		{"\u05d3\u05e0\u05d9\u200f", "", ""}, // Hebrew with a right-to-left mark
-		{"Jane\x00Doe", "must not contain NUL characters", "must not contain NUL characters"},
-		{"caf\xe9", "must be valid UTF-8 text", "must be valid UTF-8 text"},
-		{"line\nbreak", "", "must not contain control characters or line breaks"},
-		{"tab\there", "", "must not contain control characters or line breaks"},
-		{"del\x7f", "", "must not contain control characters or line breaks"},
-		{"c1\u0085", "", "must not contain control characters or line breaks"},
-		{"sep\u2028", "", "must not contain control characters or line breaks"},
-		{"invoice\u202egpj.exe", "", "must not contain text-direction control characters"},
-		{"isolate\u2067x\u2069", "", "must not contain text-direction control characters"},
+		{"Jane Doe", "", "", ""},
+		{"Zoë O'Brien-Łukasz 山田", "", "", ""},
+		{"\u05d3\u05e0\u05d9\u200f", "", "", ""}, // Hebrew with a right-to-left mark
+		{"Jane\x00Doe", nul, nul, nul},
+		{"caf\xe9", utf, utf, utf},
+		{"line\nbreak", "", control, ""},
+		{"crlf\r\nbreak", "", control, ""},
+		{"tab\there", "", control, ""},
+		{"del\x7f", "", control, msgCtl},
+		{"bell\x07", "", control, msgCtl},
+		{"c1\u0085", "", control, msgCtl},
+		{"sep\u2028", "", control, ""},
+		{"invoice\u202egpj.exe", "", bidi, bidi},
+		{"embedding\u202ax\u202c", "", bidi, bidi},
+		{"isolate\u2067x\u2069", "", bidi, bidi},
+		{"first\u2066isolate", "", bidi, bidi},
+		{"Refund\n\u202e50 stiderc", "", control, bidi},
 	} {
 		if got := Problem(tt.in); got != tt.problem {
 			t.Errorf("Problem(%q) = %q, want %q", tt.in, got, tt.problem)
 		}
 		if got := NameProblem(tt.in); got != tt.name {
 			t.Errorf("NameProblem(%q) = %q, want %q", tt.in, got, tt.name)
+		}
+		if got := MessageProblem(tt.in); got != tt.message {
+			t.Errorf("MessageProblem(%q) = %q, want %q", tt.in, got, tt.message)
 		}
 		if got := Storable(tt.in); got != (tt.problem == "") {
 			t.Errorf("Storable(%q) = %v", tt.in, got)

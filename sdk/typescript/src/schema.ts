@@ -1611,7 +1611,7 @@ export interface paths {
         };
         /**
          * A support conversation
-         * @description Operators only. The conversation with its messages; the customer's messages are marked read.
+         * @description Operators only. The conversation with its messages (with `after`, only the messages after that one: the inbox polls with the last message it shows); the customer's messages are marked read.
          */
         get: operations["adminSupportConversation"];
         put?: never;
@@ -1757,7 +1757,7 @@ export interface paths {
         put?: never;
         /**
          * Write to the team
-         * @description Adds the message to the open conversation, or opens one.
+         * @description Adds the message to the open conversation, or opens one. An account may write 10 messages a minute and 200 in 24 hours (429 with `Retry-After` beyond). A conversation keeps at most 500 messages and 100,000 characters: a message it has no room for is refused (409 `conversation_full`, field `body`) until the team closes it, and the next message opens a new one.
          */
         post: operations["supportPost"];
         delete?: never;
@@ -3401,7 +3401,7 @@ export interface components {
             reason: string;
         };
         AdminReasonRequest: {
-            /** @description Why, for the audit log. */
+            /** @description Why, for the audit log: text without NUL, text-direction controls (U+202A to U+202E, U+2066 to U+2069) or control characters other than tabs and line breaks. */
             reason: string;
         };
         AdminCreditResult: {
@@ -3537,6 +3537,7 @@ export interface components {
             }[];
         };
         SupportBodyRequest: {
+            /** @description The message: text without NUL, text-direction controls (U+202A to U+202E, U+2066 to U+2069) or control characters other than tabs and line breaks. */
             body: string;
         };
         SupportMessage: {
@@ -7018,7 +7019,10 @@ export interface operations {
     };
     adminSupportConversation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A message id: only the messages after it (0 or none: all, up to the newest 500). */
+                after?: number;
+            };
             header?: never;
             path: {
                 /** @description The conversation's id. */
@@ -7319,8 +7323,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };

@@ -4,6 +4,7 @@
 // (admin-frame.tsx). A success is {"success": true, "data": ...}; a list adds "pagination" (AdminPagination:
 // page, limit, total, pages).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { mergeMessages } from "@/features/support/support-api";
 import { apiJson } from "@/lib/api";
 import type { components, operations } from "@/lib/api-types";
 
@@ -71,7 +72,8 @@ export const accountUrl = (id: string | number) => `${ADMIN}/accounts/${encodeUR
 export const auditUrl = (accountId: string, page: number) =>
   `${ADMIN}/audit${query({ accountId: accountId.trim(), page, limit: PAGE_SIZE })}`;
 export const inboxUrl = (status: string, page: number) => `${ADMIN}/support${query({ status, page })}`;
-export const conversationUrl = (id: number) => `${ADMIN}/support/conversations/${id}`;
+/** A conversation; with `after` (a message id), only the messages after that one (0: all). */
+export const conversationUrl = (id: number, after = 0) => `${ADMIN}/support/conversations/${id}${query({ after: after || null })}`;
 export const contactUrl = (id: number) => `${ADMIN}/support/contact/${id}`;
 export const overviewUrl = (days: number) => `${ADMIN}/overview${query({ days })}`;
 export const optOutsUrl = (page: number) => `${ADMIN}/opt-outs${query({ page })}`;
@@ -132,11 +134,24 @@ export function useInbox(status: string, page: number) {
   });
 }
 
+/**
+ * The conversation with the messages read so far. The first read brings them all (the newest 500); every later one
+ * (the 5 s poll, the refresh after a reply) asks only for the messages after the last one held (`?after=<id>`) and
+ * appends them to the thread, so a poll carries the conversation's status and what is new, not the whole thread
+ * again (issue 36, M-3).
+ */
 export function useConversation(id: number | null) {
+  const client = useQueryClient();
   const url = id === null ? "" : conversationUrl(id);
+  const queryKey = [ADMIN_KEY, url];
   return useQuery({
-    queryKey: [ADMIN_KEY, url],
-    queryFn: () => getOne<"adminSupportConversation">(url),
+    queryKey,
+    queryFn: async () => {
+      const held = client.getQueryData<AdminConversation>(queryKey);
+      const last = held?.messages.at(-1)?.id ?? 0;
+      const c = await getOne<"adminSupportConversation">(conversationUrl(id ?? 0, last));
+      return held ? { ...c, messages: mergeMessages(held.messages, c.messages) } : c;
+    },
     enabled: id !== null,
     staleTime: 0,
     refetchInterval: INBOX_POLL_MS,

@@ -31,15 +31,23 @@ function conversation(overrides: Partial<AdminConversation> = {}): AdminConversa
   };
 }
 
+const CONVERSATION = "GET /api/admin/support/conversations/1";
+
 async function renderInbox(items: InboxItem[], routes: Record<string, (req: FakeRequest) => { status?: number; body?: unknown }> = {}, fakeTimers = false) {
   const state = { items, conv: conversation() };
+  // The conversation as the server answers it: with ?after=<id>, only the messages after that one.
+  const newer: Record<string, () => { body: unknown }> = {};
+  for (let after = 1; after <= 20; after++) {
+    newer[`${CONVERSATION}?after=${after}`] = () => ({ body: ok({ ...state.conv, messages: state.conv.messages.filter((m) => m.id > after) }) });
+  }
   const view = await renderAdmin(<AdminSupportPage />, {
     path: "/admin/support",
     route: "/admin/support",
     fakeTimers,
     routes: {
       [INBOX]: () => ({ body: list(state.items) }),
-      "GET /api/admin/support/conversations/1": () => ({ body: ok(state.conv) }),
+      [CONVERSATION]: () => ({ body: ok(state.conv) }),
+      ...newer,
       ...routes,
     },
   });
@@ -132,6 +140,38 @@ describe("the support inbox", () => {
     await user.selectOptions(screen.getByLabelText("Show"), "all");
     expect(await screen.findByRole("button", { name: /Old One/ })).toBeInTheDocument();
     expect(adminCalls(requests)).toContain("GET /api/admin/support?status=all&page=1");
+  });
+
+  it("polls an open conversation for the messages after the last one it shows, and appends them", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { user, requests, state } = await renderInbox([makeInboxItem()], {}, true);
+    await user.click(within(screen.getByTestId("inbox-list")).getByRole("button", { name: /Jane Doe/ }));
+    const log = within(await screen.findByTestId("conversation")).getByRole("log", { name: "Messages" });
+    expect(log).toHaveTextContent("Looking now");
+    const reads = () => adminCalls(requests).filter((c) => c.startsWith(CONVERSATION));
+    expect(reads()).toEqual([CONVERSATION]);
+
+    // Nothing new: the poll asks for what follows message 11 and the thread stays as it is.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5000);
+    });
+    expect(reads()).toEqual([CONVERSATION, `${CONVERSATION}?after=11`]);
+    expect(within(log).getAllByRole("listitem")).toHaveLength(2);
+
+    // The customer writes again: the next poll brings only that message, shown after the others.
+    const more = { id: 14, from: "customer" as const, authorName: "Jane Doe", body: "Still stuck at 40%", createdAt: "2026-02-03T10:05:00Z" };
+    state.conv = { ...state.conv, messages: [...state.conv.messages, more] };
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5000);
+    });
+    await waitFor(() => expect(within(log).getAllByRole("listitem")).toHaveLength(3));
+    expect(within(log).getAllByRole("listitem")[2]).toHaveTextContent("Still stuck at 40%");
+    expect(reads().at(-1)).toBe(`${CONVERSATION}?after=11`);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5000);
+    });
+    expect(reads().at(-1)).toBe(`${CONVERSATION}?after=14`);
+    expect(within(log).getAllByRole("listitem")).toHaveLength(3);
   });
 
   it("reads the inbox again every 5 seconds, so new items appear", async () => {
