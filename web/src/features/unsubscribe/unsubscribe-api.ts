@@ -26,7 +26,10 @@ export type Topic = UnsubscribeResult["switch"];
 export const TOPICS: Record<Topic, { label: string; emails: string }> = {
   emailNotifications: {
     label: "Email notifications",
-    emails: "sign-in alerts (a sign-in from a new browser or network) and batch job results",
+    emails:
+      "sign-in alerts (a sign-in from a new browser or network), batch job results and billing notices (a refund, " +
+      "a declined renewal, a scheduled downgrade or cancellation, each month's credits; receipts for payments are " +
+      "always sent)",
   },
   usageAlerts: {
     label: "Low balance alerts",

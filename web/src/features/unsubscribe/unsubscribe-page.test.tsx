@@ -42,7 +42,7 @@ describe("UnsubscribePage", () => {
   });
 
   it.each([
-    ["emailNotifications", /sign-in alerts .* and batch job results/],
+    ["emailNotifications", /sign-in alerts .*, batch job results and billing notices/],
     ["usageAlerts", /low balance alerts \(under 50 credits/],
   ])("names the emails of %s", (topic, text) => {
     renderPage(`/unsubscribe?token=u1.7.${topic}.sig`);

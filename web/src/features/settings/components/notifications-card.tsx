@@ -18,8 +18,9 @@ const PREFERENCES: { key: PreferenceKey; label: string; description: string }[] 
     key: "emailNotifications",
     label: "Email notifications",
     description:
-      "An email when your account is signed in to from a new browser or network, and when a batch job finishes, " +
-      "fails or stops for lack of credits.",
+      "An email when your account is signed in to from a new browser or network, when a batch job finishes, " +
+      "fails or stops for lack of credits, and about your plan: a refund, a declined renewal, a scheduled " +
+      "downgrade or cancellation, and each month's credits. Receipts for payments are always sent.",
   },
   {
     key: "usageAlerts",
