@@ -325,6 +325,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	adminService := &admin.Service{Store: db, Enqueue: queue.EnqueueBatch, Now: now}
 	if bill.Provider != nil {
 		adminService.Refunder = bill.Provider
+		adminService.ProviderCalls = bill.RunProviderActions
 	}
 	supportService := &support.Service{Store: db, Hours: hours, Now: now}
 	handler := server.New(server.Deps{

@@ -1,7 +1,7 @@
 // The operators' side (issue 27) end to end, at a laptop's and a phone's size: a customer on Basic writes to the
 // team from the dashboard's Support panel; the seeded operator finds the account in the ops, grants 50 credits
-// with a reason, refunds the Basic payment and answers the chat; the customer sees the reply arrive in the open
-// panel. Every action leaves an admin audit row, and each ops screen passes the screen walk's layout check.
+// with a reason, refunds the Basic payment (which ends the plan) and answers the chat; the customer sees the reply
+// arrive in the open panel. Every action leaves an admin audit row, and each ops screen passes the screen walk's layout check.
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { alignClock, expect, test } from "./fixtures";
 import { creditsOf, openSignedIn, registerByApi } from "./public-api";
@@ -109,9 +109,11 @@ for (const viewport of VIEWPORTS) {
       await checkScreen(ops, "admin-account", viewport);
     });
 
-    await test.step("refunds the Basic payment: its credits are taken back", async () => {
+    await test.step("refunds the Basic payment: its credits are taken back and the plan ends", async () => {
       await ops.getByRole("button", { name: "Refund Basic plan, first month" }).click();
       const dialog = ops.getByRole("dialog", { name: "Refund payment" });
+      // What a refund does to the plan, before the operator confirms (issue 36, L-4).
+      await expect(dialog).toContainText("A full refund also ends the plan at once; a partial refund keeps it.");
       await dialog.getByLabel("Reason").fill("Charged twice by mistake, per the customer's email");
       await dialog.getByRole("button", { name: "Refund" }).click();
       await expect(dialog).toHaveCount(0);
@@ -120,6 +122,9 @@ for (const viewport of VIEWPORTS) {
       const res = await request.get("/api/billing/payments?limit=10", { headers: bearer(customer.token) });
       const payments = ((await res.json()) as { data: { status: string; description: string }[] }).data;
       expect(payments.map((p) => p.status)).toEqual(["refunded"]);
+      // The full refund of this period's payment ended the plan at once: Free, nothing renews.
+      const sub = await request.get("/api/billing/subscription", { headers: bearer(customer.token) });
+      expect((await sub.json()) as { planType: string; status: string }).toMatchObject({ planType: "free", status: "none" });
     });
 
     const answer = `Thanks for writing: the column is back in today's release (${viewport.name}).`;

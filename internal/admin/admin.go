@@ -383,6 +383,10 @@ type Service struct {
 	Refunder interface {
 		RefundPayment(ctx context.Context, p billing.PaymentRecord) error
 	}
+	// ProviderCalls makes the provider calls the account's payments owe (billing.Service.RunProviderActions): after a
+	// full refund that ended the plan, the end of the subscription at the provider, at once rather than at the
+	// billing job's next run (nil: the job makes them).
+	ProviderCalls func(ctx context.Context, userID int64) (int, error)
 	// Enqueue queues reinstated accounts' held batch jobs (nil: none are queued; a worker-less test).
 	Enqueue Enqueue
 	Now     func() time.Time
@@ -597,9 +601,10 @@ type RefundResult struct {
 }
 
 // Refund gives a paid payment back in full: the provider moves the money first (test mode: nothing to move),
-// then the existing refund rule marks it refunded and takes back the credits it bought as far as the balance
-// still holds them. Should the database fail after the provider refunded, the provider's refund event (Stripe's
-// webhook) applies the same rule.
+// then the refund rule marks it refunded and takes back the credits it bought as far as the balance still holds
+// them, and, when the payment paid for the plan the account is on now, ends that plan at once (issue 36, L-4).
+// Should the database fail after the provider refunded, the provider's refund event (Stripe's webhook) applies
+// the same rule.
 func (s *Service) Refund(ctx context.Context, admin account.User, id, paymentID int64, in ReasonInput) (RefundResult, error) {
 	var v apperr.Validation
 	reason := checkReason(&v, in.Reason)
@@ -626,6 +631,10 @@ func (s *Service) Refund(ctx context.Context, admin account.User, id, paymentID 
 	p, c, err := s.Store.MarkRefunded(ctx, a, paymentID)
 	if err != nil {
 		return RefundResult{}, storeErr(err)
+	}
+	if s.ProviderCalls != nil {
+		// A failure is left to the billing job, which retries it; the refund itself is done.
+		_, _ = s.ProviderCalls(ctx, id)
 	}
 	return RefundResult{Payment: PaymentOf(p), Balance: c.Balance()}, nil
 }

@@ -54,7 +54,9 @@ func (s *Service) HandleEvent(ctx context.Context, ev Event) (EventResult, error
 		s.log().Warn("a payment was paid after its account changed; nothing was granted", "payment", res.Payment.ID,
 			"status", res.Payment.Status)
 	}
-	if res.Payment.UserID != 0 {
+	if res.UserID != 0 {
+		s.flushProviderActions(ctx, res.UserID)
+	} else if res.Payment.UserID != 0 {
 		s.flushProviderActions(ctx, res.Payment.UserID)
 	}
 	return res, nil
@@ -83,8 +85,9 @@ type HousekeepResult struct {
 }
 
 // RunProviderActions makes the provider calls that closed payments still owe (of one user, or of all for 0): a
-// cancel withdraws the payment at the provider, a refund gives its money back. A call that fails stays queued for
-// the next run. It answers how many calls were made.
+// cancel withdraws the payment at the provider, a refund gives its money back, and an end_subscription ends the
+// subscription a full refund ended here. A call that fails stays queued for the next run. It answers how many
+// calls were made.
 func (s *Service) RunProviderActions(ctx context.Context, userID int64) (int, error) {
 	if s.Provider == nil {
 		return 0, nil
@@ -103,6 +106,8 @@ func (s *Service) RunProviderActions(ctx context.Context, userID int64) (int, er
 			err = s.Provider.CancelPayment(ctx, a.Payment)
 		case ActionRefund:
 			err = s.Provider.Refund(ctx, a.Payment)
+		case ActionEndSubscription:
+			err = s.Provider.EndSubscription(ctx, a.SubscriptionRef)
 		default:
 			err = fmt.Errorf("unknown provider action %q", a.Action)
 		}

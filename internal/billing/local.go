@@ -146,6 +146,9 @@ func (Local) Refund(context.Context, PaymentRecord) error { return nil }
 // RefundPayment has no money to move either.
 func (Local) RefundPayment(context.Context, PaymentRecord) error { return nil }
 
+// EndSubscription has nothing to end: the store's subscription row is all there is.
+func (Local) EndSubscription(context.Context, string) error { return nil }
+
 func (l Local) pending(amount int64, awaiting string) Payment {
 	id := "pi_test_" + randomID()
 	return Payment{Ref: id, ClientSecret: l.secret(id), AmountCents: amount, Status: PaymentPending, Awaiting: awaiting}

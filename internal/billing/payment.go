@@ -42,6 +42,9 @@ const (
 	ActionCancel = "cancel"
 	// ActionRefund gives back money that moved for a payment that was no longer open when it was paid.
 	ActionRefund = "refund"
+	// ActionEndSubscription ends the account's subscription at the provider at once: a full refund of the payment
+	// for the current period ended the plan here (issue 36, L-4), so the provider must not bill it again.
+	ActionEndSubscription = "end_subscription"
 )
 
 // Customer-facing words about payments. The customer never sees a provider's internal error (which names
@@ -209,10 +212,13 @@ type Attempt struct {
 	Status, Awaiting, Message string
 }
 
-// PendingAction is a provider call a closed payment still owes (ActionCancel or ActionRefund).
+// PendingAction is a provider call a closed payment still owes (ActionCancel, ActionRefund or
+// ActionEndSubscription).
 type PendingAction struct {
 	Action  string
 	Payment PaymentRecord
+	// SubscriptionRef is the provider's subscription of the payment's account (ActionEndSubscription).
+	SubscriptionRef string
 }
 
 // EventResult is what applying a provider event did.
@@ -223,6 +229,8 @@ type EventResult struct {
 	// was granted, and it was refused (test mode) or is refunded (Stripe).
 	Stale   bool
 	Payment PaymentRecord
+	// UserID is the account the event changed (0 for none).
+	UserID int64
 }
 
 // PaymentView is a payment as the API shows it (api/openapi.yaml PaymentRecord).

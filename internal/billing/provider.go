@@ -54,8 +54,12 @@ type Provider interface {
 	// started is cancelled, since the change it paid for did not happen.
 	Refund(ctx context.Context, p PaymentRecord) error
 	// RefundPayment is an operator's refund (the admin console): the money in full, the subscription left as it
-	// is (cancelling is the customer's or the operator's separate decision).
+	// is. When the refund rule then ends the plan (the payment of the current period), the subscription is ended
+	// through EndSubscription, the provider outbox's end_subscription.
 	RefundPayment(ctx context.Context, p PaymentRecord) error
+	// EndSubscription ends a subscription at once, without a refund or a proration of its own: a full refund
+	// ended the plan (issue 36, L-4). A subscription already ended is not an error.
+	EndSubscription(ctx context.Context, subscriptionID string) error
 }
 
 // CardRequest replaces the card on file.

@@ -28,7 +28,8 @@ const (
 	// down for three days without an email being lost.
 	MaxAttempts = 80
 	// Stale is the age past which an alert, a batch result or a weekly report is no longer worth sending (it is
-	// marked "expired"): news of a sign-in or a job a week late helps nobody. Contact messages never go stale.
+	// marked "expired"): news of a sign-in or a job a week late helps nobody. Contact messages and the emails about
+	// money (a receipt, a refund, a plan change) never go stale: they are still true a week later.
 	Stale = 7 * 24 * time.Hour
 	// claimBatch is how many mails one claim takes.
 	claimBatch = 50
@@ -75,7 +76,7 @@ func (d *Deliverer) Deliver(ctx context.Context) (sent int, err error) {
 				outcome = "closed"
 			case q.Topic != "" && !q.Wanted:
 				outcome = "off"
-			case q.Topic != "" && now().Sub(q.CreatedAt) > Stale:
+			case q.Topic != "" && !moneyKinds[q.Kind] && now().Sub(q.CreatedAt) > Stale:
 				outcome = "expired"
 			}
 			if outcome == "" {

@@ -85,3 +85,32 @@ func TestDeliverDecidesEachMail(t *testing.T) {
 			ob.retryAt[5], ob.problems[5])
 	}
 }
+
+// TestMoneyMailsNeverGoStale: a week-old notice of a refund or a receipt delayed by a mail server that was down is
+// still sent (it is still true), unlike a week-old sign-in alert; a receipt goes with the switch off, a notice does
+// not.
+func TestMoneyMailsNeverGoStale(t *testing.T) {
+	now := time.Date(2026, 3, 9, 9, 0, 0, 0, time.UTC)
+	old := now.Add(-8 * 24 * time.Hour)
+	refund := NewRefund(7, Refund{PaymentID: 3, Description: "Basic plan, first month", RefundedCents: 3000,
+		PaidCents: 3000, Full: true, Plan: "basic", At: old})
+	receipt := NewReceipt(7, Receipt{PaymentID: 3, Kind: "subscription", Plan: "basic", AmountCents: 3000, PaidAt: old})
+	q := func(id int64, m Mail, wanted bool) Queued {
+		return Queued{ID: id, Kind: m.Kind, UserID: 7, Topic: m.Topic, Payload: m.Payload, CreatedAt: m.CreatedAt,
+			Attempts: 1, AccountEmail: "jane@example.com", FullName: "Jane", Open: true, Wanted: wanted}
+	}
+	ob := &memOutbox{done: map[int64]string{}, retryAt: map[int64]time.Time{}, problems: map[int64]string{}}
+	ob.due = []Queued{q(1, refund, true), q(2, receipt, false), q(3, refund, false)}
+	s := &refusingSender{}
+	d := &Deliverer{Outbox: ob, Sender: s, Links: Links{BaseURL: "https://v.test"}, Now: func() time.Time { return now }}
+	if _, err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[int64]string{1: "sent", 2: "sent", 3: "off"}; len(ob.done) != 3 || ob.done[1] != want[1] ||
+		ob.done[2] != want[2] || ob.done[3] != want[3] {
+		t.Errorf("outcomes %v, want %v", ob.done, want)
+	}
+	if receipt.Topic != "" || refund.Topic != TopicAccount || receipt.Key != "receipt:3" || refund.Key != "refund:3:3000" {
+		t.Errorf("receipt %q/%q, refund %q/%q", receipt.Topic, receipt.Key, refund.Topic, refund.Key)
+	}
+}

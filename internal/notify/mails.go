@@ -278,7 +278,13 @@ func Render(q Queued, l Links) (mail.Message, error) {
 		fmt.Fprintf(&b, "\nTo answer, open the support chat in your dashboard: %s\n", l.URL("/dashboard?support=open"))
 		b.WriteString("Replies to this email are not read; the chat keeps the whole conversation.\n")
 	default:
-		return msg, fmt.Errorf("mail %d: unknown kind %q", q.ID, q.Kind)
+		ok, err := renderMoney(q, name, l, &msg, &b)
+		if err != nil {
+			return msg, err
+		}
+		if !ok {
+			return msg, fmt.Errorf("mail %d: unknown kind %q", q.ID, q.Kind)
+		}
 	}
 	if q.Topic != "" {
 		b.WriteString(l.Footer(q.UserID, q.Topic))

@@ -1,7 +1,8 @@
 // Package notify is the account's emails beyond the ones a request sends at once (password reset, opt-out
-// links): sign-in alerts, batch results, the weekly usage report and the contact form's mails. Each is queued as
-// a row of the mail outbox in the transaction that decides it (a new device is remembered, a job finishes, a week
-// is reported, a message is stored) and delivered by a periodic job through the one mail path (mail.Sender), so a
+// links): sign-in alerts, batch results, the weekly usage report, the contact form's mails and the emails about
+// money (receipts and billing notices, money.go). Each is queued as a row of the mail outbox in the transaction
+// that decides it (a new device is remembered, a job finishes, a week is reported, a message is stored, a payment
+// is paid or refunded) and delivered by a periodic job through the one mail path (mail.Sender), so a
 // mail server that is down for a while delays an email but never loses it, and no request waits on SMTP.
 //
 // Every email a switch of Settings governs names that switch and carries a link, and the RFC 8058 headers, that
@@ -16,7 +17,8 @@ import (
 
 // The switches of Settings (the JSON names of account.Notifications) that an email can be governed by.
 const (
-	// TopicAccount is "Email notifications": batch results (sign-in alerts are security notices, under no switch).
+	// TopicAccount is "Email notifications": batch results and billing notices (a refund, a declined renewal, a
+	// scheduled downgrade, a cancellation, a period's credits). Receipts and sign-in alerts go whatever it says.
 	TopicAccount = "emailNotifications"
 	// TopicUsage is "Low balance alerts" (billing alerts: low balance, overage started, 80% of the overage limit).
 	TopicUsage = "usageAlerts"
@@ -26,7 +28,7 @@ const (
 
 // topicLabels are the switches' names on Settings, as emails and the unsubscribe answer give them.
 var topicLabels = map[string]string{
-	TopicAccount: "Email notifications (batch job results)",
+	TopicAccount: "Email notifications (batch job results and billing notices)",
 	TopicUsage:   "Low balance alerts",
 	TopicWeekly:  "Weekly usage report",
 }
@@ -47,6 +49,14 @@ const (
 	KindContactAck     = "contact_ack"
 	// KindSupportReply is an operator's reply in the support chat, emailed to a customer who was not looking.
 	KindSupportReply = "support_reply"
+	// The emails about money (money.go): a receipt goes whatever the switches say; the others are governed by
+	// TopicAccount.
+	KindReceipt         = "payment_receipt"
+	KindRefund          = "payment_refund"
+	KindRenewalDeclined = "renewal_declined"
+	KindDowngrade       = "downgrade_scheduled"
+	KindCancellation    = "subscription_cancelled"
+	KindCreditsGranted  = "credits_granted"
 )
 
 // Mail is an email to queue: a row of the outbox. It is rendered when it is sent, from Payload (JSON of the

@@ -258,7 +258,8 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Billing: bill,
 		UploadDir: uploadDir, UploadPace: o.uploadPace, DownloadStall: o.downloadStall, DemoAccount: o.demo,
 		Metrics: o.metrics, Clock: o.devClock,
-		Admin:   &admin.Service{Store: db, Refunder: bill.Provider, Enqueue: queue.EnqueueBatch, Now: clk.Now},
+		Admin: &admin.Service{Store: db, Refunder: bill.Provider, ProviderCalls: bill.RunProviderActions,
+			Enqueue: queue.EnqueueBatch, Now: clk.Now},
 		Support: &support.Service{Store: db, Hours: supportHours(t, cfg), Now: clk.Now}})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -290,8 +290,9 @@ func (db *DB) AdminPayment(ctx context.Context, accountID, paymentID int64) (bil
 	return p, err
 }
 
-// MarkRefunded applies the existing refund rule (paymentRefunded, as a provider's refund event does) to a paid
-// payment the provider has refunded, and audits it, in one transaction.
+// MarkRefunded applies the refund rule (paymentRefunded, as a provider's refund event does: the credits back and,
+// for the payment of the current period, the plan ended) to a paid payment the provider has refunded in full, and
+// audits it with the plan before and after, in one transaction.
 func (db *DB) MarkRefunded(ctx context.Context, a admin.Action, paymentID int64) (billing.PaymentRecord, admin.Credits, error) {
 	var p billing.PaymentRecord
 	var c admin.Credits
@@ -313,8 +314,15 @@ func (db *DB) MarkRefunded(ctx context.Context, a admin.Action, paymentID int64)
 			return &admin.StateError{Message: fmt.Sprintf("Payment #%d is %s, not paid: only a paid payment can be refunded.",
 				p.ID, billing.StatusText(p.Status))}
 		}
-		userID, err := paymentRefunded(ctx, x, p.Provider, p.Ref, a.At)
+		var planBefore, planAfter string
+		if err := x.row(ctx, `SELECT plan FROM users WHERE id = ?`, a.AccountID).Scan(&planBefore); err != nil {
+			return err
+		}
+		userID, err := paymentRefunded(ctx, x, p.Provider, p.Ref, p.AmountCents, a.At)
 		if err != nil {
+			return err
+		}
+		if err := x.row(ctx, `SELECT plan FROM users WHERE id = ?`, a.AccountID).Scan(&planAfter); err != nil {
 			return err
 		}
 		if userID != 0 {
@@ -330,8 +338,10 @@ func (db *DB) MarkRefunded(ctx context.Context, a admin.Action, paymentID int64)
 		}
 		return insertAdminAudit(ctx, x, auditRow{adminID: a.AdminID, accountID: a.AccountID, action: admin.ActionRefund,
 			reason: a.Reason, at: a.At,
-			before: map[string]any{"paymentId": p.ID, "status": billing.PaymentSucceeded, "balance": before.Credits},
-			after:  map[string]any{"paymentId": p.ID, "status": p.Status, "balance": c.Credits, "amountCents": p.AmountCents}})
+			before: map[string]any{"paymentId": p.ID, "status": billing.PaymentSucceeded, "balance": before.Credits,
+				"plan": planBefore},
+			after: map[string]any{"paymentId": p.ID, "status": p.Status, "balance": c.Credits, "amountCents": p.AmountCents,
+				"plan": planAfter}})
 	})
 	return p, c, err
 }

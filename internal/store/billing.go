@@ -9,6 +9,7 @@ import (
 
 	"valuator/internal/billing"
 	"valuator/internal/credit"
+	"valuator/internal/notify"
 )
 
 // The store implements billing.Store.
@@ -371,7 +372,21 @@ func (db *DB) ProviderActions(ctx context.Context, userID int64, limit int) ([]b
 		}
 		out = append(out, a)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	for i, a := range out {
+		if a.Action != billing.ActionEndSubscription {
+			continue
+		}
+		err := db.q().row(ctx, `SELECT subscription_ref FROM subscriptions WHERE user_id = ?`, a.Payment.UserID).
+			Scan(&out[i].SubscriptionRef)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // scanPrefix scans leading columns into dest before the rest of a row.
@@ -438,13 +453,27 @@ func (db *DB) SaveSubscription(ctx context.Context, userID int64, s billing.Sub,
 // payment, priced against the schedule as it was, closes with it.
 func (db *DB) ScheduleChange(ctx context.Context, userID int64, pendingPlan string, cancel bool, at time.Time) error {
 	return db.tx(ctx, func(x q) error {
-		if _, _, err := billingState(ctx, x, userID, true); err != nil {
+		st, _, err := billingState(ctx, x, userID, true)
+		if err != nil {
 			return err
 		}
 		res, err := x.exec(ctx, `UPDATE subscriptions SET pending_plan = ?, cancel_at_period_end = ?, updated_at = ?
 			WHERE user_id = ? AND status IN (?, ?)`, nullable(pendingPlan), cancel, x.t(at), userID,
 			billing.StatusActive, billing.StatusPastDue)
 		if err := expectOne(res, err); err != nil {
+			return err
+		}
+		// The notice of what is now scheduled, when it is new (its key keeps it to once a period besides).
+		change := notify.PlanChange{From: st.Plan, EffectiveAt: st.Period.End, At: at}
+		switch {
+		case cancel && st.Sub != nil && !st.Sub.CancelAtPeriodEnd:
+			change.To = billing.Free
+			_, err = insertMail(ctx, x, notify.NewCancellation(userID, st.Period.Start, change))
+		case !cancel && pendingPlan != "" && st.Sub != nil && (st.Sub.PendingPlan != pendingPlan || st.Sub.CancelAtPeriodEnd):
+			change.To = pendingPlan
+			_, err = insertMail(ctx, x, notify.NewDowngrade(userID, st.Period.Start, change))
+		}
+		if err != nil {
 			return err
 		}
 		_, err = closeDueOpen(ctx, x, userID, at)
@@ -586,7 +615,7 @@ func rollDue(ctx context.Context, x q, st *billing.State, anchor, now time.Time,
 		return err
 	}
 	for i := 0; i < maxClosesPerRun && !st.Period.End.After(now); i++ {
-		if err := closePeriod(ctx, x, st, anchor, roll); err != nil {
+		if err := closePeriod(ctx, x, st, anchor, now, roll); err != nil {
 			return err
 		}
 		roll.Rolled = true
@@ -600,7 +629,7 @@ func rollDue(ctx context.Context, x q, st *billing.State, anchor, now time.Time,
 // are forfeited, as the terms say) and a scheduled downgrade takes effect, then the new period's plan credits are
 // granted (Free) or billed (paid: granted when the payment succeeds). Every change of credits is a ledger row
 // dated at the period's end.
-func closePeriod(ctx context.Context, x q, st *billing.State, anchor time.Time, roll *billing.Roll) error {
+func closePeriod(ctx context.Context, x q, st *billing.State, anchor, now time.Time, roll *billing.Roll) error {
 	plan := billing.Get(st.Plan)
 	end := st.Period.End
 	key := fmt.Sprintf("%d:%d", st.UserID, st.Period.Start.Unix())
@@ -670,8 +699,16 @@ func closePeriod(ctx context.Context, x q, st *billing.State, anchor time.Time, 
 	st.Plan, st.Period, st.CarriedCredits = next.ID, period, carry
 	nextKey := fmt.Sprintf("%d:%d", st.UserID, period.Start.Unix())
 	if !next.Paid() {
-		return post(next.Credits, credit.KindPlanCredits, fmt.Sprintf("%s plan: %s credits for %s", next.Name,
-			thousands(next.Credits), periodText(period)), "grant:"+nextKey)
+		if err := post(next.Credits, credit.KindPlanCredits, fmt.Sprintf("%s plan: %s credits for %s", next.Name,
+			thousands(next.Credits), periodText(period)), "grant:"+nextKey); err != nil {
+			return err
+		}
+		if period.End.After(now) {
+			// Mailed for the period the account is in only: a server that was off for months grants each missed
+			// period, but one email says where the balance stands.
+			return queueCreditsGranted(ctx, x, st.UserID, next, next.Credits, st.Balance, period, end)
+		}
+		return nil
 	}
 	p := billing.PaymentRecord{UserID: st.UserID, Provider: subProvider(sub), Kind: billing.KindRenewal, Plan: next.ID,
 		AmountCents: next.PriceCents, Credits: next.Credits, Status: billing.PaymentPending,
@@ -744,11 +781,12 @@ func (db *DB) ApplyEvent(ctx context.Context, provider string, ev billing.Event,
 			_, err = x.exec(ctx, `UPDATE subscriptions SET status = ?, updated_at = ? WHERE provider = ? AND subscription_ref = ?`,
 				billing.StatusCanceled, x.t(now), provider, ev.SubscriptionRef)
 		case billing.EventPaymentRefunded:
-			userID, err = paymentRefunded(ctx, x, provider, ev.PaymentRef, now)
+			userID, err = paymentRefunded(ctx, x, provider, ev.PaymentRef, ev.AmountCents, now)
 		}
 		if err != nil || userID == 0 {
 			return err
 		}
+		out.UserID = userID
 		_, err = closeDueOpen(ctx, x, userID, now)
 		return err
 	})
@@ -824,18 +862,25 @@ func paymentSucceeded(ctx context.Context, x q, provider, ref string, now, paidA
 	}
 	out.Payment.Status, out.Payment.Open, out.Payment.FailureMessage = billing.PaymentSucceeded, false, ""
 	plan := billing.Get(p.Plan)
+	// granted is the period's plan credits this payment bought (a subscription's first period, a renewal), for
+	// their email.
+	var granted *credit.Entry
 	grant := func(amount int64, kind, description string) error {
 		if amount <= 0 {
 			return nil
 		}
-		_, err := postCredit(ctx, x, credit.Entry{UserID: p.UserID, Amount: amount, Kind: kind, Description: description,
+		e, err := postCredit(ctx, x, credit.Entry{UserID: p.UserID, Amount: amount, Kind: kind, Description: description,
 			Reference: fmt.Sprintf("payment:%d", p.ID), CreatedAt: now}, noFloor)
+		if err == nil && kind == credit.KindPlanCredits {
+			granted = &e
+		}
 		return err
 	}
+	period := p.Period
 	switch p.Kind {
 	case billing.KindSubscription:
 		// The paid period starts now; what the account held before carries into it for one period.
-		period := billing.PeriodAt(now, now)
+		period = billing.PeriodAt(now, now)
 		if _, err := x.exec(ctx, `UPDATE users SET plan = ?, period_anchor = ?, period_start = ?, period_end = ?,
 			carried_credits = ?, updated_at = ? WHERE id = ?`, plan.ID, x.t(now), x.t(period.Start), x.t(period.End),
 			max(st.Balance, 0), x.t(now), p.UserID); err != nil {
@@ -845,10 +890,11 @@ func paymentSucceeded(ctx context.Context, x q, provider, ref string, now, paidA
 			x.t(period.Start), x.t(period.End), p.ID); err != nil {
 			return err
 		}
+		out.Payment.Period = period
 		if err := activate(ctx, x, p.UserID, plan.ID, now); err != nil {
 			return err
 		}
-		return grant(p.Credits, credit.KindPlanCredits, fmt.Sprintf("%s plan: %s credits for %s", plan.Name,
+		err = grant(p.Credits, credit.KindPlanCredits, fmt.Sprintf("%s plan: %s credits for %s", plan.Name,
 			thousands(p.Credits), periodText(period)))
 	case billing.KindUpgrade:
 		if _, err := x.exec(ctx, `UPDATE users SET plan = ?, updated_at = ? WHERE id = ?`, plan.ID, x.t(now), p.UserID); err != nil {
@@ -857,17 +903,27 @@ func paymentSucceeded(ctx context.Context, x q, provider, ref string, now, paidA
 		if err := activate(ctx, x, p.UserID, plan.ID, now); err != nil {
 			return err
 		}
-		return grant(p.Credits, credit.KindProration, fmt.Sprintf("Upgrade from %s to %s: %s prorated credits for the rest of the period",
+		err = grant(p.Credits, credit.KindProration, fmt.Sprintf("Upgrade from %s to %s: %s prorated credits for the rest of the period",
 			billing.Get(p.FromPlan).Name, plan.Name, thousands(p.Credits)))
 	case billing.KindRenewal:
 		if _, err := x.exec(ctx, `UPDATE subscriptions SET status = ?, updated_at = ? WHERE user_id = ? AND status = ?`,
 			billing.StatusActive, x.t(now), p.UserID, billing.StatusPastDue); err != nil {
 			return err
 		}
-		return grant(p.Credits, credit.KindPlanCredits, fmt.Sprintf("%s plan: %s credits for %s", plan.Name,
+		err = grant(p.Credits, credit.KindPlanCredits, fmt.Sprintf("%s plan: %s credits for %s", plan.Name,
 			thousands(p.Credits), periodText(p.Period)))
 	}
-	return nil // overage: its credits were settled when the period closed
+	// Overage: its credits were settled when the period closed.
+	if err != nil {
+		return err
+	}
+	if err := queueReceipt(ctx, x, p, st, period, now); err != nil {
+		return err
+	}
+	if granted != nil {
+		return queueCreditsGranted(ctx, x, p.UserID, plan, granted.Amount, granted.BalanceAfter, period, now)
+	}
+	return nil
 }
 
 // activate makes the subscription active on plan, clearing a scheduled change.
@@ -894,8 +950,13 @@ func paymentFailedEvent(ctx context.Context, x q, provider string, ev billing.Ev
 		return 0, err
 	}
 	if p.Kind == billing.KindRenewal {
-		_, err = x.exec(ctx, `UPDATE subscriptions SET status = ?, updated_at = ? WHERE user_id = ? AND status = ?`,
-			billing.StatusPastDue, x.t(now), p.UserID, billing.StatusActive)
+		if _, err := x.exec(ctx, `UPDATE subscriptions SET status = ?, updated_at = ? WHERE user_id = ? AND status = ?`,
+			billing.StatusPastDue, x.t(now), p.UserID, billing.StatusActive); err != nil {
+			return 0, err
+		}
+		_, err = insertMail(ctx, x, notify.NewRenewalDeclined(p.UserID, notify.RenewalDeclined{PaymentID: p.ID,
+			Plan: p.Plan, AmountCents: p.AmountCents, Credits: p.Credits, PeriodStart: p.Period.Start,
+			PeriodEnd: p.Period.End, Reason: ev.FailureMessage, Provider: provider, At: now}))
 	}
 	return p.UserID, err
 }
@@ -963,9 +1024,14 @@ func renewalEvent(ctx context.Context, x q, provider string, ev billing.Event, n
 	return userID, paymentSucceeded(ctx, x, provider, ref, now, now, &billing.EventResult{})
 }
 
-// paymentRefunded marks a paid payment refunded and takes back the credits it bought, as far as the balance still
-// holds them (credits already spent were delivered and are not clawed into overage).
-func paymentRefunded(ctx context.Context, x q, provider, ref string, now time.Time) (int64, error) {
+// paymentRefunded applies a refund of amountCents (the total refunded so far; 0 when unknown, taken as all of it)
+// to a paid payment. A full refund marks it refunded and takes back the credits it bought, as far as the balance
+// still holds them (credits already spent were delivered and are not clawed into overage), and, when the payment
+// paid for the plan the account is on now (its subscription, renewal or upgrade for the current period), ends that
+// plan at once: back to Free, nothing renews, and the provider is told to end the subscription (issue 36, L-4).
+// A partial refund changes neither the credits nor the plan: it is mailed, and the payment stays paid. Either way
+// the refund's email is queued in the same transaction.
+func paymentRefunded(ctx context.Context, x q, provider, ref string, amountCents int64, now time.Time) (int64, error) {
 	p, st, err := lockedPaymentByRef(ctx, x, provider, ref)
 	if errors.Is(err, billing.ErrNotFound) {
 		return 0, nil
@@ -973,18 +1039,64 @@ func paymentRefunded(ctx context.Context, x q, provider, ref string, now time.Ti
 	if err != nil || p.Status != billing.PaymentSucceeded {
 		return 0, err
 	}
+	full := amountCents <= 0 || amountCents >= p.AmountCents
+	if full {
+		amountCents = p.AmountCents
+	}
+	notice := notify.Refund{PaymentID: p.ID, Description: p.Description, RefundedCents: amountCents,
+		PaidCents: p.AmountCents, Full: full, CreditsBought: p.Credits, Balance: st.Balance, Plan: st.Plan, At: now,
+		Test: p.Provider == billing.ModeTest}
+	if !full {
+		_, err := insertMail(ctx, x, notify.NewRefund(p.UserID, notice))
+		return p.UserID, err
+	}
 	if _, err := x.exec(ctx, `UPDATE payments SET status = ?, updated_at = ? WHERE id = ?`, billing.PaymentRefunded,
 		x.t(now), p.ID); err != nil {
 		return 0, err
 	}
-	back := min(p.Credits, max(st.Balance, 0))
-	if back <= 0 {
-		return p.UserID, nil
+	if back := min(p.Credits, max(st.Balance, 0)); back > 0 {
+		e, err := postCredit(ctx, x, credit.Entry{UserID: p.UserID, Amount: -back, Kind: credit.KindRefund,
+			Description: fmt.Sprintf("Refund of payment #%d (%s): %s credits taken back", p.ID, billing.Dollars(p.AmountCents),
+				thousands(back)), Reference: fmt.Sprintf("refund:%d", p.ID), CreatedAt: now}, noFloor)
+		if err != nil {
+			return 0, err
+		}
+		notice.CreditsTaken, notice.Balance = back, e.BalanceAfter
 	}
-	_, err = postCredit(ctx, x, credit.Entry{UserID: p.UserID, Amount: -back, Kind: credit.KindRefund,
-		Description: fmt.Sprintf("Refund of payment #%d (%s): %s credits taken back", p.ID, billing.Dollars(p.AmountCents),
-			thousands(back)), Reference: fmt.Sprintf("refund:%d", p.ID), CreatedAt: now}, noFloor)
+	if notice.PlanEnded, err = endRefundedPlan(ctx, x, p, st, now); err != nil {
+		return 0, err
+	}
+	_, err = insertMail(ctx, x, notify.NewRefund(p.UserID, notice))
 	return p.UserID, err
+}
+
+// endRefundedPlan ends the account's paid plan at once when p, refunded in full, is what paid for it now: the
+// first payment, renewal or upgrade of the current period. The account goes back to Free for the rest of the
+// period (the period job grants Free's credits at its end), the subscription ends with nothing scheduled, and the
+// payment owes the provider the end of the subscription (ActionEndSubscription), so that it is not billed again.
+// A refund of overage, or of an earlier period, leaves the plan alone: nothing of the plan the account is on now
+// was paid by it.
+func endRefundedPlan(ctx context.Context, x q, p billing.PaymentRecord, st billing.State, now time.Time) (bool, error) {
+	switch {
+	case p.Kind != billing.KindSubscription && p.Kind != billing.KindRenewal && p.Kind != billing.KindUpgrade,
+		!st.Active(), p.Period.Start.IsZero(), p.Period.Start.Unix() != st.Period.Start.Unix():
+		return false, nil
+	}
+	if _, err := x.exec(ctx, `UPDATE users SET plan = ?, updated_at = ? WHERE id = ?`, billing.Free, x.t(now),
+		p.UserID); err != nil {
+		return false, err
+	}
+	if _, err := x.exec(ctx, `UPDATE subscriptions SET status = ?, pending_plan = NULL, cancel_at_period_end = ?,
+		updated_at = ? WHERE user_id = ?`, billing.StatusCanceled, false, x.t(now), p.UserID); err != nil {
+		return false, err
+	}
+	if st.Sub.SubscriptionRef != "" {
+		if _, err := x.exec(ctx, `UPDATE payments SET provider_action = ?, updated_at = ? WHERE id = ?`,
+			billing.ActionEndSubscription, x.t(now), p.ID); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // Alert is a queued low-balance or usage alert with what its email needs.

@@ -421,6 +421,18 @@ func (p *Provider) RefundPayment(ctx context.Context, pay billing.PaymentRecord)
 	return p.refund(ctx, pay, "operator")
 }
 
+// EndSubscription cancels a subscription at once (a full refund ended the plan), so that Stripe bills nothing more.
+// One already cancelled, or gone, is done.
+func (p *Provider) EndSubscription(ctx context.Context, subscriptionID string) error {
+	if !strings.HasPrefix(subscriptionID, "sub_") {
+		return nil // nothing was made at Stripe
+	}
+	if _, err := p.sc.V1Subscriptions.Cancel(ctx, subscriptionID, nil); err != nil && !finished(err) {
+		return apiErr("ending the subscription of a refunded plan", err)
+	}
+	return nil
+}
+
 func (p *Provider) refund(ctx context.Context, pay billing.PaymentRecord, why string) error {
 	if !strings.HasPrefix(pay.Ref, "pi_") {
 		return fmt.Errorf("stripe: payment %d has no PaymentIntent to refund", pay.ID)

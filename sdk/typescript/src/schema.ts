@@ -2091,8 +2091,9 @@ export interface components {
         };
         NotificationPreferences: {
             /**
-             * @description Batch job results (finished, failed, or stopped for lack of credits). Sign-in alerts (a sign-in from a
-             *     browser and network the account had not used) are security notices under no switch.
+             * @description Batch job results (finished, failed, or stopped for lack of credits) and billing notices (a refund, a
+             *     declined renewal, a scheduled downgrade, a cancellation, a period's credits). Payment receipts and
+             *     sign-in alerts (a sign-in from a browser and network the account had not used) are sent whatever it says.
              */
             emailNotifications: boolean;
             /**

@@ -162,6 +162,8 @@ describe("an account's page", () => {
     await user.click(screen.getByRole("button", { name: "Refund Basic plan, February" }));
     const dialog = await screen.findByRole("dialog", { name: "Refund payment" });
     expect(dialog).toHaveTextContent("Refund $30 (Basic plan, February) to jane@example.com");
+    // What it does to the plan (issue 36, L-4).
+    expect(dialog).toHaveTextContent("A full refund also ends the plan at once; a partial refund keeps it.");
     await user.click(within(dialog).getByRole("button", { name: "Refund" }));
     expect(within(dialog).getByText("Reason is required: say why, for the audit log.")).toBeInTheDocument();
     expect(within(dialog).getByLabelText("Reason")).toHaveFocus();

@@ -21,6 +21,8 @@ import {
   formatCount,
   formatWhen,
   planLabel,
+  REFUND_ENDS_PLAN,
+  refundPlanText,
   signedCredits,
   STATUS_LABELS,
 } from "./admin-helpers";
@@ -185,7 +187,10 @@ function AccountView({ data }: { data: AccountDetail }) {
         </Section>
       </div>
 
-      <Section title="Payments" description="A paid payment can be refunded; its credits are taken back by the refund rule.">
+      <Section
+        title="Payments"
+        description={`A paid payment can be refunded; its credits are taken back by the refund rule. ${REFUND_ENDS_PLAN}`}
+      >
         <DataTable
           caption="Payments"
           testId="payments-table"
@@ -321,7 +326,7 @@ function AccountView({ data }: { data: AccountDetail }) {
         title="Refund payment"
         description={
           refunding
-            ? `Refund ${formatMoney(refunding.amountCents)} (${refunding.description}) to ${account.email}. Its ${formatCredits(refunding.credits)} are taken back by the refund rule.`
+            ? `Refund ${formatMoney(refunding.amountCents)} (${refunding.description}) to ${account.email}. Its ${formatCredits(refunding.credits)} are taken back by the refund rule. ${refundPlanText(refunding.kind)}`
             : ""
         }
         confirmLabel="Refund"

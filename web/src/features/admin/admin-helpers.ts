@@ -94,6 +94,17 @@ export function planLabel(plan: string | null | undefined): string {
 
 export const STATUS_LABELS: Record<string, string> = { active: "Active", suspended: "Suspended", closed: "Closed" };
 
+/**
+ * What a refund does to the plan (issue 36, L-4): a full refund of the payment for the current period ends the paid
+ * plan at once (back to Free, nothing renews); a partial refund (made at Stripe) keeps it.
+ */
+export const REFUND_ENDS_PLAN = "A full refund also ends the plan at once; a partial refund keeps it.";
+
+/** The refund dialog's words about the plan: an overage payment paid for credits already used, not for the plan. */
+export function refundPlanText(kind: string): string {
+  return kind === "overage" ? "Refunding overage keeps the plan." : REFUND_ENDS_PLAN;
+}
+
 /** What an account action is called and what it answers, by action. */
 export const ACCOUNT_ACTIONS = {
   suspend: {

@@ -64,9 +64,9 @@ const SECTIONS: readonly LegalSection[] = [
           <li>authenticate you and your API keys, and enforce rate limits;</li>
           <li>charge credits, bill your subscription and any overage, and keep an accurate credit ledger;</li>
           <li>
-            send the emails you need (password resets, billing notices, alerts of a sign-in from a new browser or
-            network) and the ones you turn on in Settings (batch job results, low balance alerts, the weekly usage
-            report), each with a link that turns it off; we send no marketing email;
+            send the emails you need (password resets, a receipt for each payment, alerts of a sign-in from a new
+            browser or network) and the ones you turn on in Settings (batch job results, billing notices, low balance
+            alerts, the weekly usage report), each with a link that turns it off; we send no marketing email;
           </li>
           <li>answer support requests and contact-form messages;</li>
           <li>detect and prevent abuse, fraud and security incidents;</li>

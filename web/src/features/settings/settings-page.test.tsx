@@ -252,7 +252,7 @@ describe("Notifications", () => {
     await renderSettings();
     const described = (name: string) => screen.getByRole("switch", { name }).getAttribute("aria-describedby") ?? "";
     const text = (name: string) => document.getElementById(described(name))?.textContent ?? "";
-    expect(text("Email notifications")).toMatch(/signed in to from a new browser or network is a security notice/);
+    expect(text("Email notifications")).toMatch(/signed in to from a new browser or network \(a security notice\), are\s+always sent/);
     expect(text("Email notifications")).toMatch(/batch job finishes, fails or stops for lack of credits/);
     expect(text("Low balance alerts")).toMatch(/under 50 credits/);
     expect(text("Weekly usage report")).toMatch(/Every Monday/);

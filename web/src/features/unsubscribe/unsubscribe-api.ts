@@ -26,7 +26,9 @@ export type Topic = UnsubscribeResult["switch"];
 export const TOPICS: Record<Topic, { label: string; emails: string }> = {
   emailNotifications: {
     label: "Email notifications",
-    emails: "batch job results (sign-in alerts are security notices and always sent)",
+    emails:
+      "batch job results and billing notices (a refund, a declined renewal, a scheduled downgrade or " +
+      "cancellation, each month's credits; receipts for payments and sign-in alerts are always sent)",
   },
   usageAlerts: {
     label: "Low balance alerts",

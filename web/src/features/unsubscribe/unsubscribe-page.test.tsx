@@ -42,7 +42,7 @@ describe("UnsubscribePage", () => {
   });
 
   it.each([
-    ["emailNotifications", /batch job results \(sign-in alerts are security notices/],
+    ["emailNotifications", /batch job results and billing notices .* sign-in alerts are always sent/],
     ["usageAlerts", /low balance alerts \(under 50 credits/],
   ])("names the emails of %s", (topic, text) => {
     renderPage(`/unsubscribe?token=u1.7.${topic}.sig`);

@@ -18,8 +18,10 @@ const PREFERENCES: { key: PreferenceKey; label: string; description: string }[] 
     key: "emailNotifications",
     label: "Email notifications",
     description:
-      "An email when a batch job finishes, fails or stops for lack of credits. (An email when your account is " +
-      "signed in to from a new browser or network is a security notice: it is always sent.)",
+      "An email when a batch job finishes, fails or stops for lack of credits, and about your plan: a refund, a " +
+      "declined renewal, a scheduled downgrade or cancellation, and each month's credits. Receipts for payments, " +
+      "and an email when your account is signed in to from a new browser or network (a security notice), are " +
+      "always sent.",
   },
   {
     key: "usageAlerts",
