@@ -123,11 +123,13 @@ test-web: web/node_modules/.installed
 test-e2e: $(BIN) e2e/node_modules/.installed
 	cd e2e && npx playwright test
 
-# The SDKs (sdk/typescript, sdk/go): first the generated code is checked against api/openapi.yaml (sdk-check),
-# then each SDK's tests run against the real binary on a free port with a fresh database (sdk/*/README.md).
+# The SDKs (sdk/typescript, sdk/go, sdk/python): first the generated code is checked against api/openapi.yaml
+# (sdk-check), then each SDK's tests run against the real binary on a free port with a fresh database
+# (sdk/*/README.md). The Python client's tests run on Debian's Python and pytest (python3-pytest), never a pyenv one.
 test-sdk: sdk-check $(BIN) sdk/typescript/node_modules/.installed
 	cd sdk/go && $(GO) vet ./... && VALUATOR_BIN=$(CURDIR)/$(BIN) VALUATOR_TEST_REQUIRE_SDK=1 $(GO) test -count=1 ./...
 	cd sdk/typescript && VALUATOR_BIN=$(CURDIR)/$(BIN) npm test --silent
+	cd sdk/python && VALUATOR_BIN=$(CURDIR)/$(BIN) VALUATOR_TEST_REQUIRE_SDK=1 /usr/bin/python3 -m pytest -q
 
 # The SDKs' generated code, by pinned generators: openapi-typescript (the version in sdk/typescript's lock file)
 # writes sdk/typescript/src/schema.ts, oapi-codegen (OAPI_CODEGEN_VERSION, with sdk/go/oapi-codegen.yaml) writes
@@ -207,7 +209,7 @@ fuzz:
 
 clean:
 	rm -rf bin web/dist/app web/node_modules/.installed e2e/node_modules/.installed e2e/test-results \
-		sdk/typescript/node_modules/.installed sdk/typescript/dist api/lint/node_modules/.installed
+		sdk/typescript/node_modules/.installed sdk/typescript/dist sdk/python/dist api/lint/node_modules/.installed
 
 # Lighthouse's mobile performance score of `/`, `/pricing` and `/login` (issue 33; docs/performance.md), with
 # Lighthouse 12 and 13 (pinned in perf/lighthouse, installed there on first use), three runs each, on the built
