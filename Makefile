@@ -157,7 +157,9 @@ test-e2e: $(BIN) e2e/node_modules/.installed
 	cd e2e && npx playwright test
 
 # The SDKs (sdk/typescript, sdk/go): first the generated code is checked against api/openapi.yaml (sdk-check),
-# then each SDK's tests run against the real binary on a free port with a fresh database (sdk/*/README.md).
+# then each SDK's tests run against the real binary on a free port with a fresh database (sdk/*/README.md), and
+# internal/sdks/installtest installs each SDK from that binary as a customer would (the install lines of
+# GET /api/sdks: go get through its GOPROXY, npm install of its tarball; Python is a hook) and values a demo home.
 test-sdk: sdk-check $(BIN) sdk/typescript/node_modules/.installed
 	cd sdk/go && $(GO) vet ./... && VALUATOR_BIN=$(CURDIR)/$(BIN) VALUATOR_TEST_REQUIRE_SDK=1 $(GO) test -count=1 ./...
 	cd sdk/typescript && VALUATOR_BIN=$(CURDIR)/$(BIN) npm test --silent
