@@ -66,7 +66,8 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SOURCES)
 web: web/dist/app/index.html
 
 # The client packages the server hosts (issue 37; docs/architecture.md, "The clients the server hosts"): sdk-dist
-# packs the TypeScript SDK (npm pack, which compiles it), runs sdk/python/build.sh OUTDIR when the Python SDK has one,
+# packs the TypeScript SDK (npm pack, which compiles it), runs sdk/python/build_wheel.py --out DIR when the Python SDK
+# is there (its wheel, and any sdist it writes beside it, built offline with Debian's Python: PYTHON),
 # and has cmd/sdkdist write dist/: the Go module as a GOPROXY tree, the npm tarball and the Python files, each checked
 # to carry the API's version. go:embed cannot reach dist/ (nor sdk/, another module), so the build copies dist/ into
 # internal/sdks/dist, embedded; only its .gitkeep is committed, so a plain `go build` still compiles (and answers
@@ -76,15 +77,17 @@ SDK_SOURCES := $(shell find sdk/go sdk/typescript/src sdk/python -type f -not -p
 	$(wildcard sdk/typescript/*.json sdk/typescript/*.md sdk/typescript/LICENSE cmd/sdkdist/*.go internal/sdks/*.go) \
 	api/openapi.yaml
 
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+
 dist/.built: sdk/typescript/node_modules/.installed $(SDK_SOURCES)
 	@echo "==> packaging the SDKs into dist/ (the Go module zip, the npm tarball, the Python wheel and sdist)"
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	(cd sdk/typescript && npm pack --silent --pack-destination "$$tmp" >/dev/null); \
 	py=""; \
-	if [ -f sdk/python/build.sh ]; then \
-		mkdir "$$tmp/python"; bash sdk/python/build.sh "$$tmp/python"; py="$$tmp/python"; \
+	if [ -f sdk/python/build_wheel.py ]; then \
+		mkdir "$$tmp/python"; $(PYTHON) sdk/python/build_wheel.py --out "$$tmp/python" >/dev/null; py="$$tmp/python"; \
 	else \
-		echo "    no sdk/python/build.sh: the Python package is left out (GET /api/sdks answers python: null)"; \
+		echo "    no sdk/python/build_wheel.py: the Python package is left out (GET /api/sdks answers python: null)"; \
 	fi; \
 	$(GO) run ./cmd/sdkdist -out dist -npm "$$tmp"/*.tgz $${py:+-python "$$py"}
 	@touch $@
