@@ -2889,12 +2889,12 @@ export interface components {
                 /**
                  * Format: uri
                  * @description This server's module proxy (the GOPROXY protocol).
-                 * @example http://localhost:8080/goproxy
+                 * @example https://valuator.example.com/goproxy
                  */
                 goproxy: string;
                 /**
                  * @description The shell line that adds the module to a Go module from this server.
-                 * @example GOPROXY=http://localhost:8080/goproxy,https://proxy.golang.org GONOSUMDB=valuator.dev/sdk/go go get valuator.dev/sdk/go@v1.0.0
+                 * @example GOPROXY=https://valuator.example.com/goproxy,https://proxy.golang.org GONOSUMDB=valuator.dev/sdk/go go get valuator.dev/sdk/go@v1.0.0
                  */
                 install: string;
             };
@@ -2909,10 +2909,10 @@ export interface components {
                 /**
                  * Format: uri
                  * @description The package's tarball on this server.
-                 * @example http://localhost:8080/sdk/npm/valuator-sdk-1.0.0.tgz
+                 * @example https://valuator.example.com/sdk/npm/valuator-sdk-1.0.0.tgz
                  */
                 tarball: string;
-                /** @example npm install http://localhost:8080/sdk/npm/valuator-sdk-1.0.0.tgz */
+                /** @example npm install https://valuator.example.com/sdk/npm/valuator-sdk-1.0.0.tgz */
                 install: string;
             };
             /** @description The Python package, or null when this server was built without it. */
@@ -2927,10 +2927,10 @@ export interface components {
                 /**
                  * Format: uri
                  * @description The project's page on this server's PEP 503 simple index.
-                 * @example http://localhost:8080/pypi/simple/valuator/
+                 * @example https://valuator.example.com/pypi/simple/valuator/
                  */
                 index: string;
-                /** @example pip install --index-url http://localhost:8080/pypi/simple/ valuator==1.0.0 */
+                /** @example pip install --index-url https://valuator.example.com/pypi/simple/ valuator==1.0.0 */
                 install: string;
             } | null;
         };
