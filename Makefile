@@ -12,7 +12,7 @@ GO_SOURCES  := $(shell find . -name '*.go' -not -path './web/node_modules/*' -no
 	-not -path './api/lint/node_modules/*') \
 	$(shell find internal/store/migrations -name '*.sql') api/openapi.yaml go.mod go.sum
 
-.PHONY: run build web test test-stages test-days readme-check test-go test-web test-e2e test-sdk lint-api sdk sdk-check screenshots bench bench-scale fuzz vet examples clean help
+.PHONY: run build web test test-stages test-days readme-check test-go test-web test-e2e test-sdk lint-api sdk sdk-check sdk-dist screenshots bench bench-scale fuzz vet examples clean help
 
 help:
 	@echo "make run     build everything and start the server at http://localhost:8080 (SQLite, demo data)"
@@ -25,6 +25,8 @@ help:
 	@echo "             (default 10000,100000,1000000; about 12 minutes; docs/operations.md, Large markets)"
 	@echo "make screenshots  screenshots of every screen on a phone and a laptop, into docs/screenshots"
 	@echo "make sdk     regenerate the TypeScript and Go SDKs' generated code from api/openapi.yaml (sdk/)"
+	@echo "make sdk-dist  package the SDKs into dist/ (Go module zip, npm tarball, Python wheel and sdist), which"
+	@echo "             make build embeds in the binary so that the server hosts them (GET /api/sdks)"
 	@echo "make examples  regenerate the example valuation the product shows (after a change to the engine or the answer)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s; add -parallel=1 to FUZZFLAGS to spare cores)"
 
@@ -63,8 +65,42 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SOURCES)
 
 web: web/dist/app/index.html
 
-$(BIN): web/dist/app/index.html $(GO_SOURCES)
-	@echo "==> building $(BIN) with the web app embedded (go build; the first build downloads the Go modules and"
+# The client packages the server hosts (issue 37; docs/architecture.md, "The clients the server hosts"): sdk-dist
+# packs the TypeScript SDK (npm pack, which compiles it), runs sdk/python/build_wheel.py --out DIR when the Python SDK
+# is there (its wheel, and any sdist it writes beside it, built offline with Debian's Python: PYTHON),
+# and has cmd/sdkdist write dist/: the Go module as a GOPROXY tree, the npm tarball and the Python files, each checked
+# to carry the API's version. go:embed cannot reach dist/ (nor sdk/, another module), so the build copies dist/ into
+# internal/sdks/dist, embedded; only its .gitkeep is committed, so a plain `go build` still compiles (and answers
+# GET /api/sdks with 503).
+SDK_SOURCES := $(shell find sdk/go sdk/typescript/src sdk/python -type f -not -path '*/node_modules/*' \
+	-not -path '*/dist/*' -not -path '*/__pycache__/*' -not -path '*/.venv/*' -not -path '*/build/*' 2>/dev/null) \
+	$(wildcard sdk/typescript/*.json sdk/typescript/*.md sdk/typescript/LICENSE cmd/sdkdist/*.go internal/sdks/*.go) \
+	api/openapi.yaml
+
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+
+dist/.built: sdk/typescript/node_modules/.installed $(SDK_SOURCES)
+	@echo "==> packaging the SDKs into dist/ (the Go module zip, the npm tarball, the Python wheel and sdist)"
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	(cd sdk/typescript && npm pack --silent --pack-destination "$$tmp" >/dev/null); \
+	py=""; \
+	if [ -f sdk/python/build_wheel.py ]; then \
+		mkdir "$$tmp/python"; $(PYTHON) sdk/python/build_wheel.py --out "$$tmp/python" >/dev/null; py="$$tmp/python"; \
+	else \
+		echo "    no sdk/python/build_wheel.py: the Python package is left out (GET /api/sdks answers python: null)"; \
+	fi; \
+	$(GO) run ./cmd/sdkdist -out dist -npm "$$tmp"/*.tgz $${py:+-python "$$py"}
+	@touch $@
+
+sdk-dist: dist/.built
+
+internal/sdks/dist/.built: dist/.built
+	@find internal/sdks/dist -mindepth 1 -maxdepth 1 ! -name .gitkeep -exec rm -rf {} +
+	cp -R dist/. internal/sdks/dist/
+	@touch $@
+
+$(BIN): web/dist/app/index.html internal/sdks/dist/.built $(GO_SOURCES)
+	@echo "==> building $(BIN) with the web app and the SDKs embedded (go build; the first build downloads the Go modules and"
 	@echo "    compiles them, a few minutes on 2 cores; later builds take seconds)"
 	$(GO) build -trimpath -o $(BIN) ./cmd/valuator
 	@echo "==> built $(BIN)"
@@ -125,11 +161,15 @@ test-e2e: $(BIN) e2e/node_modules/.installed
 
 # The SDKs (sdk/typescript, sdk/go, sdk/python): first the generated code is checked against api/openapi.yaml
 # (sdk-check), then each SDK's tests run against the real binary on a free port with a fresh database
-# (sdk/*/README.md). The Python client's tests run on Debian's Python and pytest (python3-pytest), never a pyenv one.
+# (sdk/*/README.md; the Python client's on Debian's Python and pytest, python3-pytest, never a pyenv one), and
+# internal/sdks/installtest installs each SDK from that binary as a customer would (the install lines of
+# GET /api/sdks: go get through its GOPROXY, npm install of its tarball, pip install from its index) and values a
+# demo home.
 test-sdk: sdk-check $(BIN) sdk/typescript/node_modules/.installed
 	cd sdk/go && $(GO) vet ./... && VALUATOR_BIN=$(CURDIR)/$(BIN) VALUATOR_TEST_REQUIRE_SDK=1 $(GO) test -count=1 ./...
 	cd sdk/typescript && VALUATOR_BIN=$(CURDIR)/$(BIN) npm test --silent
 	cd sdk/python && VALUATOR_BIN=$(CURDIR)/$(BIN) VALUATOR_TEST_REQUIRE_SDK=1 /usr/bin/python3 -m pytest -q
+	VALUATOR_BIN=$(CURDIR)/$(BIN) VALUATOR_TEST_REQUIRE_SDK=1 $(GO) test -count=1 -timeout=15m ./internal/sdks/installtest
 
 # The SDKs' generated code, by pinned generators: openapi-typescript (the version in sdk/typescript's lock file)
 # writes sdk/typescript/src/schema.ts, oapi-codegen (OAPI_CODEGEN_VERSION, with sdk/go/oapi-codegen.yaml) writes
@@ -209,7 +249,8 @@ fuzz:
 
 clean:
 	rm -rf bin web/dist/app web/node_modules/.installed e2e/node_modules/.installed e2e/test-results \
-		sdk/typescript/node_modules/.installed sdk/typescript/dist sdk/python/dist api/lint/node_modules/.installed
+		sdk/typescript/node_modules/.installed sdk/typescript/dist sdk/python/dist api/lint/node_modules/.installed dist
+	find internal/sdks/dist -mindepth 1 -maxdepth 1 ! -name .gitkeep -exec rm -rf {} +
 
 # Lighthouse's mobile performance score of `/`, `/pricing` and `/login` (issue 33; docs/performance.md), with
 # Lighthouse 12 and 13 (pinned in perf/lighthouse, installed there on first use), three runs each, on the built

@@ -21,6 +21,7 @@ require (
 	github.com/trustelem/zxcvbn v1.0.1
 	github.com/xuri/excelize/v2 v2.11.0
 	golang.org/x/crypto v0.58.0
+	golang.org/x/mod v0.42.0
 	modernc.org/sqlite v1.61.1
 )
 

@@ -31,6 +31,7 @@ import (
 	"valuator/internal/person"
 	"valuator/internal/person/whitepages"
 	"valuator/internal/ratelimit"
+	"valuator/internal/sdks"
 	"valuator/internal/server"
 	"valuator/internal/store"
 	"valuator/internal/support"
@@ -192,6 +193,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	// The client packages built into the binary (make build); a binary built without them answers GET /api/sdks
+	// with 503, and one whose packages do not load (a broken build) does not start, as a broken contract does not.
+	clients, err := sdks.Load(sdks.Embedded())
+	switch {
+	case errors.Is(err, sdks.ErrNotBuilt):
+		log.Info("the client packages (SDKs) are not built into this binary: GET /api/sdks answers 503; make build builds them")
+	case err != nil:
+		return err
+	}
 
 	if mail.Undeliverable(cfg) {
 		// Said at start, where an operator looks, rather than discovered when a customer cannot reset a password.
@@ -342,6 +352,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Contact:     contact.NewService(db, formLimiter, log, now, cfg.SupportEmail),
 		OpenAPI:     openAPI,
 		Web:         web.App(),
+		SDKs:        clients,
 		FormLimiter: formLimiter,
 		APILimiter:  apiLimiter,
 		Touches:     touches,

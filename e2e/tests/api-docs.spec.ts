@@ -26,6 +26,13 @@ test("/docs lists the public and dashboard endpoints and runs the valuation with
     }
   });
 
+  await test.step("the install lines of the clients this server hosts, on its own address (GET /api/sdks)", async () => {
+    const sdks = page.getByTestId("sdk-install");
+    const origin = new URL(page.url()).origin;
+    await expect(sdks).toContainText(`GOPROXY=${origin}/goproxy,https://proxy.golang.org GONOSUMDB=valuator.dev/sdk/go go get valuator.dev/sdk/go@v`);
+    await expect(sdks).toContainText(`npm install ${origin}/sdk/npm/valuator-sdk-`);
+  });
+
   await test.step("Authorize with the API key (x-api-key header)", async () => {
     await page.getByRole("button", { name: "Authorize", exact: true }).click();
     const modal = page.locator(".modal-ux");

@@ -95,6 +95,9 @@ type Config struct {
 	// development and tests only: the demo market, billing periods and token expiry then follow the day a test
 	// chose, not the day it runs.
 	ClockStart time.Time
+	// BaseURLSet says VALUATOR_BASE_URL was given. Unset, BaseURL is only a guess from Addr (http://localhost:8080),
+	// and the links a client installs from (GET /api/sdks) are built on the request's own host instead.
+	BaseURLSet bool
 }
 
 // Stripe holds the Stripe settings (VALUATOR_STRIPE_*). With no SecretKey, payments use the local test mode in
@@ -168,6 +171,7 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 
 	c.BaseURL = strings.TrimRight(get("VALUATOR_BASE_URL", defaultBaseURL(c.Addr)), "/")
+	c.BaseURLSet = strings.TrimSpace(getenv("VALUATOR_BASE_URL")) != ""
 	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		bad("VALUATOR_BASE_URL", "must be an absolute http(s) URL such as https://valuator.example.com, got %q", c.BaseURL)
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,7 @@ func TestLoadDefaults(t *testing.T) {
 		{"Mode", string(c.Mode), "development"},
 		{"BaseURL", c.BaseURL, "http://localhost:8080"},
 		{"LogFormat", c.LogFormat, "text"},
+		{"BaseURLSet", fmt.Sprint(c.BaseURLSet), "false"},
 	}
 	for _, ck := range checks {
 		if ck.got != ck.want {
@@ -113,8 +115,8 @@ func TestLoadProduction(t *testing.T) {
 	if c.Dev() {
 		t.Error("Dev() = true in production")
 	}
-	if c.BaseURL != "https://valuator.example.com" {
-		t.Errorf("BaseURL = %q, want the trailing slash trimmed", c.BaseURL)
+	if c.BaseURL != "https://valuator.example.com" || !c.BaseURLSet {
+		t.Errorf("BaseURL = %q (set %v), want the trailing slash trimmed and BaseURLSet", c.BaseURL, c.BaseURLSet)
 	}
 	if c.LogFormat != "json" {
 		t.Errorf("LogFormat = %q, want json in production", c.LogFormat)

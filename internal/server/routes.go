@@ -100,6 +100,8 @@ func (s *Server) routeTable() []route {
 		// Contact form (no sign-in needed), the site's public facts, and unsubscribe links from emails.
 		{"POST", "/api/contact", s.limitForm("contact", contactLimit, s.sendContact)},
 		{"GET", "/api/site", s.site},
+		// The client packages this server hosts and how to install them (issue 37; the protocols are sdkRoutes).
+		{"GET", "/api/sdks", s.sdkCatalog},
 		{"POST", "/api/unsubscribe", s.limitForm("unsubscribe", unsubscribeLimit, s.unsubscribe)},
 		{"GET", "/api/unsubscribe", s.unsubscribeLink},
 
@@ -141,7 +143,7 @@ func (s *Server) siteRoutes() []route {
 }
 
 func (s *Server) routes() {
-	for _, rt := range append(append(s.routeTable(), s.siteRoutes()...), s.devRoutes()...) {
+	for _, rt := range append(append(append(s.routeTable(), s.siteRoutes()...), s.sdkRoutes()...), s.devRoutes()...) {
 		s.mux.HandleFunc(rt.method+" "+rt.pattern, rt.handler)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"valuator/internal/officehours"
 	"valuator/internal/person"
 	"valuator/internal/ratelimit"
+	"valuator/internal/sdks"
 	"valuator/internal/support"
 	"valuator/internal/usage"
 	"valuator/internal/valuation"
@@ -97,6 +98,9 @@ type Deps struct {
 	// chat's office hours; a server built without the chat states Config.SupportHours (officeHours).
 	Admin   *admin.Service
 	Support *support.Service
+	// SDKs are the client packages built into the binary (internal/sdks), which GET /api/sdks describes and the
+	// GOPROXY, npm and PEP 503 routes hand out (optional: nil answers GET /api/sdks with 503 and the rest 404).
+	SDKs *sdks.Catalog
 }
 
 // DemoAccount is the sign-in of the demo account a development server seeds.
@@ -148,6 +152,7 @@ type Server struct {
 	admin       *admin.Service
 	support     *support.Service
 	hours       officehours.Hours // the support team's office hours (officeHours)
+	sdks        *sdks.Catalog
 }
 
 // New returns the product's HTTP handler.
@@ -203,6 +208,7 @@ func New(d Deps) http.Handler {
 		admin:       d.Admin,
 		support:     d.Support,
 		hours:       officeHours(d),
+		sdks:        d.SDKs,
 	}
 	s.routes()
 	s.removeStaleUploads()

@@ -1,4 +1,4 @@
-module valuator/sdk/go
+module valuator.dev/sdk/go
 
 go 1.24.0
 

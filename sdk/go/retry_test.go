@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	valuator "valuator/sdk/go"
+	valuator "valuator.dev/sdk/go"
 )
 
 // A stand-in server that answers 429 with retryAfter the first `limited` times, then 200.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	valuator "valuator/sdk/go"
-	"valuator/sdk/go/api"
+	valuator "valuator.dev/sdk/go"
+	"valuator.dev/sdk/go/api"
 )
 
 // The SDK against the real server: valuation, error mapping, a batch upload waited to completion, a person

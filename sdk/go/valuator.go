@@ -20,8 +20,11 @@ import (
 	"strings"
 	"time"
 
-	"valuator/sdk/go/api"
+	"valuator.dev/sdk/go/api"
 )
+
+// Version is this module's version, the API version it was generated from (info.version of the server's contract).
+const Version = "1.0.0"
 
 // Options tunes a Client; the zero value (or nil) is fine.
 type Options struct {

@@ -5,7 +5,7 @@
 
 It runs `pip wheel --no-deps --no-build-isolation --no-index` with the setuptools backend of pyproject.toml, so it
 needs no package index, only Debian's python3-pip, python3-setuptools and python3-wheel. The build runs on a copy
-of pyproject.toml, README.md and src/ in a temporary folder, so that setuptools' build/ and *.egg-info stay out of
+of pyproject.toml, README.md, LICENSE and src/ in a temporary folder, so that setuptools' build/ and *.egg-info stay out of
 the tree, and with SOURCE_DATE_EPOCH (the last commit's time, unless set) so that the same source gives the same
 bytes. Prints the wheel's path on its last line.
 """
@@ -45,7 +45,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="valuator-wheel-") as tmp:
         src = Path(tmp) / "src-tree"
         src.mkdir()
-        for name in ("pyproject.toml", "README.md", "CHANGELOG.md"):
+        for name in ("pyproject.toml", "README.md", "CHANGELOG.md", "LICENSE"):
             shutil.copy2(HERE / name, src / name)
         shutil.copytree(HERE / "src", src / "src", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
         built = Path(tmp) / "wheel"

@@ -78,10 +78,11 @@ def test_wheel(tmp_path: Path) -> None:
         names = set(z.namelist())
         assert names == {"valuator/__init__.py", "valuator/_client.py", "valuator/_errors.py", "valuator/_types.py",
                          "valuator/_version.py", "valuator/py.typed", f"{info}/METADATA", f"{info}/WHEEL",
-                         f"{info}/RECORD", f"{info}/top_level.txt"}, names
+                         f"{info}/RECORD", f"{info}/top_level.txt", f"{info}/LICENSE"}, names
         meta = z.read(f"{info}/METADATA").decode()
         assert f"\nVersion: {valuator.__version__}\n" in meta and "\nRequires-Python: >=3.9\n" in meta, meta
-        assert "Requires-Dist" not in meta and "Typing :: Typed" in meta
+        assert "Requires-Dist" not in meta and "Typing :: Typed" in meta and "\nLicense: MIT\n" in meta, meta
+        assert z.read(f"{info}/LICENSE").decode().startswith("MIT License")
         assert "Root-Is-Purelib: true" in z.read(f"{info}/WHEEL").decode()
     # The same source gives the same bytes (the wheel can be served with a fixed hash).
     again = subprocess.run([sys.executable, str(SDK / "build_wheel.py"), "--out", str(tmp_path / "again")],

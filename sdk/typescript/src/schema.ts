@@ -323,6 +323,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sdks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client libraries this server hosts, and how to install them
+         * @description The SDKs built into this server, each with its package name, version (the API's version), where this server
+         *     serves it and the one line that installs it from here, all on this installation's address
+         *     (`VALUATOR_BASE_URL`, else the address the request came to). No sign-in needed, free.
+         *
+         *     - **Go**: the server answers the GOPROXY protocol for the module at `goproxy`
+         *       (`<goproxy>/<module>/@v/list`, `.info`, `.mod`, `.zip`, `@latest`). The install line puts it first in
+         *       `GOPROXY` and names the module in `GONOSUMDB` (the public checksum database cannot know a module only
+         *       this server has; its dependencies are still checked). `GET /sdk/go?go-get=1`, the module path's own page,
+         *       carries the `go-import` meta tag naming the same proxy.
+         *     - **TypeScript**: `npm install` of the tarball at `tarball` (compiled JavaScript with type declarations).
+         *     - **Python**: a PEP 503 simple index (`index` is the project's page; the root is `/pypi/simple/`), each file
+         *       linked with its `#sha256=` digest. `null` when this server was built without the Python package.
+         *
+         *     A binary built without the packages (`go build` alone; `make build` packages them) answers 503
+         *     `sdks_not_built`.
+         */
+        get: operations["getSdks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/unsubscribe": {
         parameters: {
             query?: never;
@@ -2843,6 +2877,66 @@ export interface components {
              */
             supportHours: string;
         };
+        SdkCatalog: {
+            go: {
+                /**
+                 * @description The module path.
+                 * @example valuator.dev/sdk/go
+                 */
+                module: string;
+                /**
+                 * @description The module's version (the API's, with Go's v).
+                 * @example v1.0.0
+                 */
+                version: string;
+                /**
+                 * Format: uri
+                 * @description This server's module proxy (the GOPROXY protocol).
+                 * @example https://valuator.example.com/goproxy
+                 */
+                goproxy: string;
+                /**
+                 * @description The shell line that adds the module to a Go module from this server.
+                 * @example GOPROXY=https://valuator.example.com/goproxy,https://proxy.golang.org GONOSUMDB=valuator.dev/sdk/go go get valuator.dev/sdk/go@v1.0.0
+                 */
+                install: string;
+            };
+            typescript: {
+                /**
+                 * @description The npm package's name.
+                 * @example @valuator/sdk
+                 */
+                package: string;
+                /** @example 1.0.0 */
+                version: string;
+                /**
+                 * Format: uri
+                 * @description The package's tarball on this server.
+                 * @example https://valuator.example.com/sdk/npm/valuator-sdk-1.0.0.tgz
+                 */
+                tarball: string;
+                /** @example npm install https://valuator.example.com/sdk/npm/valuator-sdk-1.0.0.tgz */
+                install: string;
+            };
+            /** @description The Python package, or null when this server was built without it. */
+            python: {
+                /**
+                 * @description The project's name on the index (PEP 503 normalized).
+                 * @example valuator
+                 */
+                package: string;
+                /** @example 1.0.0 */
+                version: string;
+                /**
+                 * Format: uri
+                 * @description The project's page on this server's PEP 503 simple index.
+                 * @example https://valuator.example.com/pypi/simple/valuator/
+                 */
+                index: string;
+                /** @example pip install --index-url https://valuator.example.com/pypi/simple/ valuator==1.0.0 */
+                install: string;
+            } | null;
+        };
         UnsubscribeResult: {
             /**
              * @description The switch that is now off.
@@ -4758,6 +4852,30 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    getSdks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SDKs and their install lines. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SdkCatalog"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
             default: components["responses"]["DefaultError"];
         };
     };

@@ -17,6 +17,7 @@ export type CloseAccountRequest = Schemas["CloseAccountRequest"];
 export type ContactRequest = Schemas["ContactRequest"];
 export type ContactReceipt = Schemas["ContactReceipt"];
 export type Site = Schemas["Site"];
+export type SdkCatalog = Schemas["SdkCatalog"];
 export type UnsubscribeResult = Schemas["UnsubscribeResult"];
 export type Message = Schemas["Message"];
 export type PropertyLookupRequest = Schemas["PropertyLookupRequest"];

@@ -14,6 +14,7 @@ import {
   type FakeReply,
   type FakeRoute,
 } from "@/test/utils";
+import { SDK_CATALOG } from "@/test/sdk-fixture";
 import { ApiKeysPage } from "./api-keys-page";
 
 // The screen carries a large documentation section; the limit is for a stuck test, not a speed requirement.
@@ -100,6 +101,16 @@ async function fillAndSubmit(name: string, rateLimit?: string) {
   await userEvent.click(within(dialog).getByRole("button", { name: "Generate Key" }));
   return dialog;
 }
+
+describe("the client libraries", () => {
+  it("shows the install lines of the clients this server hosts, from GET /api/sdks", async () => {
+    await renderPage({ "GET /api/sdks": { body: SDK_CATALOG } });
+    const section = await screen.findByTestId("sdk-install");
+    expect(await within(section).findByText(SDK_CATALOG.go.install)).toBeInTheDocument();
+    expect(within(section).getByText(SDK_CATALOG.typescript.install)).toBeInTheDocument();
+    expect(within(section).getByText(SDK_CATALOG.python!.install)).toBeInTheDocument();
+  });
+});
 
 describe("the list of keys", () => {
   it("shows each key's name, masked key, limit, dates and 'Never', never the full key", async () => {

@@ -3,6 +3,7 @@ import { KeyRound, Plus, RefreshCw } from "lucide-react";
 import { PageHeader } from "@/app/shell/page-header";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
+import { SdkInstall } from "@/components/sdk-install";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useAuth } from "@/lib/auth";
@@ -15,7 +16,8 @@ import { DeleteKeyDialog } from "./components/delete-key-dialog";
 import { GenerateKeyDialog } from "./components/generate-key-dialog";
 
 // The API Keys screen (working-screens spec, section 2): the account's keys with copy and delete, the Generate New
-// Key dialog, and the built-in documentation of the public API.
+// Key dialog, the install lines of the client libraries this server hosts, and the built-in documentation of the
+// public API.
 
 export function ApiKeysPage() {
   const { user } = useAuth();
@@ -84,6 +86,8 @@ export function ApiKeysPage() {
           <ApiKeysTable keys={list} onDelete={setToDelete} />
         )}
       </div>
+
+      <SdkInstall />
 
       <ApiDocs baseUrl={window.location.origin} sampleKey={list[0]?.keyValue ?? null} plan={plan} />
 

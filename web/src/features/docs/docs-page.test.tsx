@@ -3,6 +3,7 @@ import { screen, waitFor } from "@testing-library/react";
 import { GENERATED_EXAMPLE } from "@/lib/generated-example";
 import { EXAMPLE_UNAVAILABLE_REPLY, LIVE_EXAMPLE } from "@/test/example-fixture";
 import { mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
+import { SDK_CATALOG } from "@/test/sdk-fixture";
 import DocsPage from "./docs-page";
 import { VALUATION_OPERATIONS } from "./live-example";
 
@@ -94,6 +95,18 @@ describe("DocsPage", () => {
       expect(ex.summary).toBe(`The answer on the demo market of ${GENERATED_EXAMPLE.market.day}`);
       expect(ex.description).toContain("This server has no record of this home");
     }
+  });
+
+  it("shows the install lines of the clients this server hosts above the reference", async () => {
+    mockFetch({
+      "GET /api/openapi.json": { body: contract() },
+      "GET /api/example": { body: LIVE_EXAMPLE },
+      "GET /api/sdks": { body: SDK_CATALOG },
+    });
+    renderWithProviders(<DocsPage />);
+    expect(await screen.findByText(SDK_CATALOG.go.install)).toBeInTheDocument();
+    expect(screen.getByText(SDK_CATALOG.typescript.install)).toBeInTheDocument();
+    expect(screen.getByText(SDK_CATALOG.python!.install)).toBeInTheDocument();
   });
 
   it("lets swagger-ui fetch the contract itself when the page could not", async () => {

@@ -4,12 +4,14 @@ import SwaggerUI from "swagger-ui-react";
 import "swagger-ui-react/swagger-ui.css";
 import "./docs-page.css";
 import { BackToHomeLink, BrandLink } from "@/components/public-layout";
+import { SdkInstall } from "@/components/sdk-install";
 import { useExampleValuation } from "@/lib/example-valuation";
 import { withLiveExample } from "./live-example";
 import { accessibleSwaggerPlugin, useAccessibleSwagger } from "./swagger-a11y";
 
 // API documentation (/docs): the interactive viewer, fed from the server's own contract at GET /api/openapi.json,
-// with the example valuation made this server's own answer (live-example.ts), as every other screen shows it.
+// with the example valuation made this server's own answer (live-example.ts), as every other screen shows it, and
+// the install lines of the client libraries this server hosts (GET /api/sdks) above it.
 // swagger-ui is bundled into this lazily loaded chunk (never fetched from a CDN) so the page works offline and
 // under the server's strict Content-Security-Policy. swagger-ui's own accessibility gaps are closed by
 // swagger-a11y.tsx (a plugin, and names it leaves out) and docs-page.css (its colours, to WCAG AA contrast).
@@ -49,6 +51,7 @@ export default function DocsPage() {
           Click <strong className="text-foreground">Authorize</strong> to enter your API key or session token once;
           it is remembered in this browser. Calls you try here are real and may use credits.
         </p>
+        <SdkInstall className="mx-4 mt-6 sm:mx-6" />
         <div className="valuator-swagger" ref={viewer}>
           {contract.isError ? (
             // The contract could not be read here: swagger-ui fetches it itself and says what went wrong.
