@@ -66,8 +66,8 @@ web/dist/app/index.html: web/node_modules/.installed $(WEB_SOURCES)
 web: web/dist/app/index.html
 
 # The client packages the server hosts (issue 37; docs/architecture.md, "The clients the server hosts"): sdk-dist
-# packs the TypeScript SDK (npm pack, which compiles it), runs sdk/python/build_wheel.py --out DIR when the Python SDK
-# is there (its wheel, and any sdist it writes beside it, built offline with Debian's Python: PYTHON),
+# packs the TypeScript SDK (npm pack, which compiles it), runs sdk/python/build_wheel.py --out DIR (its wheel, written
+# with the standard library alone; without a Python 3.11 the build goes on and the server leaves Python out),
 # and has cmd/sdkdist write dist/: the Go module as a GOPROXY tree, the npm tarball and the Python files, each checked
 # to carry the API's version. go:embed cannot reach dist/ (nor sdk/, another module), so the build copies dist/ into
 # internal/sdks/dist, embedded; only its .gitkeep is committed, so a plain `go build` still compiles (and answers
@@ -84,10 +84,9 @@ dist/.built: sdk/typescript/node_modules/.installed $(SDK_SOURCES)
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	(cd sdk/typescript && npm pack --silent --pack-destination "$$tmp" >/dev/null); \
 	py=""; \
-	if [ -f sdk/python/build_wheel.py ]; then \
-		mkdir "$$tmp/python"; $(PYTHON) sdk/python/build_wheel.py --out "$$tmp/python" >/dev/null; py="$$tmp/python"; \
-	else \
-		echo "    no sdk/python/build_wheel.py: the Python package is left out (GET /api/sdks answers python: null)"; \
+	mkdir "$$tmp/python"; \
+	if $(PYTHON) sdk/python/build_wheel.py --out "$$tmp/python" >/dev/null; then py="$$tmp/python"; else \
+		echo "    the Python client's wheel was not built (it needs Python 3.11 or later): the server leaves it out"; \
 	fi; \
 	$(GO) run ./cmd/sdkdist -out dist -npm "$$tmp"/*.tgz $${py:+-python "$$py"}
 	@touch $@
