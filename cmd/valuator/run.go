@@ -51,6 +51,9 @@ Commands:
   eval      measure valuation accuracy on a sales file (valuator eval --data FILE --format ... --cut DATE)
   examples  regenerate the example valuation the product shows (make examples)
   admin     operators: valuator admin add EMAIL | remove EMAIL | reinstate EMAIL (lift a suspension)
+  backup    write a consistent backup while servers run (valuator backup FILE [--force]), or check one
+            (valuator backup verify FILE)
+  restore   restore a backup into an empty database (valuator restore FILE [--force])
   help      show this help
 
 Configuration comes from VALUATOR_* environment variables (see README.md); flags override them.
@@ -79,6 +82,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runWorker(ctx, args, getenv, stdout, stderr)
 	case "admin":
 		return runAdmin(ctx, args, getenv, stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args, getenv, stdout, stderr)
+	case "restore":
+		return runRestore(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
