@@ -325,7 +325,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return fmt.Errorf("VALUATOR_REDIS_URL: %w", err)
 		}
 		defer rl.Close()
-		formLimiter, apiLimiter = rl, rl
+		// A Redis that fails or stops answering costs a request at most a few hundred milliseconds, and after a
+		// few failures it is not asked for a while: each instance then applies the limits on its own.
+		guarded := ratelimit.NewGuard(rl, log, nil)
+		formLimiter, apiLimiter = guarded, guarded
 	}
 	hours, err := officehours.Parse(cfg.SupportHours)
 	if err != nil {
