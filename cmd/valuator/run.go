@@ -134,6 +134,7 @@ func openStore(ctx context.Context, cfg config.Config) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.SetPool(cfg.DBMaxConns, cfg.DBMaxIdleConns)
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
