@@ -141,6 +141,7 @@ func openStore(ctx context.Context, cfg config.Config) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.SetPool(cfg.DBMaxConns, cfg.DBMaxIdleConns)
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -332,7 +333,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			return fmt.Errorf("VALUATOR_REDIS_URL: %w", err)
 		}
 		defer rl.Close()
-		formLimiter, apiLimiter = rl, rl
+		// A Redis that fails or stops answering costs a request at most a few hundred milliseconds, and after a
+		// few failures it is not asked for a while: each instance then applies the limits on its own.
+		guarded := ratelimit.NewGuard(rl, log, nil)
+		formLimiter, apiLimiter = guarded, guarded
 	}
 	hours, err := officehours.Parse(cfg.SupportHours)
 	if err != nil {

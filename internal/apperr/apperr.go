@@ -81,7 +81,8 @@ type Error struct {
 	// Field names the first bad input field, and Fields every bad field with its message (KindInvalid, KindConflict).
 	Field  string
 	Fields map[string]string
-	// RetryAfterSeconds tells a rate-limited caller when to come back (KindRateLimited).
+	// RetryAfterSeconds tells a rate-limited caller when to come back (KindRateLimited), or the caller of a
+	// dependency that is down for a moment (KindUnavailable; 0 there means no Retry-After).
 	RetryAfterSeconds int
 	// Extra carries additional fields for the JSON body (for example the balance on a 402).
 	Extra map[string]any

@@ -58,6 +58,12 @@ type Config struct {
 	// RedisURL (VALUATOR_REDIS_URL), when set, keeps rate-limit budgets in Redis so that several instances share
 	// them; unset, they are kept in memory.
 	RedisURL string
+	// DBMaxConns (VALUATOR_DB_MAX_CONNS, default 32) bounds each instance's PostgreSQL connections, and
+	// DBMaxIdleConns (VALUATOR_DB_MAX_IDLE_CONNS, default DBMaxConns, at most DBMaxConns) how many of them are kept
+	// open while idle. Size them so that instances x DBMaxConns stays below the server's max_connections minus
+	// superuser_reserved_connections minus headroom for workers and operators (docs/operations.md). SQLite ignores
+	// them.
+	DBMaxConns, DBMaxIdleConns int
 	// CacheSize is how many valuations are kept in memory (VALUATOR_CACHE_SIZE, default 20000; 0 turns it off).
 	CacheSize int
 	// ServeJobs runs batch jobs inside `serve` (VALUATOR_SERVE_JOBS, default true); false leaves them to
@@ -241,6 +247,19 @@ func Load(getenv func(string) string) (Config, error) {
 		bad("VALUATOR_PAYMENT_TTL", "must be a duration from 5s to 168h such as 24h, got %q", getenv("VALUATOR_PAYMENT_TTL"))
 	} else {
 		c.PaymentTTL = d
+	}
+
+	if n, err := strconv.Atoi(get("VALUATOR_DB_MAX_CONNS", "32")); err != nil || n < 1 || n > 10_000 {
+		bad("VALUATOR_DB_MAX_CONNS", "must be a whole number from 1 to 10000, got %q", getenv("VALUATOR_DB_MAX_CONNS"))
+	} else {
+		c.DBMaxConns = n
+	}
+	if n, err := strconv.Atoi(get("VALUATOR_DB_MAX_IDLE_CONNS", strconv.Itoa(c.DBMaxConns))); err != nil || n < 0 ||
+		n > max(c.DBMaxConns, 1) {
+		bad("VALUATOR_DB_MAX_IDLE_CONNS", "must be a whole number from 0 to VALUATOR_DB_MAX_CONNS, got %q",
+			getenv("VALUATOR_DB_MAX_IDLE_CONNS"))
+	} else {
+		c.DBMaxIdleConns = n
 	}
 
 	if n, err := strconv.Atoi(get("VALUATOR_CACHE_SIZE", "20000")); err != nil || n < 0 || n > 10_000_000 {

@@ -38,6 +38,12 @@ func TestLoadDefaults(t *testing.T) {
 	if c.SMTP.Enabled() {
 		t.Error("SMTP enabled without a host")
 	}
+	if c.DBMaxConns != 32 || c.DBMaxIdleConns != 32 {
+		t.Errorf("DBMaxConns %d, DBMaxIdleConns %d; want 32, 32 (as before they were settings)", c.DBMaxConns, c.DBMaxIdleConns)
+	}
+	if c, err := Load(env(map[string]string{"VALUATOR_DB_MAX_CONNS": "8"})); err != nil || c.DBMaxConns != 8 || c.DBMaxIdleConns != 8 {
+		t.Errorf("VALUATOR_DB_MAX_CONNS=8: %d, %d, %v; want 8 and idle 8", c.DBMaxConns, c.DBMaxIdleConns, err)
+	}
 	if !c.ServeJobs || c.JobSlice != 10*time.Second || c.JobRescueAfter != 2*time.Minute {
 		t.Errorf("ServeJobs %v, JobSlice %v, JobRescueAfter %v; want true, 10s, 2m", c.ServeJobs, c.JobSlice, c.JobRescueAfter)
 	}
@@ -66,6 +72,9 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"bad ttl", map[string]string{"VALUATOR_SESSION_TTL": "soon"}, "VALUATOR_SESSION_TTL"},
 		{"bad trust proxy", map[string]string{"VALUATOR_TRUST_PROXY": "maybe"}, "VALUATOR_TRUST_PROXY"},
 		{"bad demo", map[string]string{"VALUATOR_DEMO": "sometimes"}, "VALUATOR_DEMO"},
+		{"bad db max conns", map[string]string{"VALUATOR_DB_MAX_CONNS": "0"}, "VALUATOR_DB_MAX_CONNS"},
+		{"idle above max conns", map[string]string{"VALUATOR_DB_MAX_CONNS": "8", "VALUATOR_DB_MAX_IDLE_CONNS": "9"},
+			"VALUATOR_DB_MAX_IDLE_CONNS"},
 		{"bad cache size", map[string]string{"VALUATOR_CACHE_SIZE": "-1"}, "VALUATOR_CACHE_SIZE"},
 		{"bad serve jobs", map[string]string{"VALUATOR_SERVE_JOBS": "some"}, "VALUATOR_SERVE_JOBS"},
 		{"bad job slice", map[string]string{"VALUATOR_JOB_SLICE": "10"}, "VALUATOR_JOB_SLICE"},

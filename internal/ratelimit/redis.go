@@ -21,6 +21,16 @@ const KeyPrefix = "valuator:rl:"
 // quickly rather than hanging it.
 const pingTimeout = 5 * time.Second
 
+// A rate-limit decision sits in front of every API request, so a Redis that does not answer (paused, partitioned,
+// swapping) must cost a request a bounded, short time, not the client's default seconds. Each try of a command
+// may take callTimeout to write and to read, a failed try is retried at most once (after a short backoff), and
+// allowDeadline bounds the whole of Allow, retry included. Guard then stops asking a failing Redis at all.
+const (
+	callTimeout   = 100 * time.Millisecond
+	allowDeadline = 250 * time.Millisecond
+	maxRetries    = 1
+)
+
 // Redis is a Limiter whose state lives in Redis, so that every instance of the service spends from one budget per
 // key. The algorithm is the same GCRA as Memory's, run by github.com/go-redis/redis_rate as a Lua script, which
 // Redis executes atomically, and with Redis's clock, so that the instances' clocks need not agree.
@@ -43,6 +53,13 @@ func NewRedis(rawURL string) (*Redis, error) {
 		}
 		return nil, fmt.Errorf("ratelimit: invalid Redis URL (want redis://[:password@]host:port/db): %w", err)
 	}
+	opts.ReadTimeout, opts.WriteTimeout = callTimeout, callTimeout
+	opts.PoolTimeout = callTimeout
+	opts.MaxRetries = maxRetries
+	opts.MinRetryBackoff, opts.MaxRetryBackoff = 5*time.Millisecond, 20*time.Millisecond
+	// Dialling (TCP, TLS, AUTH) may take longer than one command, but a request's deadline still bounds it.
+	opts.DialTimeout = time.Second
+	opts.ContextTimeoutEnabled = true
 	client := redis.NewClient(opts)
 	r := &Redis{client: client, limiter: redis_rate.NewLimiter(client), addr: opts.Addr}
 
@@ -57,11 +74,13 @@ func NewRedis(rawURL string) (*Redis, error) {
 
 // Allow spends one request of key's budget if it has one. A limit with no rate, burst or period denies every
 // request without asking Redis, as Memory does. An error means Redis could not be asked; the caller decides
-// whether to let the request through.
+// whether to let the request through (Guard does). Allow returns within allowDeadline, whatever Redis does.
 func (r *Redis) Allow(ctx context.Context, key string, l Limit) (Result, error) {
 	if l.Rate <= 0 || l.Burst <= 0 || l.Period <= 0 {
 		return Result{Allowed: false, Limit: 0}, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, allowDeadline)
+	defer cancel()
 	res, err := r.limiter.Allow(ctx, KeyPrefix+key, redis_rate.Limit{Rate: l.Rate, Burst: l.Burst, Period: l.Period})
 	if err != nil {
 		return Result{}, fmt.Errorf("ratelimit: Redis at %s: %w", r.addr, err)

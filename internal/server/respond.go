@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"valuator/internal/apperr"
+	"valuator/internal/store"
 	"valuator/internal/text"
 )
 
@@ -42,6 +43,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !ok {
 		e = apperr.Internal(err)
 	}
+	if e.Kind == apperr.KindInternal && store.IsUnavailable(err) {
+		// The database is down, restarting or out of connections: not our bug, and worth trying again.
+		e = errDatabaseUnavailable(err)
+	}
 	status := e.Kind.Status()
 	reqID := requestIDFrom(r.Context())
 	// A dependency that is unavailable (the payment provider, a person-data provider, an engine still loading)
@@ -63,7 +68,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if internal || (status >= 500 && e.Message == "") {
 		eb = errorBody{Error: "Internal error", Code: "internal", RequestID: reqID}
 	}
-	if e.Kind == apperr.KindRateLimited {
+	if e.Kind == apperr.KindRateLimited || (e.Kind == apperr.KindUnavailable && e.RetryAfterSeconds > 0) {
 		eb.RetryAfter = e.RetryAfterSeconds
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
@@ -75,6 +80,17 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	raw, _ := json.Marshal(eb)
 	_ = json.Unmarshal(raw, &body)
 	writeJSON(w, status, body)
+}
+
+// dbRetryAfter is what a request that found the database unreachable is told to wait, in seconds: about the time
+// a PostgreSQL restart or failover takes.
+const dbRetryAfter = 5
+
+// errDatabaseUnavailable is the 503 of a request that could not reach the database (store.IsUnavailable).
+func errDatabaseUnavailable(cause error) *apperr.Error {
+	return &apperr.Error{Kind: apperr.KindUnavailable, Code: "unavailable",
+		Message: fmt.Sprintf("The service cannot reach its database right now. Try again in %d seconds.",
+			dbRetryAfter), RetryAfterSeconds: dbRetryAfter, Err: cause}
 }
 
 // maxJSONBody bounds every JSON request body. No JSON payload of this API comes near it; file uploads have their

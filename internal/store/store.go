@@ -64,8 +64,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		db.SetMaxOpenConns(32)
-		db.SetMaxIdleConns(32)
+		db.SetMaxOpenConns(DefaultMaxConns)
+		db.SetMaxIdleConns(DefaultMaxConns)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 		if err := db.PingContext(ctx); err != nil {
 			db.Close()
@@ -78,6 +78,20 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("unsupported database URL %q: want sqlite://PATH or postgres://", url)
 	}
+}
+
+// DefaultMaxConns is the PostgreSQL pool's size unless SetPool changes it (VALUATOR_DB_MAX_CONNS).
+const DefaultMaxConns = 32
+
+// SetPool bounds the PostgreSQL pool to maxConns connections, of which at most maxIdle are kept open while idle.
+// A request that finds every connection busy waits for one as long as its context allows. SQLite's pools are
+// sized by the database's own rules (one writer), so SetPool leaves them alone.
+func (db *DB) SetPool(maxConns, maxIdle int) {
+	if db.dialect != Postgres || maxConns < 1 {
+		return
+	}
+	db.sql.SetMaxOpenConns(maxConns)
+	db.sql.SetMaxIdleConns(min(max(maxIdle, 0), maxConns))
 }
 
 func openSQLite(ctx context.Context, path string) (*DB, error) {

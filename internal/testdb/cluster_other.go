@@ -2,7 +2,10 @@
 
 package testdb
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // cluster is not supported off Unix: starting one needs Unix process
 // credentials and /bin/sh. Tests there can still use a server through
@@ -20,5 +23,9 @@ func startCluster() (*cluster, error) {
 }
 
 func (c *cluster) stop() error { return nil }
+
+func (c *cluster) start(context.Context) error { return nil }
+
+func (c *cluster) halt(context.Context) error { return nil }
 
 func (c *cluster) logTail() string { return "" }

@@ -122,13 +122,7 @@ func startCluster() (_ *cluster, err error) {
 		if err != nil {
 			return nil, err
 		}
-		// pg_ctl hands these options to the server through /bin/sh, so
-		// the socket directory is quoted in case the temp dir has
-		// spaces in its path.
-		opts := fmt.Sprintf("-p %d -k '%s' -c listen_addresses=127.0.0.1"+
-			" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"+
-			" -c max_connections=300", c.port, sockDir)
-		err = c.run(ctx, pgCtl, "-D", c.data, "-o", opts, "-w", "-t", "60", "-l", c.logFile, "start")
+		err = c.start(ctx)
 		if err == nil {
 			return c, nil
 		}
@@ -137,6 +131,23 @@ func startCluster() (_ *cluster, err error) {
 			return nil, err
 		}
 	}
+}
+
+// start starts the server of the cluster's data directory on c.port.
+func (c *cluster) start(ctx context.Context) error {
+	// pg_ctl hands these options to the server through /bin/sh, so the
+	// socket directory is quoted in case the temp dir has spaces in its
+	// path.
+	opts := fmt.Sprintf("-p %d -k '%s' -c listen_addresses=127.0.0.1"+
+		" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"+
+		" -c max_connections=300", c.port, filepath.Join(c.base, "sock"))
+	return c.run(ctx, c.pgCtl, "-D", c.data, "-o", opts, "-w", "-t", "60", "-l", c.logFile, "start")
+}
+
+// halt stops the server as an operator would (pg_ctl stop -m fast: the
+// sessions are ended, the data kept), so that start can start it again.
+func (c *cluster) halt(ctx context.Context) error {
+	return c.run(ctx, c.pgCtl, "-D", c.data, "-m", "fast", "-w", "stop")
 }
 
 // stop stops the server (if it is running) and removes the directory.

@@ -95,6 +95,60 @@ func PostgresURL(t testing.TB) string {
 	return srv.databaseURL(name)
 }
 
+// Cluster is a PostgreSQL cluster of one test's own, which the test may stop
+// and start again (to see what an application does without its database).
+// URL names its "postgres" database.
+type Cluster struct {
+	URL string
+	c   *cluster
+}
+
+// OwnCluster starts a throwaway cluster for the calling test alone (never the
+// shared one, which other tests are using), stopped and removed when the test
+// ends. It skips or fails as PostgresURL does when no cluster can be started,
+// and skips when VALUATOR_TEST_POSTGRES_URL names a server (which a test may
+// not stop).
+func OwnCluster(t testing.TB) *Cluster {
+	t.Helper()
+	if os.Getenv(EnvPostgresURL) != "" {
+		t.Skipf("testdb: %s names a server, which a test may not stop", EnvPostgresURL)
+	}
+	c, err := startCluster()
+	if err != nil {
+		if errors.Is(err, errUnavailable) && os.Getenv(EnvRequirePostgres) != "1" {
+			t.Skip(err.Error())
+		}
+		t.Fatalf("testdb: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := c.stop(); err != nil {
+			t.Errorf("testdb: %v", err)
+		}
+	})
+	u := fmt.Sprintf("postgres://%s@127.0.0.1:%d/postgres?sslmode=disable", c.user, c.port)
+	if err := waitReady(u); err != nil {
+		t.Fatalf("testdb: %v\n%s", err, c.logTail())
+	}
+	return &Cluster{URL: u, c: c}
+}
+
+// Stop stops the server with pg_ctl stop -m fast, ending every session.
+func (c *Cluster) Stop() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return c.c.halt(ctx)
+}
+
+// Start starts the stopped server again, on the same port.
+func (c *Cluster) Start() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := c.c.start(ctx); err != nil {
+		return fmt.Errorf("%w\n%s", err, c.c.logTail())
+	}
+	return waitReady(c.URL)
+}
+
 // Each runs fn twice, as the subtest "sqlite" with a SQLiteURL and as the
 // subtest "postgres" with a PostgresURL (which skips or fails as PostgresURL
 // does when PostgreSQL is not available).
