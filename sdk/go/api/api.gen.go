@@ -2849,6 +2849,7 @@ type PublicBatchDownloadResponse500Headers struct {
 
 // PublicBatchDownloadResponseDefaultHeaders the declared response headers of an HTTP default response for PublicBatchDownload
 type PublicBatchDownloadResponseDefaultHeaders struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -3024,6 +3025,7 @@ type PublicBatchStatusResponse500Headers struct {
 
 // PublicBatchStatusResponseDefaultHeaders the declared response headers of an HTTP default response for PublicBatchStatus
 type PublicBatchStatusResponseDefaultHeaders struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -3238,6 +3240,7 @@ type PublicBatchUploadResponse500Headers struct {
 
 // PublicBatchUploadResponseDefaultHeaders the declared response headers of an HTTP default response for PublicBatchUpload
 type PublicBatchUploadResponseDefaultHeaders struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -3456,6 +3459,7 @@ type PublicMarketResponse500Headers struct {
 
 // PublicMarketResponse503Headers the declared response headers of an HTTP 503 response for PublicMarket
 type PublicMarketResponse503Headers struct {
+	RetryAfter          *int
 	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
@@ -3464,6 +3468,7 @@ type PublicMarketResponse503Headers struct {
 
 // PublicMarketResponseDefaultHeaders the declared response headers of an HTTP default response for PublicMarket
 type PublicMarketResponseDefaultHeaders struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -3667,6 +3672,7 @@ type PublicMarketComparisonResponse500Headers struct {
 
 // PublicMarketComparisonResponse503Headers the declared response headers of an HTTP 503 response for PublicMarketComparison
 type PublicMarketComparisonResponse503Headers struct {
+	RetryAfter          *int
 	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
@@ -3675,6 +3681,7 @@ type PublicMarketComparisonResponse503Headers struct {
 
 // PublicMarketComparisonResponseDefaultHeaders the declared response headers of an HTTP default response for PublicMarketComparison
 type PublicMarketComparisonResponseDefaultHeaders struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -3881,6 +3888,7 @@ type PublicPersonResponse500Headers struct {
 
 // PublicPersonResponse503Headers the declared response headers of an HTTP 503 response for PublicPerson
 type PublicPersonResponse503Headers struct {
+	RetryAfter          *int
 	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
@@ -3889,6 +3897,7 @@ type PublicPersonResponse503Headers struct {
 
 // PublicPersonResponseDefaultHeaders the declared response headers of an HTTP default response for PublicPerson
 type PublicPersonResponseDefaultHeaders struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -4090,6 +4099,7 @@ type PublicValuationResponse500Headers struct {
 
 // PublicValuationResponse503Headers the declared response headers of an HTTP 503 response for PublicValuation
 type PublicValuationResponse503Headers struct {
+	RetryAfter          *int
 	XRequestId          string
 	XRatelimitLimit     *int
 	XRatelimitRemaining *int
@@ -4098,6 +4108,7 @@ type PublicValuationResponse503Headers struct {
 
 // PublicValuationResponseDefaultHeaders the declared response headers of an HTTP default response for PublicValuation
 type PublicValuationResponseDefaultHeaders struct {
+	RetryAfter *int
 	XRequestId string
 }
 
@@ -4695,6 +4706,13 @@ func ParsePublicBatchDownloadResponse(rsp *http.Response) (*PublicBatchDownloadR
 		response.Headers500 = &headers
 	case true:
 		var headers PublicBatchDownloadResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -5024,6 +5042,13 @@ func ParsePublicBatchStatusResponse(rsp *http.Response) (*PublicBatchStatusRespo
 		response.Headers500 = &headers
 	case true:
 		var headers PublicBatchStatusResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -5505,6 +5530,13 @@ func ParsePublicBatchUploadResponse(rsp *http.Response) (*PublicBatchUploadRespo
 		response.Headers500 = &headers
 	case true:
 		var headers PublicBatchUploadResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -5847,6 +5879,13 @@ func ParsePublicMarketResponse(rsp *http.Response) (*PublicMarketResponse, error
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PublicMarketResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -5878,6 +5917,13 @@ func ParsePublicMarketResponse(rsp *http.Response) (*PublicMarketResponse, error
 		response.Headers503 = &headers
 	case true:
 		var headers PublicMarketResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -6219,6 +6265,13 @@ func ParsePublicMarketComparisonResponse(rsp *http.Response) (*PublicMarketCompa
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PublicMarketComparisonResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -6250,6 +6303,13 @@ func ParsePublicMarketComparisonResponse(rsp *http.Response) (*PublicMarketCompa
 		response.Headers503 = &headers
 	case true:
 		var headers PublicMarketComparisonResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -6599,6 +6659,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PublicPersonResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -6630,6 +6697,13 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		response.Headers503 = &headers
 	case true:
 		var headers PublicPersonResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -7006,6 +7080,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PublicValuationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -7037,6 +7118,13 @@ func ParsePublicValuationResponse(rsp *http.Response) (*PublicValuationResponse,
 		response.Headers503 = &headers
 	case true:
 		var headers PublicValuationResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

@@ -3741,10 +3741,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Any other error, in the same one shape: a dependency that cannot be reached (503 `unavailable`), or a path or method the API does not have (404 `not_found`; 405 `method_not_allowed`, with `Allow`). */
+        /** @description Any other error, in the same one shape: a dependency that cannot be reached (503 `unavailable`, with `Retry-After` when the database is down, restarting or out of connections: on any route, and nothing was charged), or a path or method the API does not have (404 `not_found`; 405 `method_not_allowed`, with `Allow`). */
         DefaultError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -4107,10 +4108,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The valuation engine is starting. Not charged. */
+        /** @description The valuation engine is starting, or the database cannot be reached (code `unavailable`, with `Retry-After`). Not charged. */
         PublicUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
                 "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
                 "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -4335,10 +4337,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A dependency is unreachable (the database, or the payment provider: "Payments are unavailable right now; you were not charged. Try again in a few minutes."). */
+        /** @description A dependency is unreachable (the database, or the payment provider: "Payments are unavailable right now; you were not charged. Try again in a few minutes."). When the database is down, restarting or out of connections the code is `unavailable` and `Retry-After` (and `retryAfter`) says when to try again. */
         Unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
