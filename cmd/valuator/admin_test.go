@@ -72,7 +72,7 @@ func TestAdminCommand(t *testing.T) {
 		}
 		// An operator suspended before operators could no longer suspend each other (M-2): adding says so, and
 		// `admin reinstate` lifts it from the command line, audited with no operator.
-		if _, err := db.SuspendAccount(ctx, adminpkg.Action{AccountID: userID(), Reason: "test", At: time.Now().UTC()}); err != nil {
+		if _, err := db.SuspendAccount(ctx, adminpkg.Action{AccountID: userID(), Reason: "test", At: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}); err != nil {
 			t.Fatal(err)
 		}
 		if out, err := admin("add", "olive@example.com"); err != nil || out != "olive@example.com is now an operator.\n"+
