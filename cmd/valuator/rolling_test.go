@@ -70,7 +70,7 @@ defaults
     timeout http-keep-alive 10s
     retries 3
     option redispatch 1
-    retry-on conn-failure empty-response
+    retry-on conn-failure
 
 frontend www
     bind %s
