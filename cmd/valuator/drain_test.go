@@ -53,7 +53,7 @@ func finishedJob(t *testing.T, db *store.DB, userID int64, n int) int64 {
 	res, _ := json.Marshal(batch.Result{Line: 2, Address: "3000 TEST AVE N", FullAddress: "3000 TEST AVE N, SEATTLE, WA 98103",
 		Status: batch.RowSuccess, EstimatedValue: &v, ValueLow: &low, ValueHigh: &high, Confidence: &conf, SquareFeet: &sqft,
 		PropertyType: "Single Family", ImageURL: "https://example.com/images/3000-test-ave-n.jpg", MatchCode: "exact"})
-	if _, err := db.SQL().Exec(`UPDATE batch_rows SET status = 'success', result = '`+string(res)+`' WHERE job_id = `+
+	if _, err := db.SQL().Exec(`UPDATE batch_rows SET status = 'success', result = '` + string(res) + `' WHERE job_id = ` +
 		strconv.FormatInt(job.ID, 10)); err != nil {
 		t.Fatal(err)
 	}
