@@ -9,7 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"valuator/api"
@@ -303,7 +306,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	if err := queue.Start(ctx); err != nil {
+	// The queue runs on past the signal, through the drain, and is stopped last (queue.Stop), so that its running
+	// batch jobs hand their slice back between chunks rather than being cancelled mid-chunk.
+	queueCtx, stopQueue := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopQueue()
+	if err := queue.Start(queueCtx); err != nil {
 		return fmt.Errorf("start the job queue: %w", err)
 	}
 	// API keys' last use is kept in memory and written every 30 seconds (and at shutdown), not on every call.
@@ -349,6 +356,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		adminService.ProviderCalls = bill.RunProviderActions
 	}
 	supportService := &support.Service{Store: db, Hours: hours, Now: now}
+	drain := &server.Drain{}
 	handler := server.New(server.Deps{
 		Config:    cfg,
 		Logger:    log,
@@ -377,6 +385,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Support:          supportService,
 		Now:              now,
 		Clock:            clk,
+		Drain:            drain,
 	})
 
 	srv := &http.Server{
@@ -402,18 +411,19 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing requests in flight")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	stopServing(srv, drain, cfg, log)
+	flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		log.Error("shutdown", "err", err)
-	}
-	flushTouches(shutdownCtx)
-	// Running batch jobs finish their chunk and hand over; whatever is not saved is valued again later.
-	if err := queue.Stop(shutdownCtx); err != nil {
+	flushTouches(flushCtx)
+	// Running batch jobs end their chunk and hand the rest of their slice back to the queue, where another instance
+	// takes it; whatever a cut-off chunk had not saved is valued again later, never charged twice.
+	log.Info("stopping the job queue: running batch jobs hand their work back", "timeout", cfg.ShutdownTimeout)
+	queueStop, cancelQueueStop := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancelQueueStop()
+	if err := queue.Stop(queueStop); err != nil {
 		log.Error("stopping the job queue", "err", err)
 	}
-	if err := mailer.Close(shutdownCtx); err != nil {
+	if err := mailer.Close(queueStop); err != nil {
 		log.Error("emails still queued at shutdown", "err", err)
 	}
 	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -421,6 +431,43 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// stopServing takes a server told to stop out of service without failing a request (docs/operations.md, "Restarts
+// and rolling deploys"): for cfg.Drain it keeps serving every route while /readyz answers 503 and each response
+// closes its connection, so that load balancers move to other instances; a second SIGTERM or SIGINT ends the
+// drain early. Then it stops taking connections and waits up to cfg.ShutdownTimeout for the requests in flight (a
+// long download included), cutting off whatever is still running then.
+func stopServing(srv *http.Server, drain *server.Drain, cfg config.Config, log *slog.Logger) {
+	began := time.Now()
+	drain.Start(began)
+	// Idle keep-alive connections are closed now, and every response from here on says Connection: close.
+	srv.SetKeepAlivesEnabled(false)
+	if cfg.Drain > 0 {
+		log.Info("draining: /readyz answers 503 while every other route is still served", "drain", cfg.Drain.String())
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		t := time.NewTimer(cfg.Drain)
+		select {
+		case <-t.C:
+		case sig := <-again:
+			log.Info("drain cut short by a second signal", "signal", sig.String())
+		}
+		t.Stop()
+		signal.Stop(again)
+	}
+	log.Info("shutting down: no new connections; finishing requests in flight", "timeout", cfg.ShutdownTimeout.String())
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	waited := time.Now()
+	if err := srv.Shutdown(ctx); err != nil {
+		log.Error("requests still in flight after VALUATOR_SHUTDOWN_TIMEOUT were cut off", "err", err,
+			"timeout", cfg.ShutdownTimeout.String())
+		_ = srv.Close()
+		return
+	}
+	log.Info("requests in flight finished", "waited_ms", time.Since(waited).Milliseconds(),
+		"since_signal_ms", time.Since(began).Milliseconds())
 }
 
 // startingWhat says what a starting server is doing before it says it is running.
@@ -586,13 +633,16 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	if err := queue.Start(ctx); err != nil {
+	// As in serve: the queue outlives the signal and is stopped, so running jobs hand back between chunks.
+	queueCtx, stopQueue := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopQueue()
+	if err := queue.Start(queueCtx); err != nil {
 		return fmt.Errorf("start the job queue: %w", err)
 	}
 	fmt.Fprintf(stdout, "Valuator worker is running (%s)\n", db.Dialect())
 	<-ctx.Done()
-	log.Info("worker shutting down: finishing the current chunks")
-	stopCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	log.Info("worker shutting down: running batch jobs hand their work back", "timeout", cfg.ShutdownTimeout.String())
+	stopCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	if err := queue.Stop(stopCtx); err != nil {
 		return err

@@ -73,6 +73,11 @@ type Config struct {
 	// JobRescueAfter when a job whose process died is run again (VALUATOR_JOB_RESCUE_AFTER, default 2m, at least
 	// four slices). The defaults suit production; tests shorten them to see a killed worker's job resumed.
 	JobSlice, JobRescueAfter time.Duration
+	// Drain (VALUATOR_DRAIN; default 10s in production, 0s in development) is how long `serve`, told to stop
+	// (SIGTERM or SIGINT), keeps serving every route while /readyz answers 503, so that a load balancer takes the
+	// instance out before it stops taking connections. ShutdownTimeout (VALUATOR_SHUTDOWN_TIMEOUT, default 20s) then
+	// bounds the wait for requests still in flight (a long download included), and again the job queue's hand-over.
+	Drain, ShutdownTimeout time.Duration
 	// Demo seeds an empty development database with the demo account and market (VALUATOR_DEMO, default true;
 	// never in production).
 	Demo bool
@@ -279,6 +284,22 @@ func Load(getenv func(string) string) (Config, error) {
 			getenv("VALUATOR_JOB_RESCUE_AFTER"))
 	}
 	c.JobRescueAfter = rescue
+
+	drainDefault := "10s"
+	if c.Mode == Development {
+		drainDefault = "0s" // a developer's Ctrl-C stops at once
+	}
+	if d, err := time.ParseDuration(get("VALUATOR_DRAIN", drainDefault)); err != nil || d < 0 || d > 10*time.Minute {
+		bad("VALUATOR_DRAIN", "must be a duration from 0s to 10m such as 10s, got %q", getenv("VALUATOR_DRAIN"))
+	} else {
+		c.Drain = d
+	}
+	if d, err := time.ParseDuration(get("VALUATOR_SHUTDOWN_TIMEOUT", "20s")); err != nil || d < time.Second || d > 30*time.Minute {
+		bad("VALUATOR_SHUTDOWN_TIMEOUT", "must be a duration from 1s to 30m such as 20s, got %q",
+			getenv("VALUATOR_SHUTDOWN_TIMEOUT"))
+	} else {
+		c.ShutdownTimeout = d
+	}
 
 	c.RedisURL = getenv("VALUATOR_REDIS_URL")
 	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") &&

@@ -47,6 +47,19 @@ func TestLoadDefaults(t *testing.T) {
 	if !c.ServeJobs || c.JobSlice != 10*time.Second || c.JobRescueAfter != 2*time.Minute {
 		t.Errorf("ServeJobs %v, JobSlice %v, JobRescueAfter %v; want true, 10s, 2m", c.ServeJobs, c.JobSlice, c.JobRescueAfter)
 	}
+	// A developer's Ctrl-C stops at once; production drains for 10 s by default (docs/operations.md, Restarts).
+	if c.Drain != 0 || c.ShutdownTimeout != 20*time.Second {
+		t.Errorf("development: Drain %v, ShutdownTimeout %v; want 0s and 20s", c.Drain, c.ShutdownTimeout)
+	}
+	prod, err := Load(env(map[string]string{"VALUATOR_ENV": "production", "VALUATOR_SECRET": strings.Repeat("s", 40),
+		"VALUATOR_SUPPORT_EMAIL": "help@example.com"}))
+	if err != nil || prod.Drain != 10*time.Second || prod.ShutdownTimeout != 20*time.Second {
+		t.Errorf("production: Drain %v, ShutdownTimeout %v (%v); want 10s and 20s", prod.Drain, prod.ShutdownTimeout, err)
+	}
+	if c, err := Load(env(map[string]string{"VALUATOR_DRAIN": "1500ms", "VALUATOR_SHUTDOWN_TIMEOUT": "5s"})); err != nil ||
+		c.Drain != 1500*time.Millisecond || c.ShutdownTimeout != 5*time.Second {
+		t.Errorf("VALUATOR_DRAIN=1500ms, VALUATOR_SHUTDOWN_TIMEOUT=5s: %v, %v, %v", c.Drain, c.ShutdownTimeout, err)
+	}
 }
 
 func TestLoadNamesTheBadVariable(t *testing.T) {
@@ -81,6 +94,10 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"tiny job slice", map[string]string{"VALUATOR_JOB_SLICE": "1ms"}, "VALUATOR_JOB_SLICE"},
 		{"rescue before four slices", map[string]string{"VALUATOR_JOB_SLICE": "1s", "VALUATOR_JOB_RESCUE_AFTER": "3s"},
 			"VALUATOR_JOB_RESCUE_AFTER"},
+		{"bad drain", map[string]string{"VALUATOR_DRAIN": "10"}, "VALUATOR_DRAIN"},
+		{"negative drain", map[string]string{"VALUATOR_DRAIN": "-1s"}, "VALUATOR_DRAIN"},
+		{"bad shutdown timeout", map[string]string{"VALUATOR_SHUTDOWN_TIMEOUT": "soon"}, "VALUATOR_SHUTDOWN_TIMEOUT"},
+		{"tiny shutdown timeout", map[string]string{"VALUATOR_SHUTDOWN_TIMEOUT": "10ms"}, "VALUATOR_SHUTDOWN_TIMEOUT"},
 		{"bad redis url", map[string]string{"VALUATOR_REDIS_URL": "http://:hunter2@cache:6379"}, "VALUATOR_REDIS_URL"},
 		{"production without support email", map[string]string{"VALUATOR_ENV": "production",
 			"VALUATOR_SECRET": strings.Repeat("s", 40)}, "VALUATOR_SUPPORT_EMAIL"},

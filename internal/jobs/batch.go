@@ -112,8 +112,10 @@ func (w *batchWorker) run(ctx context.Context, j batch.Job, deadline time.Time, 
 	after := -1
 	started := time.Now()
 	// The slice is elapsed time (real seconds of work on this worker), not the business clock.
-	over := func() bool { return time.Now().After(deadline) }
+	// A stopping queue ends the slice too, so that a chunk being valued saves what it has and hands over.
+	over := func() bool { return time.Now().After(deadline) || q.stopping.Load() }
 	for {
+		// The slice ends, or the process stops (Queue.Stop, or its context): the run hands over between chunks.
 		if over() || ctx.Err() != nil {
 			return errSliceDone
 		}

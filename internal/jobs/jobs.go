@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -67,6 +68,8 @@ type Config struct {
 type Queue struct {
 	client *river.Client[*sql.Tx]
 	cfg    Config
+	// stopping is set by Stop: running batch jobs then hand their run back at the end of the chunk they are on.
+	stopping atomic.Bool
 }
 
 // New makes the queue on the store's database.
@@ -154,7 +157,9 @@ func New(cfg Config) (*Queue, error) {
 	return q, nil
 }
 
-// Start starts the workers (no-op for a queue-only client). They stop when ctx ends or Stop is called.
+// Start starts the workers (no-op for a queue-only client). Cancelling ctx stops them abruptly (River cancels the
+// running jobs' contexts); a process that stops on purpose starts them with a context that outlives its drain and
+// calls Stop instead.
 func (q *Queue) Start(ctx context.Context) error {
 	if !q.cfg.Workers {
 		return nil
@@ -162,12 +167,22 @@ func (q *Queue) Start(ctx context.Context) error {
 	return q.client.Start(ctx)
 }
 
-// Stop lets running jobs finish their current chunk (they hand over at the next one when ctx is done) and stops.
+// Stop stops taking jobs and lets the running ones end: a batch job ends its run at the end of the chunk it is
+// valuing (saved and charged in one transaction) and hands the rest back to the queue (JobSnooze(0)), where
+// another process takes it at once. If ctx ends first, the running jobs are cancelled: their unsaved chunk stays
+// pending and the job is run again after RescueAfter, so a row is never lost nor charged twice either way.
 func (q *Queue) Stop(ctx context.Context) error {
 	if !q.cfg.Workers {
 		return nil
 	}
-	return q.client.Stop(ctx)
+	q.stopping.Store(true)
+	err := q.client.Stop(ctx)
+	if err != nil && ctx.Err() != nil {
+		cut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = q.client.StopAndCancel(cut)
+	}
+	return err
 }
 
 const queueWebhooks = "webhooks"

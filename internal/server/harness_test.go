@@ -155,6 +155,8 @@ type appOptions struct {
 	devClock *vclock.Clock
 	// metrics is given to the server (nil: none, as without VALUATOR_METRICS_ADDR).
 	metrics *metrics.Metrics
+	// drain is given to the server (nil: it never drains).
+	drain *Drain
 }
 
 func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp {
@@ -257,7 +259,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		Contact:          contact.NewService(db, formLimiter, log, clk.Now, cfg.SupportEmail),
 		SpreadsheetReads: o.readGate, SpreadsheetWait: o.readWait, Billing: bill,
 		UploadDir: uploadDir, UploadPace: o.uploadPace, DownloadStall: o.downloadStall, DemoAccount: o.demo,
-		Metrics: o.metrics, Clock: o.devClock,
+		Metrics: o.metrics, Clock: o.devClock, Drain: o.drain,
 		Admin: &admin.Service{Store: db, Refunder: bill.Provider, ProviderCalls: bill.RunProviderActions,
 			Enqueue: queue.EnqueueBatch, Now: clk.Now},
 		Support: &support.Service{Store: db, Hours: supportHours(t, cfg), Now: clk.Now}})

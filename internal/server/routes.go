@@ -153,6 +153,10 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	// First: a draining instance is leaving the pool whatever the state of its database and engine.
+	if s.answerDraining(w, r) {
+		return
+	}
 	if err := s.db.Ping(r.Context()); err != nil {
 		s.log.Warn("readiness check failed", "err", err)
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "Database unreachable", Code: "unavailable",

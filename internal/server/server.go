@@ -101,6 +101,9 @@ type Deps struct {
 	// SDKs are the client packages built into the binary (internal/sdks), which GET /api/sdks describes and the
 	// GOPROXY, npm and PEP 503 routes hand out (optional: nil answers GET /api/sdks with 503 and the rest 404).
 	SDKs *sdks.Catalog
+	// Drain, once started, turns GET /readyz to 503 `draining` while every other route keeps serving (optional: nil
+	// never drains). `serve` starts it on SIGTERM (docs/operations.md, "Restarts and rolling deploys").
+	Drain *Drain
 }
 
 // DemoAccount is the sign-in of the demo account a development server seeds.
@@ -153,6 +156,7 @@ type Server struct {
 	support     *support.Service
 	hours       officehours.Hours // the support team's office hours (officeHours)
 	sdks        *sdks.Catalog
+	drain       *Drain
 }
 
 // New returns the product's HTTP handler.
@@ -209,6 +213,7 @@ func New(d Deps) http.Handler {
 		support:     d.Support,
 		hours:       officeHours(d),
 		sdks:        d.SDKs,
+		drain:       d.Drain,
 	}
 	s.routes()
 	s.removeStaleUploads()

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the database is reachable, 503 otherwise.
+         * @description Answers 200 when the database is reachable and the valuation engine is loaded, 503 otherwise: code `unavailable` (database), `engine_loading`, or `draining` (with `Retry-After`) once the instance has been told to stop and is leaving the load balancer's pool while it still serves every other route.
          */
         get: operations["readyz"];
         put?: never;
