@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"valuator/internal/backup"
 	"valuator/internal/credit"
 	"valuator/internal/store"
+	"valuator/internal/testdb"
 	usagerec "valuator/internal/usage"
 )
 
@@ -34,6 +37,8 @@ type charger struct {
 	mu    sync.Mutex
 	acked map[string]time.Time
 	n     int
+	// dead is set before the database is killed: the errors that follow are the crash's.
+	dead atomic.Bool
 }
 
 func newCharger(t *testing.T, db *store.DB, accounts int) *charger {
@@ -86,9 +91,7 @@ func (c *charger) start(t *testing.T) {
 				case <-time.After(20 * time.Millisecond):
 				}
 				if _, err := c.charge(u); err != nil {
-					select {
-					case <-c.stop: // the database went away under it
-					default:
+					if !c.dead.Load() {
 						t.Errorf("charge: %v", err)
 					}
 					return
@@ -292,6 +295,7 @@ func TestLitestreamRestore(t *testing.T) {
 	// The crash: both processes killed while charges are being written.
 	time.Sleep(1500 * time.Millisecond) // charges since the last probe
 	killed := time.Now()
+	ch.dead.Store(true)
 	srv.kill()
 	ls.kill()
 	ch.halt()
@@ -328,4 +332,141 @@ func TestLitestreamRestore(t *testing.T) {
 		lags, syncInterval, lost, window.Round(time.Millisecond))
 	t.Logf("Litestream RTO: restore %s, restore and start to /readyz %s", restored.Round(time.Millisecond),
 		rto.Round(time.Millisecond))
+}
+
+// TestPostgresPointInTimeRecovery: a PostgreSQL cluster archiving its WAL (backup.ArchiveSettings, archive_timeout
+// archiveTimeout) and a base backup (pg_basebackup -Ft -z -X stream); charges written; a WAL switch; more charges;
+// the server stopped with -m immediate and its data directory deleted; the base backup extracted, restore_command
+// and recovery.signal, started and recovered to the end of the archive. Every charge acknowledged before the switch
+// is back exactly once and the ledgers chain. Logs what was lost (RPO) and restore plus replay plus start (RTO).
+func TestPostgresPointInTimeRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL cluster of its own")
+	}
+	const archiveTimeout = 5 * time.Second
+	cl := testdb.OwnCluster(t)
+	archive := filepath.Join(cl.Dir(), "archive")
+	if err := os.Mkdir(archive, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Own(archive); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := sql.Open("pgx", cl.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(backup.ConfLines(backup.ArchiveSettings(archive, archiveTimeout))), "\n") {
+		if _, err := admin.Exec(`ALTER SYSTEM SET ` + line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	admin.Close()
+	if err := cl.Stop(); err != nil { // archive_mode takes a restart
+		t.Fatal(err)
+	}
+	if err := cl.Start(); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx := context.Background()
+	db := testStore(t, cl.URL)
+	ch := newCharger(t, db, 4)
+	pg := func(name string) string { return filepath.Join(cl.Bin(), name) }
+	base := filepath.Join(cl.Dir(), "base")
+	began := time.Now()
+	if err := cl.Run(pg("pg_basebackup"), "-d", cl.URL, "-D", base, "-Ft", "-z", "-X", "stream", "-c", "fast"); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("base backup in %s", time.Since(began).Round(time.Millisecond))
+
+	ch.start(t)
+	time.Sleep(time.Second)
+	// Every charge acknowledged before the switch is in the segment it closes, archived below.
+	switched := time.Now()
+	var seg string
+	if err := db.SQL().QueryRowContext(ctx, `SELECT pg_walfile_name(pg_switch_wal())`).Scan(&seg); err != nil {
+		t.Fatal(err)
+	}
+	archived := func() (wal string, at time.Time) {
+		var w sql.NullString
+		var a sql.NullTime
+		if err := db.SQL().QueryRowContext(ctx, `SELECT last_archived_wal, last_archived_time FROM pg_stat_archiver`).
+			Scan(&w, &a); err != nil {
+			t.Fatal(err)
+		}
+		return w.String, a.Time
+	}
+	waitUntil(t, 30*time.Second, "segment "+seg+" archived", nil, func() bool { w, _ := archived(); return w >= seg })
+	// More charges, for longer than archive_timeout: it archives at least one more segment, and then the crash
+	// loses what was written since the last.
+	waitUntil(t, 4*archiveTimeout, "a segment archived by archive_timeout", nil, func() bool { w, _ := archived(); return w > seg })
+	time.Sleep(archiveTimeout / 2)
+	_, lastArchived := archived()
+
+	killed := time.Now()
+	ch.dead.Store(true)
+	if err := cl.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	ch.halt()
+	db.Close()
+
+	// The restore: a new data directory from the base backup, recovered from the archive to its end.
+	began = time.Now()
+	data := cl.DataDir()
+	if err := os.RemoveAll(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Own(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Run("tar", "-xzf", filepath.Join(base, "base.tar.gz"), "-C", data); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Run("tar", "-xzf", filepath.Join(base, "pg_wal.tar.gz"), "-C", filepath.Join(data, "pg_wal")); err != nil {
+		t.Fatal(err)
+	}
+	auto, err := os.OpenFile(filepath.Join(data, "postgresql.auto.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = auto.WriteString(backup.ConfLines([][2]string{{"restore_command", backup.RestoreCommand(archive)}}))
+	auto.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signal := filepath.Join(data, "recovery.signal")
+	if err := os.WriteFile(signal, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Own(signal); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Start(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("pgx", cl.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	waitUntil(t, time.Minute, "recovery done", nil, func() bool {
+		var in bool
+		return raw.QueryRow(`SELECT pg_is_in_recovery()`).Scan(&in) == nil && !in
+	})
+	rto := time.Since(began)
+
+	lost, firstLost := ch.checkRestored(t, cl.URL, raw, switched)
+	window := time.Duration(0)
+	if lost > 0 {
+		window = killed.Sub(firstLost)
+	}
+	t.Logf("PostgreSQL RPO: archive_timeout %s; the crash came %s after the last archived segment and lost %d charges, "+
+		"those of the last %s", archiveTimeout, killed.Sub(lastArchived).Round(time.Millisecond), lost,
+		window.Round(time.Millisecond))
+	t.Logf("PostgreSQL RTO: extract, replay and start to the end of recovery %s", rto.Round(time.Millisecond))
 }
