@@ -145,6 +145,9 @@ func openStore(ctx context.Context, cfg config.Config) (*store.DB, error) {
 		return nil, err
 	}
 	db.SetPool(cfg.DBMaxConns, cfg.DBMaxIdleConns)
+	if !cfg.SQLiteCheckpoints {
+		db.LeaveCheckpoints()
+	}
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -426,22 +426,48 @@ func Verify(ctx context.Context, file, pgURL string) (Report, error) {
 
 // check inspects a restored database and compares it with the manifest.
 func check(ctx context.Context, m Manifest, kind, path, dbURL string) (Report, error) {
+	in, err := inspectDatabase(ctx, kind, path, dbURL)
+	if err != nil {
+		return Report{}, err
+	}
+	return Report{Manifest: m, Tables: in.Tables, Problems: append(compare(m, in), in.Problems...)}, nil
+}
+
+// Check inspects a live database with Verify's rules, for a database that came back without a backup file (from
+// Litestream's replica, or PostgreSQL's base backup and archived WAL): every account's ledger chain and every
+// balance against its ledger. There is no manifest to compare with; Report.Manifest holds the figures found, as
+// a backup taken now would record them. Report.Problems lists the breaks (none: all is well).
+func Check(ctx context.Context, dbURL string) (Report, error) {
+	kind, path, err := kindOf(dbURL)
+	if err != nil {
+		return Report{}, err
+	}
+	in, err := inspectDatabase(ctx, kind, path, dbURL)
+	if err != nil {
+		return Report{}, err
+	}
+	m := Manifest{Format: Format, CreatedAt: time.Now().UTC(), Store: kind, SchemaVersion: in.SchemaVersion,
+		Tables: in.Tables, Ledger: in.Ledger}
+	return Report{Manifest: m, Tables: in.Tables, Problems: in.Problems}, nil
+}
+
+// inspectDatabase opens a database (a SQLite file read-only) and inspects it.
+func inspectDatabase(ctx context.Context, kind, path, dbURL string) (inspection, error) {
 	var db *sql.DB
 	var err error
 	if kind == "sqlite" {
+		if _, err := os.Stat(path); err != nil {
+			return inspection{}, err // SQLite would create an empty file
+		}
 		db, err = openSQLite(path, true)
 	} else {
 		db, err = sql.Open("pgx", dbURL)
 	}
 	if err != nil {
-		return Report{}, err
+		return inspection{}, err
 	}
 	defer db.Close()
-	in, err := inspect(ctx, db)
-	if err != nil {
-		return Report{}, err
-	}
-	return Report{Manifest: m, Tables: in.Tables, Problems: append(compare(m, in), in.Problems...)}, nil
+	return inspect(ctx, db)
 }
 
 // contents says what a database holds ("" when empty).

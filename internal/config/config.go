@@ -69,6 +69,11 @@ type Config struct {
 	// ServeJobs runs batch jobs inside `serve` (VALUATOR_SERVE_JOBS, default true); false leaves them to
 	// `valuator worker` processes, so that web servers spend no CPU on batches.
 	ServeJobs bool
+	// SQLiteCheckpoints lets the server checkpoint SQLite's WAL itself, once a second (VALUATOR_SQLITE_CHECKPOINTS,
+	// default true). Set it to false when Litestream replicates the database: Litestream must be the only process
+	// that checkpoints, or a checkpoint that starts the WAL over between two of its reads makes it take a new full
+	// snapshot (docs/operations.md, "Continuous protection").
+	SQLiteCheckpoints bool
 	// JobSlice is how long one run of a batch job lasts before it hands over (VALUATOR_JOB_SLICE, default 10s), and
 	// JobRescueAfter when a job whose process died is run again (VALUATOR_JOB_RESCUE_AFTER, default 2m, at least
 	// four slices). The defaults suit production; tests shorten them to see a killed worker's job resumed.
@@ -321,6 +326,7 @@ func Load(getenv func(string) string) (Config, error) {
 	boolVar("VALUATOR_TRUST_PROXY", "false", &c.TrustProxy)
 	boolVar("VALUATOR_DEMO", "true", &c.Demo)
 	boolVar("VALUATOR_SERVE_JOBS", "true", &c.ServeJobs)
+	boolVar("VALUATOR_SQLITE_CHECKPOINTS", "true", &c.SQLiteCheckpoints)
 	if c.Mode == Production {
 		c.Demo = false
 	}

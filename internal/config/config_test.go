@@ -38,6 +38,12 @@ func TestLoadDefaults(t *testing.T) {
 	if c.SMTP.Enabled() {
 		t.Error("SMTP enabled without a host")
 	}
+	if !c.SQLiteCheckpoints {
+		t.Error("SQLiteCheckpoints is off by default; the server checkpoints unless Litestream does")
+	}
+	if c, err := Load(env(map[string]string{"VALUATOR_SQLITE_CHECKPOINTS": "false"})); err != nil || c.SQLiteCheckpoints {
+		t.Errorf("VALUATOR_SQLITE_CHECKPOINTS=false: %v, SQLiteCheckpoints %v", err, c.SQLiteCheckpoints)
+	}
 	if c.DBMaxConns != 32 || c.DBMaxIdleConns != 32 {
 		t.Errorf("DBMaxConns %d, DBMaxIdleConns %d; want 32, 32 (as before they were settings)", c.DBMaxConns, c.DBMaxIdleConns)
 	}

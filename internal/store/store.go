@@ -203,6 +203,16 @@ func (db *DB) restartWAL(ctx context.Context) error {
 	return errors.Join(err, rerr)
 }
 
+// LeaveCheckpoints stops the SQLite checkpointer (checkpoints) for good, leaving the WAL to another process:
+// Litestream, which must be the only one to checkpoint so that the WAL is never started over before it has copied
+// it. Without such a process the WAL grows without bound. PostgreSQL: nothing to do.
+func (db *DB) LeaveCheckpoints() {
+	if db.stopCheckpoints != nil {
+		db.stopCheckpoints()
+		<-db.checkpointsDone
+	}
+}
+
 // Close closes the connections.
 func (db *DB) Close() error {
 	if db.stopCheckpoints != nil {

@@ -29,3 +29,13 @@ func (c *cluster) start(context.Context) error { return nil }
 func (c *cluster) halt(context.Context) error { return nil }
 
 func (c *cluster) logTail() string { return "" }
+
+func (c *cluster) crash(context.Context) error { return nil }
+
+func (c *cluster) own(string) error { return nil }
+
+func (c *cluster) binDir() string { return "" }
+
+func (c *cluster) dataDir() string { return "" }
+
+func (c *cluster) run(context.Context, string, ...string) error { return nil }

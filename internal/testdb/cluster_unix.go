@@ -337,3 +337,26 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// crash stops the server with pg_ctl stop -m immediate: no shutdown
+// checkpoint, so that it must recover from its WAL, as after a power cut.
+func (c *cluster) crash(ctx context.Context) error {
+	return c.run(ctx, c.pgCtl, "-D", c.data, "-m", "immediate", "-w", "stop")
+}
+
+// own hands path, and everything below it, to the server's user.
+func (c *cluster) own(path string) error {
+	if c.cred == nil {
+		return nil
+	}
+	return filepath.WalkDir(path, func(p string, _ os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, int(c.cred.Uid), int(c.cred.Gid))
+	})
+}
+
+func (c *cluster) binDir() string { return filepath.Dir(c.pgCtl) }
+
+func (c *cluster) dataDir() string { return c.data }

@@ -149,6 +149,37 @@ func (c *Cluster) Start() error {
 	return waitReady(c.URL)
 }
 
+// Crash stops the server with pg_ctl stop -m immediate, as a power cut
+// would: no shutdown checkpoint, sessions cut. Start starts it again.
+func (c *Cluster) Crash() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return c.c.crash(ctx)
+}
+
+// Dir is the cluster's folder, which the server's user owns and which is
+// removed with the cluster: a place for a test's WAL archive and base
+// backups. DataDir is the data directory inside it.
+func (c *Cluster) Dir() string     { return c.c.base }
+func (c *Cluster) DataDir() string { return c.c.dataDir() }
+
+// Bin is the folder of the cluster's PostgreSQL programs (pg_basebackup,
+// pg_ctl), of the server's version.
+func (c *Cluster) Bin() string { return c.c.binDir() }
+
+// Run runs a program as the server's user (initdb, pg_ctl and the server
+// refuse root, so a test that is root runs them as postgres or nobody),
+// in Dir, and returns an error with its output if it fails.
+func (c *Cluster) Run(name string, args ...string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	return c.c.run(ctx, name, args...)
+}
+
+// Own hands path and everything below it to the server's user (nothing to
+// do unless the test runs as root).
+func (c *Cluster) Own(path string) error { return c.c.own(path) }
+
 // Each runs fn twice, as the subtest "sqlite" with a SQLiteURL and as the
 // subtest "postgres" with a PostgresURL (which skips or fails as PostgresURL
 // does when PostgreSQL is not available).
