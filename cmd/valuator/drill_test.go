@@ -170,6 +170,7 @@ func TestBackupDrill(t *testing.T) {
 			acks      []ack
 			refused   atomic.Int64 // 429s (the keys' budgets), not charged
 			failed    atomic.Int64 // anything else
+			lastFail  atomic.Value // what the last failure was
 			stopLoad  = make(chan struct{})
 			loadGroup sync.WaitGroup
 		)
@@ -188,6 +189,7 @@ func TestBackupDrill(t *testing.T) {
 					switch {
 					case err != nil:
 						failed.Add(1)
+						lastFail.Store(err.Error())
 						time.Sleep(20 * time.Millisecond)
 					case st == http.StatusOK:
 						var res struct {
@@ -195,6 +197,7 @@ func TestBackupDrill(t *testing.T) {
 						}
 						if json.Unmarshal(b, &res) != nil || res.Data.Meta.RequestID == "" {
 							failed.Add(1)
+							lastFail.Store("200 without a request id: " + string(b))
 							continue
 						}
 						done := time.Now()
@@ -206,6 +209,7 @@ func TestBackupDrill(t *testing.T) {
 						time.Sleep(100 * time.Millisecond)
 					default:
 						failed.Add(1)
+						lastFail.Store(fmt.Sprintf("%d %s", st, b))
 						time.Sleep(20 * time.Millisecond)
 					}
 				}
@@ -254,6 +258,10 @@ func TestBackupDrill(t *testing.T) {
 			return acked() >= ackedAtEnd+20 && j.Processed >= jobAtBackup.Processed+100
 		})
 		stopTheLoad()
+		if n := failed.Load(); n > 0 {
+			t.Errorf("%d lookups failed (neither answered nor refused by a rate limit) while the server ran; the last: %v",
+				n, lastFail.Load())
+		}
 
 		// The crash: the server killed mid-job, and the database lost.
 		jobAtKill, _ := db.BatchJobForWorker(ctx, job.ID)
