@@ -12,7 +12,7 @@ GO_SOURCES  := $(shell find . -name '*.go' -not -path './web/node_modules/*' -no
 	-not -path './api/lint/node_modules/*') \
 	$(shell find internal/store/migrations -name '*.sql') api/openapi.yaml go.mod go.sum
 
-.PHONY: run build litestream web test test-stages test-days readme-check test-go test-web test-e2e test-sdk lint-api sdk sdk-check sdk-dist screenshots bench bench-scale fuzz vet examples clean help
+.PHONY: run build litestream web test test-stages test-days readme-check test-go test-web test-e2e test-sdk lint-api sdk sdk-check sdk-dist screenshots bench bench-scale bench-backup fuzz vet examples clean help
 
 help:
 	@echo "make run     build everything and start the server at http://localhost:8080 (SQLite, demo data)"
@@ -24,6 +24,8 @@ help:
 	@echo "make bench   benchmarks"
 	@echo "make bench-scale  import, training, memory, lookup latency and restart on demo markets of SCALE_HOMES homes"
 	@echo "             (default 10000,100000,1000000; about 12 minutes; docs/operations.md, Large markets)"
+	@echo "make bench-backup  backup, verify and restore time and size, SQLite and PostgreSQL, at the demo market and"
+	@echo "             BENCH_HOMES homes (default 100000; about 11 minutes; docs/operations.md, Backups)"
 	@echo "make screenshots  screenshots of every screen on a phone and a laptop, into docs/screenshots"
 	@echo "make sdk     regenerate the TypeScript and Go SDKs' generated code from api/openapi.yaml (sdk/)"
 	@echo "make sdk-dist  package the SDKs into dist/ (Go module zip, npm tarball, Python wheel and sdist), which"
@@ -243,6 +245,15 @@ SCALE_ADDR  ?= 127.0.0.1:8093
 bench-scale:
 	$(GO) build -trimpath -o bin/valuator-scale ./cmd/valuator
 	$(GO) run ./cmd/scalebench -bin bin/valuator-scale -homes $(SCALE_HOMES) -dir $(SCALE_DIR) -addr $(SCALE_ADDR)
+
+# Backup, verify and restore figures (scripts/backup-bench.sh): on SQLite and on PostgreSQL (BENCH_PG_URL, else a
+# throwaway cluster), a development server of the built binary seeds the demo market, or BENCH_HOMES homes, and
+# runs while it is backed up and the backup verified; then the backup is restored into an empty database. Prints one
+# table. Not part of `make test`: training the 100,000-home market takes 3 to 5 minutes a database on 2 shared
+# cores.
+BENCH_HOMES ?= 100000
+bench-backup:
+	BENCH_HOMES=$(BENCH_HOMES) GO=$(GO) ./scripts/backup-bench.sh
 
 # Each fuzz target in turn for FUZZTIME (go test -fuzz takes one target at a time). A crash is written to the
 # package's testdata/fuzz/<target>/ and then runs with every `go test` as a regression test. The fuzzer shrinks each

@@ -106,12 +106,12 @@ func (c *charger) halt() {
 	c.wg.Wait()
 }
 
-// checkRestored checks the restored database: the ledger's rules hold (backup.Check), no charge is there twice,
+// checkRestored checks the restored database: the ledger's rules hold (backup.CheckLive), no charge is there twice,
 // and every charge acknowledged before mustHave is there. It returns how many acknowledged charges are missing and
 // when the first of them was acknowledged.
 func (c *charger) checkRestored(t *testing.T, dbURL string, raw *sql.DB, mustHave time.Time) (lost int, firstLost time.Time) {
 	t.Helper()
-	r, err := backup.Check(context.Background(), dbURL)
+	r, err := backup.CheckLive(context.Background(), dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}

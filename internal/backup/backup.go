@@ -433,24 +433,6 @@ func check(ctx context.Context, m Manifest, kind, path, dbURL string) (Report, e
 	return Report{Manifest: m, Tables: in.Tables, Problems: append(compare(m, in), in.Problems...)}, nil
 }
 
-// Check inspects a live database with Verify's rules, for a database that came back without a backup file (from
-// Litestream's replica, or PostgreSQL's base backup and archived WAL): every account's ledger chain and every
-// balance against its ledger. There is no manifest to compare with; Report.Manifest holds the figures found, as
-// a backup taken now would record them. Report.Problems lists the breaks (none: all is well).
-func Check(ctx context.Context, dbURL string) (Report, error) {
-	kind, path, err := kindOf(dbURL)
-	if err != nil {
-		return Report{}, err
-	}
-	in, err := inspectDatabase(ctx, kind, path, dbURL)
-	if err != nil {
-		return Report{}, err
-	}
-	m := Manifest{Format: Format, CreatedAt: time.Now().UTC(), Store: kind, SchemaVersion: in.SchemaVersion,
-		Tables: in.Tables, Ledger: in.Ledger}
-	return Report{Manifest: m, Tables: in.Tables, Problems: in.Problems}, nil
-}
-
 // inspectDatabase opens a database (a SQLite file read-only) and inspects it.
 func inspectDatabase(ctx context.Context, kind, path, dbURL string) (inspection, error) {
 	var db *sql.DB
@@ -536,4 +518,42 @@ func pgRestore(ctx context.Context, dump, dbURL string) error {
 		return fmt.Errorf("%s: %w\n%s", bin, err, out.String())
 	}
 	return nil
+}
+
+// CheckLive checks the database at dbURL as it is, servers running on it or not, by the rules verify checks a
+// backup by: every account's ledger chain, and every balance against its ledger. It is the check of a database
+// that came back without a backup file (Litestream's replica, PostgreSQL's base backup and archived WAL) or from
+// one (the drill). It reads in one transaction
+// (PostgreSQL: repeatable read; SQLite: one read transaction in WAL mode), so that charges written meanwhile do not
+// show as breaks. The report has no manifest; Problems lists the breaks (none: all is well).
+func CheckLive(ctx context.Context, dbURL string) (Report, error) {
+	kind, path, err := kindOf(dbURL)
+	if err != nil {
+		return Report{}, err
+	}
+	var db *sql.DB
+	opts := &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	if kind == "sqlite" {
+		if _, err := os.Stat(path); err != nil {
+			return Report{}, fmt.Errorf("no database to check: %w", err)
+		}
+		db, err = openSQLite(path, false)
+		opts = nil // a deferred transaction: its first read fixes the snapshot
+	} else {
+		db, err = sql.Open("pgx", dbURL)
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, opts)
+	if err != nil {
+		return Report{}, err
+	}
+	defer tx.Rollback() //nolint:errcheck // read only
+	in, err := inspect(ctx, tx)
+	if err != nil {
+		return Report{}, err
+	}
+	return Report{Tables: in.Tables, Problems: in.Problems}, nil
 }
