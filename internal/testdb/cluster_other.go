@@ -17,7 +17,7 @@ type cluster struct {
 	user    string
 }
 
-func startCluster() (*cluster, error) {
+func startCluster(...string) (*cluster, error) {
 	return nil, fmt.Errorf("%w: a throwaway cluster needs a Unix system, and %s is not set",
 		errUnavailable, EnvPostgresURL)
 }

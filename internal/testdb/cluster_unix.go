@@ -33,6 +33,11 @@ type cluster struct {
 	port    int
 	user    string // Database superuser.
 
+	// settings are the server settings ("name=value") that OwnCluster's
+	// caller asked for, given to the server with -c on every start, after
+	// the defaults, which they override.
+	settings []string
+
 	// cred is the system user that initdb and pg_ctl run as when we are
 	// root (they refuse to run as root); nil otherwise.
 	cred *syscall.Credential
@@ -45,10 +50,11 @@ type cluster struct {
 	watchdog *os.File
 }
 
-// startCluster creates and starts a cluster in a new temporary directory.
+// startCluster creates and starts a cluster in a new temporary directory,
+// with settings ("name=value") added to the server's defaults.
 // os.MkdirTemp rather than t.TempDir, because the cluster outlives the test
 // that happened to start it.
-func startCluster() (_ *cluster, err error) {
+func startCluster(settings ...string) (_ *cluster, err error) {
 	initdb, pgCtl, version, err := findBinaries()
 	if err != nil {
 		return nil, err
@@ -62,13 +68,14 @@ func startCluster() (_ *cluster, err error) {
 		return nil, fmt.Errorf("creating the cluster directory: %w", err)
 	}
 	c := &cluster{
-		pgCtl:   pgCtl,
-		version: version,
-		base:    base,
-		data:    filepath.Join(base, "data"),
-		logFile: filepath.Join(base, "postgres.log"),
-		user:    "postgres",
-		cred:    cred,
+		pgCtl:    pgCtl,
+		version:  version,
+		base:     base,
+		data:     filepath.Join(base, "data"),
+		logFile:  filepath.Join(base, "postgres.log"),
+		user:     "postgres",
+		cred:     cred,
+		settings: settings,
 	}
 	defer func() {
 		if err != nil {
@@ -141,6 +148,9 @@ func (c *cluster) start(ctx context.Context) error {
 	opts := fmt.Sprintf("-p %d -k '%s' -c listen_addresses=127.0.0.1"+
 		" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"+
 		" -c max_connections=300", c.port, filepath.Join(c.base, "sock"))
+	for _, s := range c.settings {
+		opts += " -c '" + s + "'"
+	}
 	return c.run(ctx, c.pgCtl, "-D", c.data, "-o", opts, "-w", "-t", "60", "-l", c.logFile, "start")
 }
 

@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -108,12 +109,21 @@ type Cluster struct {
 // ends. It skips or fails as PostgresURL does when no cluster can be started,
 // and skips when VALUATOR_TEST_POSTGRES_URL names a server (which a test may
 // not stop).
-func OwnCluster(t testing.TB) *Cluster {
+//
+// settings are server settings ("name=value", e.g. "max_connections=20")
+// given to the server on every start, over the defaults (among them
+// max_connections=300, fsync=off).
+func OwnCluster(t testing.TB, settings ...string) *Cluster {
 	t.Helper()
 	if os.Getenv(EnvPostgresURL) != "" {
 		t.Skipf("testdb: %s names a server, which a test may not stop", EnvPostgresURL)
 	}
-	c, err := startCluster()
+	for _, s := range settings {
+		if !strings.Contains(s, "=") || strings.ContainsAny(s, "'\\") {
+			t.Fatalf("testdb: setting %q: want name=value, without quotes or backslashes", s)
+		}
+	}
+	c, err := startCluster(settings...)
 	if err != nil {
 		if errors.Is(err, errUnavailable) && os.Getenv(EnvRequirePostgres) != "1" {
 			t.Skip(err.Error())
