@@ -61,10 +61,11 @@ func (ix *Index) At(t time.Time) float64 {
 }
 
 // Change12m is the index's change over the twelve months to the calendar month of at (0.05 = +5%): the month's level
-// (Month) against the same month's a year before, as the statistics of a market give it.
+// (Month) against the same month's a year before, as the statistics of a market give it. The year is counted back
+// from the month's first day: from February 29 a year back is March 1, and the change would be of eleven months.
 func (ix *Index) Change12m(at time.Time) float64 {
 	now, _ := ix.Month(at)
-	before, _ := ix.Month(at.AddDate(0, -12, 0))
+	before, _ := ix.Month(monthStart(at).AddDate(0, -12, 0))
 	return math.Exp(now-before) - 1
 }
 

@@ -19,8 +19,10 @@ func TestDemoMetroIndexes(t *testing.T) {
 	s, now := demoService(t)
 	e := s.snap.Load().engine
 	change := func(ix *avm.Index, years int) float64 {
-		a, _ := ix.Month(now)
-		b, _ := ix.Month(now.AddDate(-years, 0, 0))
+		// From the month's first day: a year before February 29 is not March 1.
+		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		a, _ := ix.Month(month)
+		b, _ := ix.Month(month.AddDate(-years, 0, 0))
 		return math.Exp((a-b)/float64(years)) - 1
 	}
 	trends := map[string][2]float64{}
@@ -74,15 +76,16 @@ func TestValuationUsesItsAreasIndex(t *testing.T) {
 		if pi == nil || pi.Level != level || pi.Area == nil || *pi.Area != key || level == avm.LevelMarket {
 			t.Fatalf("%s: priceIndex %+v, want level %q area %q (not the whole market)", c.zip, pi, level, key)
 		}
-		a, _ := ix.Month(now)
-		b, _ := ix.Month(now.AddDate(-1, 0, 0))
+		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		a, _ := ix.Month(month)
+		b, _ := ix.Month(month.AddDate(-1, 0, 0))
 		if want := math.Round((math.Exp(a-b)-1)*1000) / 1000; deref(res.MarketData.MarketTrend) != want {
 			t.Errorf("%s: marketTrend %v, want its area's %v", c.zip, deref(res.MarketData.MarketTrend), want)
 		}
 		// The value a year ago is today's carried back by the area's index.
 		hist := res.ValueHistory
 		ago := float64(hist[len(hist)-13].Value) / float64(hist[len(hist)-1].Value)
-		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(-1, 0, 0)
+		month = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(-1, 0, 0)
 		end := month.AddDate(0, 1, 0).Add(-time.Second)
 		if want := math.Exp(ix.At(end) - ix.At(now)); math.Abs(ago-want) > 0.002 {
 			t.Errorf("%s: value history a year ago at %.4f of today, its area's index says %.4f", c.zip, ago, want)
