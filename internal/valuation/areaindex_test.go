@@ -10,11 +10,12 @@ import (
 )
 
 // TestDemoMetroIndexes: on the demo market (3,000 homes, ten years, seven metros each rising at its own rate), every
-// metro's ZIP codes follow their metro's own index, whose change over five years is the generator's growth within 1.25
-// points a year and over the last twelve months within 4, and Phoenix (+7% a year) rises faster than Seattle (+4.5%)
-// over both. Before the area indexes every ZIP of every metro showed one +2.4% a year. The bounds hold on every day
-// measured (docs/accuracy.md, "Price index": the largest misses, 1.02 and 3.73 points, are both of 2028-02-29; on
-// most days they are under 0.9 and 2.3), not the 1 point for the twelve months.
+// metro's ZIP codes follow their metro's own index, whose change over five years is the generator's growth within 1
+// point a year (the bound) and over the last twelve months within 2.5, and Phoenix (+7% a year) rises faster
+// than Seattle (+4.5%) over both. Before the area indexes every ZIP of every metro showed one +2.4% a year. The bounds
+// hold on every day measured (docs/accuracy.md, "Price index": the largest misses over eight days are 0.82 and 1.90
+// points), not the 1 point for the twelve months, which at 3,000 homes even an estimator that knows every
+// home's true value misses by up to 2.8 points (the sales' own luck).
 func TestDemoMetroIndexes(t *testing.T) {
 	s, now := demoService(t)
 	e := s.snap.Load().engine
@@ -38,11 +39,11 @@ func TestDemoMetroIndexes(t *testing.T) {
 			five, twelve := change(ix, 5), change(ix, 1)
 			t.Logf("%-9s %s %-5s 12 months %+.2f%%, 5 years %+.2f%% a year, generator %+.2f%%", m.Name, z, level,
 				100*twelve, 100*five, 100*m.Growth)
-			if math.Abs(five-m.Growth) > 0.0125 {
+			if math.Abs(five-m.Growth) > 0.01 {
 				t.Errorf("%s %s: %+.2f%% a year over five years, the generator's growth is %+.2f%%", m.Name, z,
 					100*five, 100*m.Growth)
 			}
-			if math.Abs(twelve-m.Growth) > 0.04 {
+			if math.Abs(twelve-m.Growth) > 0.025 {
 				t.Errorf("%s %s: %+.2f%% over twelve months, the generator's growth is %+.2f%%", m.Name, z,
 					100*twelve, 100*m.Growth)
 			}
