@@ -46,6 +46,10 @@ test("Markets: a demo ZIP's statistics, compared with another, exported, two met
   await expect(page.getByTestId("median-prices-chart")).toBeVisible();
   // 24 months of history by default: one row a month in the chart's table.
   await expect(page.getByTestId("median-prices-data").locator("tbody tr")).toHaveCount(24);
+  // A demo ZIP has a few sales a month: its monthly medians are over that month and the two before, and the chart
+  // says so beside its legend's "(3-month rolling)".
+  await expect(page.getByTestId("median-prices-window")).toContainText("3-month rolling median of");
+  await expect(page.getByTestId("median-prices-chart")).toContainText("(3-month rolling)");
   await expect(page.getByTestId(`breakdown-${MAIN}`)).toBeVisible();
   await expect(page.getByTestId("credits-balance")).toContainText("99 credits");
 

@@ -61,10 +61,11 @@ func (ix *Index) At(t time.Time) float64 {
 }
 
 // Change12m is the index's change over the twelve months to the calendar month of at (0.05 = +5%): the month's level
-// (Month) against the same month's a year before, as the statistics of a market give it.
+// (Month) against the same month's a year before, as the statistics of a market give it. The year is counted back
+// from the month's first day: from February 29 a year back is March 1, and the change would be of eleven months.
 func (ix *Index) Change12m(at time.Time) float64 {
 	now, _ := ix.Month(at)
-	before, _ := ix.Month(at.AddDate(0, -12, 0))
+	before, _ := ix.Month(monthStart(at).AddDate(0, -12, 0))
 	return math.Exp(now-before) - 1
 }
 
@@ -124,18 +125,21 @@ func buildIndex(dates []time.Time, resid []float64) Index {
 }
 
 // indexOfLevels makes the index from raw monthly log levels from start (NaN: no data), each weighted by how much
-// data it rests on (0 to 1), and perMonth, the market's average sales a month: seasonally adjusted, smoothed,
-// centred, with its season and its trend past the data.
+// data it rests on, and perMonth, the market's average sales a month: seasonally adjusted, smoothed, centred, with
+// its season and its trend past the data.
 func indexOfLevels(start time.Time, raw, weight []float64, perMonth float64) Index {
 	n := len(raw)
 	// Smooth with a local linear fit, weighted by each month's data and a tricube kernel (a moving average would lag
 	// at the ends of the series, and the last month is where extrapolation starts), over two months either side, or
 	// as many as hold about indexWindowSales sales in a thin market: a month's level there rests on a few dozen
 	// sales, and the change over a year would be mostly their noise. A window that wide would flatten the season,
-	// so a season the market's two years or more can measure is taken out before and put back after.
+	// and a narrow one at the end of the series would fit a line to the season's bend (a June peak read as a fall),
+	// so a season the market's two years or more can measure is taken out before and put back after. (On a market
+	// generated with a 2% season and a steady trend, the 12-month change to each calendar month came out up to 0.4
+	// points off with a two-month window and the season left in, 0.1 with it taken out.)
 	h := min(max(int(math.Ceil((indexWindowSales/perMonth-1)/2)), 2), indexMaxWindow)
 	var season [12]float64
-	if h > 2 && n >= 24 {
+	if n >= 24 {
 		filled := append([]float64(nil), raw...)
 		fillGaps(filled)
 		season = seasonalProfile(start, filled)
@@ -147,7 +151,8 @@ func indexOfLevels(start time.Time, raw, weight []float64, perMonth float64) Ind
 	}
 	levels := make([]float64, n)
 	for m := range levels {
-		levels[m] = localLinear(adj, weight, m, h)
+		// The ends of a thin market's index, or of any over two years or more, are widened (localLinear).
+		levels[m] = localLinear(adj, weight, m, h, h > 2 || n >= 24)
 	}
 	fillGaps(levels)
 	// Express levels relative to their mean, so the model trained on deflated prices sits at the average level.
@@ -207,15 +212,17 @@ func seasonalProfile(start time.Time, levels []float64) [12]float64 {
 	return out
 }
 
-// localLinear is localLine's level alone, the window widened at the ends of a thin market's series.
-func localLinear(v, w []float64, m, h int) float64 {
+// localLinear is localLine's level alone, the window widened at the ends of the series when widen is set.
+func localLinear(v, w []float64, m, h int, widen bool) float64 {
 	// Near either end the window is one-sided, and a line's end fitted on half a window carries about four times
 	// the noise of its middle. Where the window is wider than the least (a thin market, whose levels are mostly
-	// noise, not bends) it is widened here so that it still spans 2h+1 months: on the demo market this took the
-	// metros' 12-month change from 1.7 points off the generator's growth to 1.4 (mean over six days). Only a
-	// market's own index is widened: widening childIndex's too cost King County's ZIP codes the calibration of the
-	// confidence (6 points off in a tenth), and widening every window its MdAPE (7.96% to 8.04%).
-	if edge := min(m, len(v)-1-m); h > 2 && edge < h {
+	// noise, not bends), or the history is two years or more, it is widened here so that it still spans 2h+1
+	// months: on the demo market this took the metros' 12-month change from 1.7 points off the generator's growth
+	// to 1.4 (mean over six days); on a 30,000-home demo market, whose two-month window ended on a line through
+	// its last three months, the widening took the mean miss over four days from 1.7 points to 1.4. Only a market's
+	// own index is widened: widening childIndex's too cost King County's ZIP codes the calibration of the confidence
+	// (6 points off in a tenth), and widening King County's nine months its MdAPE (7.96% to 8.04%).
+	if edge := min(m, len(v)-1-m); widen && edge < h {
 		h += h - max(edge, 0)
 	}
 	level, _ := localLine(v, w, m, h)

@@ -146,4 +146,13 @@ func TestTrendIsTheMonthsChange(t *testing.T) {
 			t.Errorf("March %d: trend %.6f, want the month's %.6f", day, got, want)
 		}
 	}
+	// February 29: twelve months back is February, not March 1 (which an eleven-month change used to take).
+	leap := Index{Start: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC), MaxAhead: trendMaxAhead}
+	for m := 0; m < 16; m++ {
+		leap.Levels = append(leap.Levels, 0.005*float64(m))
+	}
+	want := math.Exp(leap.Levels[13]-leap.Levels[1]) - 1 // February 2028 against February 2027
+	if got := leap.Change12m(time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC)); math.Abs(got-want) > 1e-12 {
+		t.Errorf("February 29: change %.6f, want February's against February's %.6f", got, want)
+	}
 }

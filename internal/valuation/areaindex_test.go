@@ -10,17 +10,20 @@ import (
 )
 
 // TestDemoMetroIndexes: on the demo market (3,000 homes, ten years, seven metros each rising at its own rate), every
-// metro's ZIP codes follow their metro's own index, whose change over five years is the generator's growth within 1.25
-// points a year and over the last twelve months within 4, and Phoenix (+7% a year) rises faster than Seattle (+4.5%)
-// over both. Before the area indexes every ZIP of every metro showed one +2.4% a year. The bounds hold on every day
-// measured (docs/accuracy.md, "Price index": the largest misses, 1.02 and 3.73 points, are both of 2028-02-29; on
-// most days they are under 0.9 and 2.3), not the 1 point for the twelve months.
+// metro's ZIP codes follow their metro's own index, whose change over five years is the generator's growth within 1
+// point a year (the bound) and over the last twelve months within 2.5, and Phoenix (+7% a year) rises faster
+// than Seattle (+4.5%) over both. Before the area indexes every ZIP of every metro showed one +2.4% a year. The bounds
+// hold on every day measured (docs/accuracy.md, "Price index": the largest misses over eight days are 0.82 and 1.90
+// points), not the 1 point for the twelve months, which at 3,000 homes even an estimator that knows every
+// home's true value misses by up to 2.8 points (the sales' own luck).
 func TestDemoMetroIndexes(t *testing.T) {
 	s, now := demoService(t)
 	e := s.snap.Load().engine
 	change := func(ix *avm.Index, years int) float64 {
-		a, _ := ix.Month(now)
-		b, _ := ix.Month(now.AddDate(-years, 0, 0))
+		// From the month's first day: a year before February 29 is not March 1.
+		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		a, _ := ix.Month(month)
+		b, _ := ix.Month(month.AddDate(-years, 0, 0))
 		return math.Exp((a-b)/float64(years)) - 1
 	}
 	trends := map[string][2]float64{}
@@ -36,11 +39,11 @@ func TestDemoMetroIndexes(t *testing.T) {
 			five, twelve := change(ix, 5), change(ix, 1)
 			t.Logf("%-9s %s %-5s 12 months %+.2f%%, 5 years %+.2f%% a year, generator %+.2f%%", m.Name, z, level,
 				100*twelve, 100*five, 100*m.Growth)
-			if math.Abs(five-m.Growth) > 0.0125 {
+			if math.Abs(five-m.Growth) > 0.01 {
 				t.Errorf("%s %s: %+.2f%% a year over five years, the generator's growth is %+.2f%%", m.Name, z,
 					100*five, 100*m.Growth)
 			}
-			if math.Abs(twelve-m.Growth) > 0.04 {
+			if math.Abs(twelve-m.Growth) > 0.025 {
 				t.Errorf("%s %s: %+.2f%% over twelve months, the generator's growth is %+.2f%%", m.Name, z,
 					100*twelve, 100*m.Growth)
 			}
@@ -74,15 +77,16 @@ func TestValuationUsesItsAreasIndex(t *testing.T) {
 		if pi == nil || pi.Level != level || pi.Area == nil || *pi.Area != key || level == avm.LevelMarket {
 			t.Fatalf("%s: priceIndex %+v, want level %q area %q (not the whole market)", c.zip, pi, level, key)
 		}
-		a, _ := ix.Month(now)
-		b, _ := ix.Month(now.AddDate(-1, 0, 0))
+		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		a, _ := ix.Month(month)
+		b, _ := ix.Month(month.AddDate(-1, 0, 0))
 		if want := math.Round((math.Exp(a-b)-1)*1000) / 1000; deref(res.MarketData.MarketTrend) != want {
 			t.Errorf("%s: marketTrend %v, want its area's %v", c.zip, deref(res.MarketData.MarketTrend), want)
 		}
 		// The value a year ago is today's carried back by the area's index.
 		hist := res.ValueHistory
 		ago := float64(hist[len(hist)-13].Value) / float64(hist[len(hist)-1].Value)
-		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(-1, 0, 0)
+		month = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(-1, 0, 0)
 		end := month.AddDate(0, 1, 0).Add(-time.Second)
 		if want := math.Exp(ix.At(end) - ix.At(now)); math.Abs(ago-want) > 0.002 {
 			t.Errorf("%s: value history a year ago at %.4f of today, its area's index says %.4f", c.zip, ago, want)
