@@ -75,7 +75,8 @@ func (in Input) Validate(validEmail func(string) bool) (Message, error) {
 	v.Check(m.Message != "", "message", "Message is required")
 	v.Check(n(m.Message) <= maxMessage, "message", "Message must be at most 5000 characters")
 	// Names are one line without control or text-direction characters (they appear in the team's inbox and
-	// exports); the message may have line breaks but, like every field, must be storable text.
+	// exports); the message may have line breaks and tabs, but no text-direction overrides either (a message that
+	// reads differently from what it says, in the inbox, as support chat messages: text.MessageProblem).
 	for _, f := range []struct{ field, label, value string }{
 		{"firstName", "First name", m.FirstName}, {"lastName", "Last name", m.LastName}, {"company", "Company", m.Company},
 	} {
@@ -84,11 +85,14 @@ func (in Input) Validate(validEmail func(string) bool) (Message, error) {
 		}
 	}
 	for _, f := range []struct{ field, label, value string }{
-		{"email", "Email", m.Email}, {"subject", "Subject", m.Subject}, {"message", "Message", m.Message},
+		{"email", "Email", m.Email}, {"subject", "Subject", m.Subject},
 	} {
 		if p := text.Problem(f.value); p != "" {
 			v.Add(f.field, f.label+" "+p)
 		}
+	}
+	if p := text.MessageProblem(m.Message); p != "" {
+		v.Add("message", "Message "+p)
 	}
 	return m, v.Err()
 }

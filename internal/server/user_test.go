@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"valuator/internal/account"
 	"valuator/internal/testdb"
@@ -202,8 +203,14 @@ func TestContact(t *testing.T) {
 			{"unknown subject", with("subject", "sales"), "subject", "Please choose a subject from the list"},
 			{"no message", with("message", "   "), "message", "Message is required"},
 			{"long message", with("message", strings.Repeat("m", 5001)), "message", "Message must be at most 5000 characters"},
+			{"message reversed by a bidi override", with("message", "Please refund \u202esd321 tnuocca\u202c now"), "message",
+				"Message must not contain text-direction control characters"},
+			{"message with a bell", with("message", "Hello\a"), "message", "Message must not contain control characters other than tabs and line breaks"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
+				// A network may send the form a few times a minute, refused ones included: a minute passes
+				// between cases (the test's clock, not a sleep).
+				a.clock.Advance(time.Minute)
 				r := a.do(req{method: "POST", path: "/api/contact", body: tt.body, badRequest: true})
 				expectStatus(t, r, http.StatusBadRequest)
 				if e := r.errBody(t); e.Field != tt.field || e.Error != tt.msg {
