@@ -32,6 +32,7 @@ import (
 	"valuator/internal/notify"
 	"valuator/internal/officehours"
 	"valuator/internal/person"
+	"valuator/internal/portfolio"
 	"valuator/internal/person/whitepages"
 	"valuator/internal/ratelimit"
 	"valuator/internal/sdks"
@@ -305,7 +306,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Batch jobs run in this process too (unless VALUATOR_SERVE_JOBS=false); `valuator worker` processes add capacity.
 	// The queue's jobs send mail themselves, synchronously, so that a delivery that fails is tried again.
-	queue, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer.Sender, m, log, now)
+	queue, portfolios, err := newQueue(cfg, cfg.ServeJobs, db, vals, bill, mailer.Sender, m, log, now)
 	if err != nil {
 		return err
 	}
@@ -369,6 +370,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		APIKeys:   apikey.NewService(db, sealer, log, now),
 		Usage:     usagerec.NewService(db, now),
 		Batches:   batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Dev: cfg.Dev(), Now: now}),
+		Portfolios: portfolios,
 		People: person.NewService(person.Deps{Store: db, Provider: people, Mailer: mailer, Limiter: formLimiter,
 			Logger: log, BaseURL: cfg.BaseURL, Dev: cfg.Dev(), Now: now}),
 		Contact:     contact.NewService(db, formLimiter, log, now, cfg.SupportEmail),
@@ -481,17 +483,27 @@ func startingWhat(seedingDemo bool) string {
 	return "loading the valuation engine..."
 }
 
-// newQueue makes the job queue, with its workers unless workers is false (it then only queues). Webhooks may reach
+// newQueue makes the job queue, with its workers unless workers is false (it then only queues), and the portfolio
+// service, whose monthly revaluation is one of the queue's jobs and whose alerts it queues. Webhooks may reach
 // private addresses only in development.
 func newQueue(cfg config.Config, workers bool, db *store.DB, vals *valuation.Service, bill *billing.Service,
-	mailer mail.Sender, m *metrics.Metrics, log *slog.Logger, now func() time.Time) (*jobs.Queue, error) {
+	mailer mail.Sender, m *metrics.Metrics, log *slog.Logger, now func() time.Time) (*jobs.Queue, *portfolio.Service, error) {
 	unsubscribe, err := notify.NewSigner(cfg.Secret)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: workers,
+	// A batch service without a queue, for its check of webhook URLs: one rule for batch jobs' and portfolios'.
+	hooks := batch.NewService(batch.Deps{Logger: log, Dev: cfg.Dev(), Now: now})
+	portfolios := portfolio.NewService(portfolio.Deps{Store: db, Valuer: vals, Logger: log, Now: now,
+		CheckWebhook: hooks.CheckWebhookURL, NewSecret: batch.NewWebhookSecret})
+	queue, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: workers,
 		Slice: cfg.JobSlice, RescueAfter: cfg.JobRescueAfter, Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill,
-		Mailer: mailer, Metrics: m, Unsubscribe: unsubscribe, Now: now})
+		Mailer: mailer, Metrics: m, Unsubscribe: unsubscribe, Now: now, Portfolios: portfolios})
+	if err != nil {
+		return nil, nil, err
+	}
+	portfolios.SetEnqueue(queue.EnqueuePortfolioAlert)
+	return queue, portfolios, nil
 }
 
 // listenMetrics takes the metrics address (VALUATOR_METRICS_ADDR) when one is set, at start like the main one, so
@@ -632,7 +644,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 			log.Error("alert emails still queued at shutdown", "err", err)
 		}
 	}()
-	queue, err := newQueue(cfg, true, db, vals, bill, mailer.Sender, m, log, now)
+	queue, _, err := newQueue(cfg, true, db, vals, bill, mailer.Sender, m, log, now)
 	if err != nil {
 		return err
 	}

@@ -208,9 +208,7 @@ func (s *Service) Create(ctx context.Context, n NewJob) (job Job, created bool, 
 	}
 	mappingJSON, _ := json.Marshal(n.Mapping)
 	if n.Webhook != "" {
-		b := make([]byte, 24)
-		_, _ = rand.Read(b)
-		secret = "whsec_" + hex.EncodeToString(b)
+		secret = NewWebhookSecret()
 	}
 	j := Job{UserID: n.UserID, APIKeyID: n.KeyID, APIKeyName: n.KeyName, FileName: n.FileName, FileSHA256: n.FileSHA,
 		Mapping: string(mappingJSON), Dropped: dropped, WebhookURL: n.Webhook, WebhookSecret: secret,
@@ -237,6 +235,16 @@ func (s *Service) canPayOneRow(ctx context.Context, userID int64) error {
 	}
 	return credit.CanPay(balance, credit.BatchCostPerRow, plan, limit)
 }
+
+// NewWebhookSecret makes a webhook's signing secret (batch jobs', portfolios').
+func NewWebhookSecret() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return "whsec_" + hex.EncodeToString(b)
+}
+
+// CheckWebhookURL is the one check of a webhook URL (batch jobs', portfolios'): checkWebhookURL.
+func (s *Service) CheckWebhookURL(ctx context.Context, raw string) error { return s.checkWebhookURL(ctx, raw) }
 
 // checkWebhookURL accepts an absolute http(s) URL; https only in production. In production its host must also
 // resolve to at least one address a webhook may reach (netguard): a URL that can only reach the server's own

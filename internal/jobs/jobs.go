@@ -23,6 +23,7 @@ import (
 	"valuator/internal/mail"
 	"valuator/internal/metrics"
 	"valuator/internal/notify"
+	"valuator/internal/portfolio"
 	"valuator/internal/store"
 	"valuator/internal/valuation"
 )
@@ -60,6 +61,8 @@ type Config struct {
 	Mailer mail.Sender
 	// Unsubscribe signs the unsubscribe links of the emails (nil: emails carry none; `serve` and `worker` set it).
 	Unsubscribe *notify.Signer
+	// Portfolios revalues portfolios in a monthly periodic job (nil: no such job; `serve` and `worker` set it).
+	Portfolios *portfolio.Service
 	// Metrics counts the batch rows saved and their credits (optional).
 	Metrics *metrics.Metrics
 }
@@ -116,6 +119,10 @@ func New(cfg Config) (*Queue, error) {
 		river.AddWorker(workers, &mailWorker{q: q})
 		river.AddWorker(workers, &weeklyWorker{q: q})
 		river.AddWorker(workers, &retentionWorker{q: q})
+		river.AddWorker(workers, &portfolioWebhookWorker{q: q})
+		if cfg.Portfolios != nil {
+			river.AddWorker(workers, &revalueWorker{q: q})
+		}
 		rc.Workers = workers
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: 2},
@@ -129,6 +136,11 @@ func New(cfg Config) (*Queue, error) {
 			river.NewPeriodicJob(river.PeriodicInterval(RetentionInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return retentionArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
+		}
+		if cfg.Portfolios != nil {
+			rc.PeriodicJobs = append(rc.PeriodicJobs, river.NewPeriodicJob(river.PeriodicInterval(RevalueInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return revalueArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}))
 		}
 		if cfg.Billing != nil {
 			rc.PeriodicJobs = append(rc.PeriodicJobs, river.NewPeriodicJob(river.PeriodicInterval(PeriodInterval),

@@ -279,6 +279,9 @@ func Render(q Queued, l Links) (mail.Message, error) {
 		b.WriteString("Replies to this email are not read; the chat keeps the whole conversation.\n")
 	default:
 		ok, err := renderMoney(q, name, l, &msg, &b)
+		if err == nil && !ok {
+			ok, err = renderPortfolio(q, name, l, &msg, &b)
+		}
 		if err != nil {
 			return msg, err
 		}

@@ -32,6 +32,7 @@ import (
 	"valuator/internal/mail"
 	"valuator/internal/metrics"
 	"valuator/internal/person"
+	"valuator/internal/portfolio"
 	"valuator/internal/ratelimit"
 	"valuator/internal/store"
 	"valuator/internal/support"
@@ -248,7 +249,10 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 		o.billing(bill)
 	}
 	formLimiter := ratelimit.NewMemory(clk.Now)
-	h := New(Deps{Config: cfg, Logger: log, DB: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
+	hooks := batch.NewService(batch.Deps{Logger: log, Now: clk.Now, Dev: cfg.Dev(), Resolver: o.resolver})
+	portfolios := portfolio.NewService(portfolio.Deps{Store: db, Valuer: vals, Logger: log, Now: clk.Now,
+		CheckWebhook: hooks.CheckWebhookURL, NewSecret: batch.NewWebhookSecret, Enqueue: queue.EnqueuePortfolioAlert})
+	h := New(Deps{Portfolios: portfolios,Config: cfg, Logger: log, DB: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
 		Web: web, FormLimiter: formLimiter, APILimiter: apiLimiter, Touches: touches, Now: clk.Now,
 		APIKeys: apikey.NewService(db, sealer, log, clk.Now),
 		Usage:   usage.NewService(db, clk.Now),

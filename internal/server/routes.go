@@ -60,6 +60,20 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/api-keys", s.requireUser(s.createAPIKey)},
 		{"DELETE", "/api/api-keys/{id}", s.requireUser(s.deleteAPIKey)},
 
+		// Portfolios (issue 40): the public API (x-api-key) and the dashboard's session twins.
+		{"POST", "/api/v1/portfolios", s.requireAPIKey(s.createPortfolio("POST /api/v1/portfolios"))},
+		{"GET", "/api/v1/portfolios", noHead(s.requireAPIKey(s.listPortfolios))},
+		{"GET", "/api/v1/portfolios/{id}", noHead(s.requireAPIKey(s.getPortfolio))},
+		{"DELETE", "/api/v1/portfolios/{id}", s.requireAPIKey(s.deletePortfolio)},
+		{"POST", "/api/v1/portfolios/{id}/properties", s.requireAPIKey(s.addPortfolioHomes("POST /api/v1/portfolios/{id}/properties"))},
+		{"DELETE", "/api/v1/portfolios/{id}/properties", s.requireAPIKey(s.removePortfolioHomes)},
+		{"POST", "/api/portfolios", s.requireUser(s.createPortfolio("POST /api/portfolios"))},
+		{"GET", "/api/portfolios", s.requireUser(s.listPortfolios)},
+		{"GET", "/api/portfolios/{id}", s.requireUser(s.getPortfolio)},
+		{"DELETE", "/api/portfolios/{id}", s.requireUser(s.deletePortfolio)},
+		{"POST", "/api/portfolios/{id}/properties", s.requireUser(s.addPortfolioHomes("POST /api/portfolios/{id}/properties"))},
+		{"DELETE", "/api/portfolios/{id}/properties", s.requireUser(s.removePortfolioHomes)},
+
 		// Usage history and statistics.
 		{"GET", "/api/usage/history", s.requireUser(s.usageHistory)},
 		{"GET", "/api/usage/stats", s.requireUser(s.usageStats)},

@@ -26,6 +26,7 @@ import (
 	"valuator/internal/notify"
 	"valuator/internal/officehours"
 	"valuator/internal/person"
+	"valuator/internal/portfolio"
 	"valuator/internal/ratelimit"
 	"valuator/internal/sdks"
 	"valuator/internal/support"
@@ -57,6 +58,8 @@ type Deps struct {
 	Contact *contact.Service
 	// Valuation values properties.
 	Valuation *valuation.Service
+	// Portfolios keeps accounts' portfolios of homes (issue 40; optional: nil answers its routes 503).
+	Portfolios *portfolio.Service
 	// OpenAPI is the contract as JSON, served at /api/openapi.json.
 	OpenAPI []byte
 	// Web is the built single-page app (index.html and assets/); it may be empty before the first web build.
@@ -133,6 +136,7 @@ type Server struct {
 	people      *person.Service
 	contact     *contact.Service
 	valuation   *valuation.Service
+	portfolios  *portfolio.Service
 	openAPI     []byte
 	spa         *spa
 	formLimiter ratelimit.Limiter
@@ -190,6 +194,7 @@ func New(d Deps) http.Handler {
 		people:      d.People,
 		contact:     d.Contact,
 		valuation:   d.Valuation,
+		portfolios:  d.Portfolios,
 		openAPI:     d.OpenAPI,
 		spa:         newSPA(d.Web),
 		formLimiter: d.FormLimiter,

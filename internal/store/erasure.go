@@ -37,6 +37,9 @@ var erasureOfTable = map[string]string{
 	// Issue 27. The operators' audit log (admin_audit, no user_id column) is kept as it is, append-only: it names
 	// accounts by id and reads their emails from users, so an erased account shows only its placeholder.
 	"support_conversations": "deleted, with their messages (the account's support chats)",
+	// Issue 40: the account's portfolios and everything in them (addresses, values, alerts). Their charges stay in
+	// the ledger and the usage records, as every charge does.
+	"portfolios": "deleted, with their homes, valuations and alerts",
 }
 
 // ClosedAccountsDue lists up to limit accounts closed at or before cutoff and not yet erased, in id order.
@@ -113,6 +116,11 @@ func eraseUserData(ctx context.Context, x q, id int64, email string, closedAt, a
 		{`DELETE FROM support_messages WHERE conversation_id IN (SELECT id FROM support_conversations WHERE user_id = ?)`,
 			[]any{id}},
 		{`DELETE FROM support_conversations WHERE user_id = ?`, []any{id}},
+		{`DELETE FROM portfolio_valuations WHERE home_id IN (SELECT h.id FROM portfolio_homes h
+			JOIN portfolios p ON p.id = h.portfolio_id WHERE p.user_id = ?)`, []any{id}},
+		{`DELETE FROM portfolio_homes WHERE portfolio_id IN (SELECT id FROM portfolios WHERE user_id = ?)`, []any{id}},
+		{`DELETE FROM portfolio_alerts WHERE portfolio_id IN (SELECT id FROM portfolios WHERE user_id = ?)`, []any{id}},
+		{`DELETE FROM portfolios WHERE user_id = ?`, []any{id}},
 		{`DELETE FROM contact_messages WHERE user_id = ?
 			OR (user_id IS NULL AND LOWER(email) = LOWER(?) AND created_at <= ?)`, []any{id, email, x.t(closedAt)}},
 		{`DELETE FROM mail_outbox WHERE user_id = ?

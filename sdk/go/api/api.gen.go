@@ -4,6 +4,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -359,6 +360,99 @@ func (e PersonResultSource) Valid() bool {
 	}
 }
 
+// Defines values for PortfolioStatus.
+const (
+	PortfolioStatusActive PortfolioStatus = "active"
+	PortfolioStatusPaused PortfolioStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the PortfolioStatus enum.
+func (e PortfolioStatus) Valid() bool {
+	switch e {
+	case PortfolioStatusActive:
+		return true
+	case PortfolioStatusPaused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PortfolioCreatedStatus.
+const (
+	PortfolioCreatedStatusActive PortfolioCreatedStatus = "active"
+	PortfolioCreatedStatusPaused PortfolioCreatedStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the PortfolioCreatedStatus enum.
+func (e PortfolioCreatedStatus) Valid() bool {
+	switch e {
+	case PortfolioCreatedStatusActive:
+		return true
+	case PortfolioCreatedStatusPaused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PortfolioDetailStatus.
+const (
+	PortfolioDetailStatusActive PortfolioDetailStatus = "active"
+	PortfolioDetailStatusPaused PortfolioDetailStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the PortfolioDetailStatus enum.
+func (e PortfolioDetailStatus) Valid() bool {
+	switch e {
+	case PortfolioDetailStatusActive:
+		return true
+	case PortfolioDetailStatusPaused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PortfolioHomeLatestConfidenceLevel.
+const (
+	PortfolioHomeLatestConfidenceLevelHigh   PortfolioHomeLatestConfidenceLevel = "High"
+	PortfolioHomeLatestConfidenceLevelLow    PortfolioHomeLatestConfidenceLevel = "Low"
+	PortfolioHomeLatestConfidenceLevelMedium PortfolioHomeLatestConfidenceLevel = "Medium"
+)
+
+// Valid indicates whether the value is a known member of the PortfolioHomeLatestConfidenceLevel enum.
+func (e PortfolioHomeLatestConfidenceLevel) Valid() bool {
+	switch e {
+	case PortfolioHomeLatestConfidenceLevelHigh:
+		return true
+	case PortfolioHomeLatestConfidenceLevelLow:
+		return true
+	case PortfolioHomeLatestConfidenceLevelMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PortfolioRowResultStatus.
+const (
+	PortfolioRowResultStatusAdded  PortfolioRowResultStatus = "added"
+	PortfolioRowResultStatusFailed PortfolioRowResultStatus = "failed"
+)
+
+// Valid indicates whether the value is a known member of the PortfolioRowResultStatus enum.
+func (e PortfolioRowResultStatus) Valid() bool {
+	switch e {
+	case PortfolioRowResultStatusAdded:
+		return true
+	case PortfolioRowResultStatusFailed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PriceEventEvent.
 const (
 	Sale PriceEventEvent = "sale"
@@ -368,6 +462,39 @@ const (
 func (e PriceEventEvent) Valid() bool {
 	switch e {
 	case Sale:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PropertyLookupRequestPropertyType.
+const (
+	PropertyLookupRequestPropertyTypeCondo        PropertyLookupRequestPropertyType = "Condo"
+	PropertyLookupRequestPropertyTypeLessThannil  PropertyLookupRequestPropertyType = "<nil>"
+	PropertyLookupRequestPropertyTypeManufactured PropertyLookupRequestPropertyType = "Manufactured"
+	PropertyLookupRequestPropertyTypeMultiFamily  PropertyLookupRequestPropertyType = "Multi-Family"
+	PropertyLookupRequestPropertyTypeOther        PropertyLookupRequestPropertyType = "Other"
+	PropertyLookupRequestPropertyTypeSingleFamily PropertyLookupRequestPropertyType = "Single Family"
+	PropertyLookupRequestPropertyTypeTownhouse    PropertyLookupRequestPropertyType = "Townhouse"
+)
+
+// Valid indicates whether the value is a known member of the PropertyLookupRequestPropertyType enum.
+func (e PropertyLookupRequestPropertyType) Valid() bool {
+	switch e {
+	case PropertyLookupRequestPropertyTypeCondo:
+		return true
+	case PropertyLookupRequestPropertyTypeLessThannil:
+		return true
+	case PropertyLookupRequestPropertyTypeManufactured:
+		return true
+	case PropertyLookupRequestPropertyTypeMultiFamily:
+		return true
+	case PropertyLookupRequestPropertyTypeOther:
+		return true
+	case PropertyLookupRequestPropertyTypeSingleFamily:
+		return true
+	case PropertyLookupRequestPropertyTypeTownhouse:
 		return true
 	default:
 		return false
@@ -1203,6 +1330,186 @@ type PersonResult struct {
 // PersonResultSource defines model for PersonResult.Source.
 type PersonResultSource string
 
+// Portfolio defines model for Portfolio.
+type Portfolio struct {
+	AlertThreshold *float32   `json:"alertThreshold"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	HomeCount      int        `json:"homeCount"`
+	Id             int64      `json:"id"`
+	Name           string     `json:"name"`
+	PausedAt       *time.Time `json:"pausedAt"`
+	PausedReason   *string    `json:"pausedReason"`
+
+	// Status paused when the account could not pay for a month's revaluation; it resumes within an hour of credits being added.
+	Status PortfolioStatus `json:"status"`
+
+	// WebhookSecret Signs the alert webhooks (`X-Valuator-Signature`); present when there is a webhook.
+	WebhookSecret *string `json:"webhookSecret,omitempty"`
+	WebhookUrl    *string `json:"webhookUrl"`
+}
+
+// PortfolioStatus paused when the account could not pay for a month's revaluation; it resumes within an hour of credits being added.
+type PortfolioStatus string
+
+// PortfolioAddResult defines model for PortfolioAddResult.
+type PortfolioAddResult struct {
+	Results []PortfolioRowResult `json:"results"`
+}
+
+// PortfolioChange defines model for PortfolioChange.
+type PortfolioChange struct {
+	// Amount Dollars.
+	Amount int64 `json:"amount"`
+
+	// Percent Of the earlier value, two decimals.
+	Percent float32 `json:"percent"`
+}
+
+// PortfolioCreateRequest defines model for PortfolioCreateRequest.
+type PortfolioCreateRequest struct {
+	// AlertThreshold Alert when a home's value moves by more than this percentage from one month to the next; null for no alerts.
+	//
+	// Examples: 5
+	AlertThreshold *float32 `json:"alertThreshold,omitempty"`
+
+	// Name One line, up to 100 characters.
+	//
+	// Examples: Seattle rentals
+	Name       string                   `json:"name"`
+	Properties *[]PropertyLookupRequest `json:"properties,omitempty"`
+
+	// WebhookUrl Where alerts are posted (https; http too in development), signed as batch webhooks are.
+	WebhookUrl *string `json:"webhookUrl,omitempty"`
+}
+
+// PortfolioCreated defines model for PortfolioCreated.
+type PortfolioCreated struct {
+	AlertThreshold *float32             `json:"alertThreshold"`
+	CreatedAt      time.Time            `json:"createdAt"`
+	HomeCount      int                  `json:"homeCount"`
+	Id             int64                `json:"id"`
+	Name           string               `json:"name"`
+	PausedAt       *time.Time           `json:"pausedAt"`
+	PausedReason   *string              `json:"pausedReason"`
+	Results        []PortfolioRowResult `json:"results"`
+
+	// Status paused when the account could not pay for a month's revaluation; it resumes within an hour of credits being added.
+	Status PortfolioCreatedStatus `json:"status"`
+
+	// WebhookSecret Signs the alert webhooks (`X-Valuator-Signature`); present when there is a webhook.
+	WebhookSecret *string `json:"webhookSecret,omitempty"`
+	WebhookUrl    *string `json:"webhookUrl"`
+}
+
+// PortfolioCreatedStatus paused when the account could not pay for a month's revaluation; it resumes within an hour of credits being added.
+type PortfolioCreatedStatus string
+
+// PortfolioDetail defines model for PortfolioDetail.
+type PortfolioDetail struct {
+	AlertThreshold *float32  `json:"alertThreshold"`
+	CreatedAt      time.Time `json:"createdAt"`
+
+	// History The portfolio's value at the end of each month since it was created (each home's latest value up to that month).
+	History []struct {
+		Homes int    `json:"homes"`
+		Month string `json:"month"`
+		Value int64  `json:"value"`
+	} `json:"history"`
+	HomeCount    int             `json:"homeCount"`
+	Homes        []PortfolioHome `json:"homes"`
+	Id           int64           `json:"id"`
+	Name         string          `json:"name"`
+	Pagination   Pagination      `json:"pagination"`
+	PausedAt     *time.Time      `json:"pausedAt"`
+	PausedReason *string         `json:"pausedReason"`
+
+	// Status paused when the account could not pay for a month's revaluation; it resumes within an hour of credits being added.
+	Status PortfolioDetailStatus `json:"status"`
+	Totals struct {
+		ChangeSinceAdded     int64 `json:"changeSinceAdded"`
+		ChangeSinceLastMonth int64 `json:"changeSinceLastMonth"`
+		High                 int64 `json:"high"`
+		Low                  int64 `json:"low"`
+		Value                int64 `json:"value"`
+		ValuedHomes          int   `json:"valuedHomes"`
+	} `json:"totals"`
+
+	// WebhookSecret Signs the alert webhooks (`X-Valuator-Signature`); present when there is a webhook.
+	WebhookSecret *string `json:"webhookSecret,omitempty"`
+	WebhookUrl    *string `json:"webhookUrl"`
+}
+
+// PortfolioDetailStatus paused when the account could not pay for a month's revaluation; it resumes within an hour of credits being added.
+type PortfolioDetailStatus string
+
+// PortfolioHome defines model for PortfolioHome.
+type PortfolioHome struct {
+	AddedAt              time.Time        `json:"addedAt"`
+	Address              string           `json:"address"`
+	ChangeSinceAdded     *PortfolioChange `json:"changeSinceAdded"`
+	ChangeSinceLastMonth *PortfolioChange `json:"changeSinceLastMonth"`
+	City                 string           `json:"city"`
+	FormattedAddress     string           `json:"formattedAddress"`
+	Id                   int64            `json:"id"`
+	Latest               *struct {
+		Confidence      float32                            `json:"confidence"`
+		ConfidenceLevel PortfolioHomeLatestConfidenceLevel `json:"confidenceLevel"`
+		Fsd             float32                            `json:"fsd"`
+		High            int64                              `json:"high"`
+		Low             int64                              `json:"low"`
+		Month           string                             `json:"month"`
+		Value           int64                              `json:"value"`
+	} `json:"latest"`
+	State string  `json:"state"`
+	Unit  *string `json:"unit"`
+	Zip   string  `json:"zip"`
+}
+
+// PortfolioHomeLatestConfidenceLevel defines model for PortfolioHome.Latest.ConfidenceLevel.
+type PortfolioHomeLatestConfidenceLevel string
+
+// PortfolioList defines model for PortfolioList.
+type PortfolioList struct {
+	Data       []Portfolio `json:"data"`
+	Pagination Pagination  `json:"pagination"`
+}
+
+// PortfolioPropertiesRequest defines model for PortfolioPropertiesRequest.
+type PortfolioPropertiesRequest struct {
+	Properties []PropertyLookupRequest `json:"properties"`
+}
+
+// PortfolioRemoveRequest defines model for PortfolioRemoveRequest.
+type PortfolioRemoveRequest struct {
+	HomeIds []int64 `json:"homeIds"`
+}
+
+// PortfolioRemoved defines model for PortfolioRemoved.
+type PortfolioRemoved struct {
+	Removed int `json:"removed"`
+}
+
+// PortfolioRowResult defines model for PortfolioRowResult.
+type PortfolioRowResult struct {
+	// Code The lookup's error code (area_not_covered, not_found, ...) or duplicate_property.
+	Code        *string `json:"code,omitempty"`
+	CreditsUsed int     `json:"creditsUsed"`
+	Error       *string `json:"error,omitempty"`
+
+	// Field Examples: properties[2].zip
+	Field            *string `json:"field,omitempty"`
+	FormattedAddress *string `json:"formattedAddress,omitempty"`
+	HomeId           *int64  `json:"homeId,omitempty"`
+
+	// Index The property's place in the request, from 0.
+	Index  int                      `json:"index"`
+	Status PortfolioRowResultStatus `json:"status"`
+	Value  *int64                   `json:"value,omitempty"`
+}
+
+// PortfolioRowResultStatus defines model for PortfolioRowResult.Status.
+type PortfolioRowResultStatus string
+
 // PriceEvent defines model for PriceEvent.
 type PriceEvent struct {
 	Date  openapi_types.Date `json:"date"`
@@ -1212,6 +1519,28 @@ type PriceEvent struct {
 
 // PriceEventEvent defines model for PriceEvent.Event.
 type PriceEventEvent string
+
+// PropertyLookupRequest The address as split fields (address = street line, with the unit if any), or the whole address in one
+// line in `address` with city/state/zip left out. The attributes are used only for a home that is not on
+// record, which is valued from them alone: `propertyType` and `squareFeet` are then required (a 404 says
+// so), the others optional. A home on record is valued from its record and the attributes are ignored.
+type PropertyLookupRequest struct {
+	Address   string   `json:"address"`
+	Bathrooms *float32 `json:"bathrooms,omitempty"`
+	Bedrooms  *float32 `json:"bedrooms,omitempty"`
+	City      *string  `json:"city,omitempty"`
+
+	// LotSize Lot size in square feet.
+	LotSize      *float32                           `json:"lotSize,omitempty"`
+	PropertyType *PropertyLookupRequestPropertyType `json:"propertyType,omitempty"`
+	SquareFeet   *float32                           `json:"squareFeet,omitempty"`
+	State        *string                            `json:"state,omitempty"`
+	YearBuilt    *int                               `json:"yearBuilt,omitempty"`
+	Zip          *string                            `json:"zip,omitempty"`
+}
+
+// PropertyLookupRequestPropertyType defines model for PropertyLookupRequest.PropertyType.
+type PropertyLookupRequestPropertyType string
 
 // PropertyValuation defines model for PropertyValuation.
 type PropertyValuation struct {
@@ -1471,6 +1800,12 @@ type PublicNotFound = Error
 // PublicPaymentRequired The one error shape of every endpoint.
 type PublicPaymentRequired = Error
 
+// PublicPortfolioConflict The one error shape of every endpoint.
+type PublicPortfolioConflict = Error
+
+// PublicPortfolioNotFound The one error shape of every endpoint.
+type PublicPortfolioNotFound = Error
+
 // PublicPropertyNotFound The one error shape of every endpoint.
 type PublicPropertyNotFound = Error
 
@@ -1564,6 +1899,18 @@ type PublicPersonParams struct {
 // PublicPersonParamsPurpose defines parameters for PublicPerson.
 type PublicPersonParamsPurpose string
 
+// PublicListPortfoliosParams defines parameters for PublicListPortfolios.
+type PublicListPortfoliosParams struct {
+	Page  *int `form:"page,omitempty" json:"page,omitempty"`
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// PublicGetPortfolioParams defines parameters for PublicGetPortfolio.
+type PublicGetPortfolioParams struct {
+	Page  *int `form:"page,omitempty" json:"page,omitempty"`
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // PublicValuationParams defines parameters for PublicValuation.
 type PublicValuationParams struct {
 	// Address Street address (with unit), or the whole address on one line.
@@ -1586,6 +1933,15 @@ type PublicValuationParamsPropertyType string
 
 // PublicBatchUploadMultipartRequestBody defines body for PublicBatchUpload for multipart/form-data ContentType.
 type PublicBatchUploadMultipartRequestBody = BatchUploadForm
+
+// PublicCreatePortfolioJSONRequestBody defines body for PublicCreatePortfolio for application/json ContentType.
+type PublicCreatePortfolioJSONRequestBody = PortfolioCreateRequest
+
+// PublicRemovePortfolioPropertiesJSONRequestBody defines body for PublicRemovePortfolioProperties for application/json ContentType.
+type PublicRemovePortfolioPropertiesJSONRequestBody = PortfolioRemoveRequest
+
+// PublicAddPortfolioPropertiesJSONRequestBody defines body for PublicAddPortfolioProperties for application/json ContentType.
+type PublicAddPortfolioPropertiesJSONRequestBody = PortfolioPropertiesRequest
 
 // AsMarketValues returns the union data inside the Market_Values as a MarketValues
 func (t Market_Values) AsMarketValues() (MarketValues, error) {
@@ -1859,6 +2215,97 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/person (the `PublicPerson` operationId).
 	PublicPerson(ctx context.Context, params *PublicPersonParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PublicListPortfolios List portfolios
+	//
+	// The key's account's portfolios, newest first, a page at a time. Free.
+	//
+	// Corresponds with GET /api/v1/portfolios (the `PublicListPortfolios` operationId).
+	PublicListPortfolios(ctx context.Context, params *PublicListPortfoliosParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicCreatePortfolioWithBody Create a portfolio
+	//
+	// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+	// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+	// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+	// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+	// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+	// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+	PublicCreatePortfolioWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicCreatePortfolio Create a portfolio
+	//
+	// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+	// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+	// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+	// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+	// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+	// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+	PublicCreatePortfolio(ctx context.Context, body PublicCreatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicDeletePortfolio Delete a portfolio
+	//
+	// The portfolio, its homes, valuations and alerts are deleted; the ledger keeps their charges. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Corresponds with DELETE /api/v1/portfolios/{id} (the `PublicDeletePortfolio` operationId).
+	PublicDeletePortfolio(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicGetPortfolio A portfolio
+	//
+	// The portfolio with a page of its homes (each with its latest value, range and confidence, its change since
+	// last month and since it was added), totals over all its homes, and its value month by month since it was
+	// created. A paused portfolio says why in `pausedReason`. Free. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Corresponds with GET /api/v1/portfolios/{id} (the `PublicGetPortfolio` operationId).
+	PublicGetPortfolio(ctx context.Context, id int64, params *PublicGetPortfolioParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicRemovePortfolioPropertiesWithBody Remove properties from a portfolio
+	//
+	// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+	PublicRemovePortfolioPropertiesWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicRemovePortfolioProperties Remove properties from a portfolio
+	//
+	// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+	PublicRemovePortfolioProperties(ctx context.Context, id int64, body PublicRemovePortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicAddPortfolioPropertiesWithBody Add properties to a portfolio
+	//
+	// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+	PublicAddPortfolioPropertiesWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicAddPortfolioProperties Add properties to a portfolio
+	//
+	// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+	PublicAddPortfolioProperties(ctx context.Context, id int64, body PublicAddPortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PublicValuation Value a property (public API)
 	//
 	// The same valuation as the dashboard lookup, for an API key, with the same rules: a home on record is valued
@@ -2004,6 +2451,187 @@ func (c *Client) PublicMarketComparison(ctx context.Context, params *PublicMarke
 // Corresponds with GET /api/v1/person (the `PublicPerson` operationId).
 func (c *Client) PublicPerson(ctx context.Context, params *PublicPersonParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPublicPersonRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicListPortfolios List portfolios
+//
+// The key's account's portfolios, newest first, a page at a time. Free.
+//
+// Corresponds with GET /api/v1/portfolios (the `PublicListPortfolios` operationId).
+func (c *Client) PublicListPortfolios(ctx context.Context, params *PublicListPortfoliosParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicListPortfoliosRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicCreatePortfolioWithBody Create a portfolio
+//
+// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+func (c *Client) PublicCreatePortfolioWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicCreatePortfolioRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicCreatePortfolio Create a portfolio
+//
+// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+func (c *Client) PublicCreatePortfolio(ctx context.Context, body PublicCreatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicCreatePortfolioRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicDeletePortfolio Delete a portfolio
+//
+// The portfolio, its homes, valuations and alerts are deleted; the ledger keeps their charges. Another account's portfolio answers 404, as one that does not exist.
+//
+// Corresponds with DELETE /api/v1/portfolios/{id} (the `PublicDeletePortfolio` operationId).
+func (c *Client) PublicDeletePortfolio(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicDeletePortfolioRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicGetPortfolio A portfolio
+//
+// The portfolio with a page of its homes (each with its latest value, range and confidence, its change since
+// last month and since it was added), totals over all its homes, and its value month by month since it was
+// created. A paused portfolio says why in `pausedReason`. Free. Another account's portfolio answers 404, as one that does not exist.
+//
+// Corresponds with GET /api/v1/portfolios/{id} (the `PublicGetPortfolio` operationId).
+func (c *Client) PublicGetPortfolio(ctx context.Context, id int64, params *PublicGetPortfolioParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicGetPortfolioRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicRemovePortfolioPropertiesWithBody Remove properties from a portfolio
+//
+// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+func (c *Client) PublicRemovePortfolioPropertiesWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicRemovePortfolioPropertiesRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicRemovePortfolioProperties Remove properties from a portfolio
+//
+// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+func (c *Client) PublicRemovePortfolioProperties(ctx context.Context, id int64, body PublicRemovePortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicRemovePortfolioPropertiesRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicAddPortfolioPropertiesWithBody Add properties to a portfolio
+//
+// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+func (c *Client) PublicAddPortfolioPropertiesWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicAddPortfolioPropertiesRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicAddPortfolioProperties Add properties to a portfolio
+//
+// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+func (c *Client) PublicAddPortfolioProperties(ctx context.Context, id int64, body PublicAddPortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicAddPortfolioPropertiesRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2476,6 +3104,313 @@ func NewPublicPersonRequest(server string, params *PublicPersonParams) (*http.Re
 	return req, nil
 }
 
+// NewPublicListPortfoliosRequest constructs an http.Request for the PublicListPortfolios method
+func NewPublicListPortfoliosRequest(server string, params *PublicListPortfoliosParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPublicCreatePortfolioRequest calls the generic PublicCreatePortfolio builder with application/json body
+func NewPublicCreatePortfolioRequest(server string, body PublicCreatePortfolioJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPublicCreatePortfolioRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPublicCreatePortfolioRequestWithBody constructs an http.Request for the PublicCreatePortfolio method, with any body, and a specified content type
+func NewPublicCreatePortfolioRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPublicDeletePortfolioRequest constructs an http.Request for the PublicDeletePortfolio method
+func NewPublicDeletePortfolioRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPublicGetPortfolioRequest constructs an http.Request for the PublicGetPortfolio method
+func NewPublicGetPortfolioRequest(server string, id int64, params *PublicGetPortfolioParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPublicRemovePortfolioPropertiesRequest calls the generic PublicRemovePortfolioProperties builder with application/json body
+func NewPublicRemovePortfolioPropertiesRequest(server string, id int64, body PublicRemovePortfolioPropertiesJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPublicRemovePortfolioPropertiesRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPublicRemovePortfolioPropertiesRequestWithBody constructs an http.Request for the PublicRemovePortfolioProperties method, with any body, and a specified content type
+func NewPublicRemovePortfolioPropertiesRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios/%s/properties", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPublicAddPortfolioPropertiesRequest calls the generic PublicAddPortfolioProperties builder with application/json body
+func NewPublicAddPortfolioPropertiesRequest(server string, id int64, body PublicAddPortfolioPropertiesJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPublicAddPortfolioPropertiesRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPublicAddPortfolioPropertiesRequestWithBody constructs an http.Request for the PublicAddPortfolioProperties method, with any body, and a specified content type
+func NewPublicAddPortfolioPropertiesRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios/%s/properties", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPublicValuationRequest constructs an http.Request for the PublicValuation method
 func NewPublicValuationRequest(server string, params *PublicValuationParams) (*http.Request, error) {
 	var err error
@@ -2761,6 +3696,103 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/person (the `PublicPerson` operationId).
 	PublicPersonWithResponse(ctx context.Context, params *PublicPersonParams, reqEditors ...RequestEditorFn) (*PublicPersonResponse, error)
+
+	// PublicListPortfoliosWithResponse List portfolios
+	//
+	// The key's account's portfolios, newest first, a page at a time. Free.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/portfolios (the `PublicListPortfolios` operationId).
+	PublicListPortfoliosWithResponse(ctx context.Context, params *PublicListPortfoliosParams, reqEditors ...RequestEditorFn) (*PublicListPortfoliosResponse, error)
+
+	// PublicCreatePortfolioWithBodyWithResponse Create a portfolio
+	//
+	// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+	// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+	// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+	// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+	// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+	// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+	PublicCreatePortfolioWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicCreatePortfolioResponse, error)
+
+	// PublicCreatePortfolioWithResponse Create a portfolio
+	//
+	// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+	// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+	// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+	// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+	// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+	// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+	PublicCreatePortfolioWithResponse(ctx context.Context, body PublicCreatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicCreatePortfolioResponse, error)
+
+	// PublicDeletePortfolioWithResponse Delete a portfolio
+	//
+	// The portfolio, its homes, valuations and alerts are deleted; the ledger keeps their charges. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/portfolios/{id} (the `PublicDeletePortfolio` operationId).
+	PublicDeletePortfolioWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*PublicDeletePortfolioResponse, error)
+
+	// PublicGetPortfolioWithResponse A portfolio
+	//
+	// The portfolio with a page of its homes (each with its latest value, range and confidence, its change since
+	// last month and since it was added), totals over all its homes, and its value month by month since it was
+	// created. A paused portfolio says why in `pausedReason`. Free. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/portfolios/{id} (the `PublicGetPortfolio` operationId).
+	PublicGetPortfolioWithResponse(ctx context.Context, id int64, params *PublicGetPortfolioParams, reqEditors ...RequestEditorFn) (*PublicGetPortfolioResponse, error)
+
+	// PublicRemovePortfolioPropertiesWithBodyWithResponse Remove properties from a portfolio
+	//
+	// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+	PublicRemovePortfolioPropertiesWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicRemovePortfolioPropertiesResponse, error)
+
+	// PublicRemovePortfolioPropertiesWithResponse Remove properties from a portfolio
+	//
+	// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+	PublicRemovePortfolioPropertiesWithResponse(ctx context.Context, id int64, body PublicRemovePortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicRemovePortfolioPropertiesResponse, error)
+
+	// PublicAddPortfolioPropertiesWithBodyWithResponse Add properties to a portfolio
+	//
+	// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+	PublicAddPortfolioPropertiesWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicAddPortfolioPropertiesResponse, error)
+
+	// PublicAddPortfolioPropertiesWithResponse Add properties to a portfolio
+	//
+	// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+	PublicAddPortfolioPropertiesWithResponse(ctx context.Context, id int64, body PublicAddPortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicAddPortfolioPropertiesResponse, error)
 
 	// PublicValuationWithResponse Value a property (public API)
 	//
@@ -4027,6 +5059,1065 @@ func (r PublicPersonResponse) ContentType() string {
 	return ""
 }
 
+// PublicListPortfoliosResponse200Headers the declared response headers of an HTTP 200 response for PublicListPortfolios
+type PublicListPortfoliosResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfoliosResponse400Headers the declared response headers of an HTTP 400 response for PublicListPortfolios
+type PublicListPortfoliosResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfoliosResponse401Headers the declared response headers of an HTTP 401 response for PublicListPortfolios
+type PublicListPortfoliosResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfoliosResponse403Headers the declared response headers of an HTTP 403 response for PublicListPortfolios
+type PublicListPortfoliosResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfoliosResponse429Headers the declared response headers of an HTTP 429 response for PublicListPortfolios
+type PublicListPortfoliosResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfoliosResponse500Headers the declared response headers of an HTTP 500 response for PublicListPortfolios
+type PublicListPortfoliosResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicListPortfoliosResponseDefaultHeaders the declared response headers of an HTTP default response for PublicListPortfolios
+type PublicListPortfoliosResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicListPortfoliosResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortfolioList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicListPortfoliosResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicListPortfoliosResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicListPortfoliosResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicListPortfoliosResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicListPortfoliosResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicListPortfoliosResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicListPortfoliosResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicListPortfoliosResponse) GetJSON200() *PortfolioList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicListPortfoliosResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicListPortfoliosResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicListPortfoliosResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicListPortfoliosResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicListPortfoliosResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicListPortfoliosResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicListPortfoliosResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicListPortfoliosResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicListPortfoliosResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicListPortfoliosResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PublicCreatePortfolioResponse201Headers the declared response headers of an HTTP 201 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse201Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponse400Headers the declared response headers of an HTTP 400 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponse401Headers the declared response headers of an HTTP 401 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponse402Headers the declared response headers of an HTTP 402 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse402Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponse403Headers the declared response headers of an HTTP 403 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponse409Headers the declared response headers of an HTTP 409 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse409Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponse429Headers the declared response headers of an HTTP 429 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponse500Headers the declared response headers of an HTTP 500 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicCreatePortfolioResponse503Headers the declared response headers of an HTTP 503 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse503Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicCreatePortfolioResponseDefaultHeaders the declared response headers of an HTTP default response for PublicCreatePortfolio
+type PublicCreatePortfolioResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicCreatePortfolioResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *PortfolioCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PublicPaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *PublicPortfolioConflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *PublicCreatePortfolioResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicCreatePortfolioResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicCreatePortfolioResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *PublicCreatePortfolioResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicCreatePortfolioResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PublicCreatePortfolioResponse409Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicCreatePortfolioResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicCreatePortfolioResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PublicCreatePortfolioResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicCreatePortfolioResponseDefaultHeaders
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON201() *PortfolioCreated {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON402() *PublicPaymentRequired {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON409() *PublicPortfolioConflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON503() *PublicUnavailable {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicCreatePortfolioResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicCreatePortfolioResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicCreatePortfolioResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicCreatePortfolioResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PublicDeletePortfolioResponse204Headers the declared response headers of an HTTP 204 response for PublicDeletePortfolio
+type PublicDeletePortfolioResponse204Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicDeletePortfolioResponse400Headers the declared response headers of an HTTP 400 response for PublicDeletePortfolio
+type PublicDeletePortfolioResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicDeletePortfolioResponse401Headers the declared response headers of an HTTP 401 response for PublicDeletePortfolio
+type PublicDeletePortfolioResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicDeletePortfolioResponse403Headers the declared response headers of an HTTP 403 response for PublicDeletePortfolio
+type PublicDeletePortfolioResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicDeletePortfolioResponse404Headers the declared response headers of an HTTP 404 response for PublicDeletePortfolio
+type PublicDeletePortfolioResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicDeletePortfolioResponse429Headers the declared response headers of an HTTP 429 response for PublicDeletePortfolio
+type PublicDeletePortfolioResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicDeletePortfolioResponse500Headers the declared response headers of an HTTP 500 response for PublicDeletePortfolio
+type PublicDeletePortfolioResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicDeletePortfolioResponseDefaultHeaders the declared response headers of an HTTP default response for PublicDeletePortfolio
+type PublicDeletePortfolioResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicDeletePortfolioResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicPortfolioNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *PublicDeletePortfolioResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicDeletePortfolioResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicDeletePortfolioResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicDeletePortfolioResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicDeletePortfolioResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicDeletePortfolioResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicDeletePortfolioResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicDeletePortfolioResponseDefaultHeaders
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicDeletePortfolioResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicDeletePortfolioResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicDeletePortfolioResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicDeletePortfolioResponse) GetJSON404() *PublicPortfolioNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicDeletePortfolioResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicDeletePortfolioResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicDeletePortfolioResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicDeletePortfolioResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicDeletePortfolioResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicDeletePortfolioResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicDeletePortfolioResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PublicGetPortfolioResponse200Headers the declared response headers of an HTTP 200 response for PublicGetPortfolio
+type PublicGetPortfolioResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicGetPortfolioResponse400Headers the declared response headers of an HTTP 400 response for PublicGetPortfolio
+type PublicGetPortfolioResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicGetPortfolioResponse401Headers the declared response headers of an HTTP 401 response for PublicGetPortfolio
+type PublicGetPortfolioResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicGetPortfolioResponse403Headers the declared response headers of an HTTP 403 response for PublicGetPortfolio
+type PublicGetPortfolioResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicGetPortfolioResponse404Headers the declared response headers of an HTTP 404 response for PublicGetPortfolio
+type PublicGetPortfolioResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicGetPortfolioResponse429Headers the declared response headers of an HTTP 429 response for PublicGetPortfolio
+type PublicGetPortfolioResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicGetPortfolioResponse500Headers the declared response headers of an HTTP 500 response for PublicGetPortfolio
+type PublicGetPortfolioResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicGetPortfolioResponseDefaultHeaders the declared response headers of an HTTP default response for PublicGetPortfolio
+type PublicGetPortfolioResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicGetPortfolioResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortfolioDetail
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicPortfolioNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicGetPortfolioResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicGetPortfolioResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicGetPortfolioResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicGetPortfolioResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicGetPortfolioResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicGetPortfolioResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicGetPortfolioResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicGetPortfolioResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicGetPortfolioResponse) GetJSON200() *PortfolioDetail {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicGetPortfolioResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicGetPortfolioResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicGetPortfolioResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicGetPortfolioResponse) GetJSON404() *PublicPortfolioNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicGetPortfolioResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicGetPortfolioResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicGetPortfolioResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicGetPortfolioResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicGetPortfolioResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicGetPortfolioResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicGetPortfolioResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PublicRemovePortfolioPropertiesResponse200Headers the declared response headers of an HTTP 200 response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicRemovePortfolioPropertiesResponse400Headers the declared response headers of an HTTP 400 response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicRemovePortfolioPropertiesResponse401Headers the declared response headers of an HTTP 401 response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicRemovePortfolioPropertiesResponse403Headers the declared response headers of an HTTP 403 response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicRemovePortfolioPropertiesResponse404Headers the declared response headers of an HTTP 404 response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicRemovePortfolioPropertiesResponse429Headers the declared response headers of an HTTP 429 response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicRemovePortfolioPropertiesResponse500Headers the declared response headers of an HTTP 500 response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicRemovePortfolioPropertiesResponseDefaultHeaders the declared response headers of an HTTP default response for PublicRemovePortfolioProperties
+type PublicRemovePortfolioPropertiesResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicRemovePortfolioPropertiesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortfolioRemoved
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicPortfolioNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicRemovePortfolioPropertiesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicRemovePortfolioPropertiesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicRemovePortfolioPropertiesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicRemovePortfolioPropertiesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicRemovePortfolioPropertiesResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicRemovePortfolioPropertiesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicRemovePortfolioPropertiesResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicRemovePortfolioPropertiesResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSON200() *PortfolioRemoved {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSON404() *PublicPortfolioNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicRemovePortfolioPropertiesResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicRemovePortfolioPropertiesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicRemovePortfolioPropertiesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicRemovePortfolioPropertiesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicRemovePortfolioPropertiesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PublicAddPortfolioPropertiesResponse200Headers the declared response headers of an HTTP 200 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse400Headers the declared response headers of an HTTP 400 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse401Headers the declared response headers of an HTTP 401 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse402Headers the declared response headers of an HTTP 402 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse402Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse403Headers the declared response headers of an HTTP 403 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse404Headers the declared response headers of an HTTP 404 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse409Headers the declared response headers of an HTTP 409 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse409Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse429Headers the declared response headers of an HTTP 429 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponse500Headers the declared response headers of an HTTP 500 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicAddPortfolioPropertiesResponse503Headers the declared response headers of an HTTP 503 response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponse503Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicAddPortfolioPropertiesResponseDefaultHeaders the declared response headers of an HTTP default response for PublicAddPortfolioProperties
+type PublicAddPortfolioPropertiesResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicAddPortfolioPropertiesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortfolioAddResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *PublicPaymentRequired
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicPortfolioNotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *PublicPortfolioConflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicUnavailable
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicAddPortfolioPropertiesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicAddPortfolioPropertiesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicAddPortfolioPropertiesResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *PublicAddPortfolioPropertiesResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicAddPortfolioPropertiesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicAddPortfolioPropertiesResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PublicAddPortfolioPropertiesResponse409Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicAddPortfolioPropertiesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicAddPortfolioPropertiesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PublicAddPortfolioPropertiesResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicAddPortfolioPropertiesResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON200() *PortfolioAddResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON402() *PublicPaymentRequired {
+	return r.JSON402
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON404() *PublicPortfolioNotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON409() *PublicPortfolioConflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSON503() *PublicUnavailable {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicAddPortfolioPropertiesResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicAddPortfolioPropertiesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicAddPortfolioPropertiesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicAddPortfolioPropertiesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicAddPortfolioPropertiesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PublicValuationResponse200Headers the declared response headers of an HTTP 200 response for PublicValuation
 type PublicValuationResponse200Headers struct {
 	XRequestId          string
@@ -4367,6 +6458,157 @@ func (c *ClientWithResponses) PublicPersonWithResponse(ctx context.Context, para
 		return nil, err
 	}
 	return ParsePublicPersonResponse(rsp)
+}
+
+// PublicListPortfoliosWithResponse List portfolios
+//
+// The key's account's portfolios, newest first, a page at a time. Free.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/portfolios (the `PublicListPortfolios` operationId).
+func (c *ClientWithResponses) PublicListPortfoliosWithResponse(ctx context.Context, params *PublicListPortfoliosParams, reqEditors ...RequestEditorFn) (*PublicListPortfoliosResponse, error) {
+	rsp, err := c.PublicListPortfolios(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicListPortfoliosResponse(rsp)
+}
+
+// PublicCreatePortfolioWithBodyWithResponse Create a portfolio
+//
+// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+func (c *ClientWithResponses) PublicCreatePortfolioWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicCreatePortfolioResponse, error) {
+	rsp, err := c.PublicCreatePortfolioWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicCreatePortfolioResponse(rsp)
+}
+
+// PublicCreatePortfolioWithResponse Create a portfolio
+//
+// A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+// home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+// lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+// balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+// holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
+func (c *ClientWithResponses) PublicCreatePortfolioWithResponse(ctx context.Context, body PublicCreatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicCreatePortfolioResponse, error) {
+	rsp, err := c.PublicCreatePortfolio(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicCreatePortfolioResponse(rsp)
+}
+
+// PublicDeletePortfolioWithResponse Delete a portfolio
+//
+// The portfolio, its homes, valuations and alerts are deleted; the ledger keeps their charges. Another account's portfolio answers 404, as one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/portfolios/{id} (the `PublicDeletePortfolio` operationId).
+func (c *ClientWithResponses) PublicDeletePortfolioWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*PublicDeletePortfolioResponse, error) {
+	rsp, err := c.PublicDeletePortfolio(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicDeletePortfolioResponse(rsp)
+}
+
+// PublicGetPortfolioWithResponse A portfolio
+//
+// The portfolio with a page of its homes (each with its latest value, range and confidence, its change since
+// last month and since it was added), totals over all its homes, and its value month by month since it was
+// created. A paused portfolio says why in `pausedReason`. Free. Another account's portfolio answers 404, as one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/portfolios/{id} (the `PublicGetPortfolio` operationId).
+func (c *ClientWithResponses) PublicGetPortfolioWithResponse(ctx context.Context, id int64, params *PublicGetPortfolioParams, reqEditors ...RequestEditorFn) (*PublicGetPortfolioResponse, error) {
+	rsp, err := c.PublicGetPortfolio(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicGetPortfolioResponse(rsp)
+}
+
+// PublicRemovePortfolioPropertiesWithBodyWithResponse Remove properties from a portfolio
+//
+// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+func (c *ClientWithResponses) PublicRemovePortfolioPropertiesWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicRemovePortfolioPropertiesResponse, error) {
+	rsp, err := c.PublicRemovePortfolioPropertiesWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicRemovePortfolioPropertiesResponse(rsp)
+}
+
+// PublicRemovePortfolioPropertiesWithResponse Remove properties from a portfolio
+//
+// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/portfolios/{id}/properties (the `PublicRemovePortfolioProperties` operationId).
+func (c *ClientWithResponses) PublicRemovePortfolioPropertiesWithResponse(ctx context.Context, id int64, body PublicRemovePortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicRemovePortfolioPropertiesResponse, error) {
+	rsp, err := c.PublicRemovePortfolioProperties(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicRemovePortfolioPropertiesResponse(rsp)
+}
+
+// PublicAddPortfolioPropertiesWithBodyWithResponse Add properties to a portfolio
+//
+// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+func (c *ClientWithResponses) PublicAddPortfolioPropertiesWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicAddPortfolioPropertiesResponse, error) {
+	rsp, err := c.PublicAddPortfolioPropertiesWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicAddPortfolioPropertiesResponse(rsp)
+}
+
+// PublicAddPortfolioPropertiesWithResponse Add properties to a portfolio
+//
+// Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/portfolios/{id}/properties (the `PublicAddPortfolioProperties` operationId).
+func (c *ClientWithResponses) PublicAddPortfolioPropertiesWithResponse(ctx context.Context, id int64, body PublicAddPortfolioPropertiesJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicAddPortfolioPropertiesResponse, error) {
+	rsp, err := c.PublicAddPortfolioProperties(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicAddPortfolioPropertiesResponse(rsp)
 }
 
 // PublicValuationWithResponse Value a property (public API)
@@ -6697,6 +8939,1956 @@ func ParsePublicPersonResponse(rsp *http.Response) (*PublicPersonResponse, error
 		response.Headers503 = &headers
 	case true:
 		var headers PublicPersonResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicListPortfoliosResponse parses an HTTP response from a PublicListPortfoliosWithResponse call
+func ParsePublicListPortfoliosResponse(rsp *http.Response) (*PublicListPortfoliosResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicListPortfoliosResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortfolioList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicListPortfoliosResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicListPortfoliosResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicListPortfoliosResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicListPortfoliosResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicListPortfoliosResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicListPortfoliosResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicListPortfoliosResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicCreatePortfolioResponse parses an HTTP response from a PublicCreatePortfolioWithResponse call
+func ParsePublicCreatePortfolioResponse(rsp *http.Response) (*PublicCreatePortfolioResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicCreatePortfolioResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest PortfolioCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PublicPaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest PublicPortfolioConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers PublicCreatePortfolioResponse201Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicCreatePortfolioResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicCreatePortfolioResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers PublicCreatePortfolioResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicCreatePortfolioResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers PublicCreatePortfolioResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicCreatePortfolioResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicCreatePortfolioResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PublicCreatePortfolioResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers PublicCreatePortfolioResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicDeletePortfolioResponse parses an HTTP response from a PublicDeletePortfolioWithResponse call
+func ParsePublicDeletePortfolioResponse(rsp *http.Response) (*PublicDeletePortfolioResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicDeletePortfolioResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicPortfolioNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers PublicDeletePortfolioResponse204Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicDeletePortfolioResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicDeletePortfolioResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicDeletePortfolioResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicDeletePortfolioResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicDeletePortfolioResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicDeletePortfolioResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicDeletePortfolioResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicGetPortfolioResponse parses an HTTP response from a PublicGetPortfolioWithResponse call
+func ParsePublicGetPortfolioResponse(rsp *http.Response) (*PublicGetPortfolioResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicGetPortfolioResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortfolioDetail
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicPortfolioNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicGetPortfolioResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicGetPortfolioResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicGetPortfolioResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicGetPortfolioResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicGetPortfolioResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicGetPortfolioResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicGetPortfolioResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicGetPortfolioResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicRemovePortfolioPropertiesResponse parses an HTTP response from a PublicRemovePortfolioPropertiesWithResponse call
+func ParsePublicRemovePortfolioPropertiesResponse(rsp *http.Response) (*PublicRemovePortfolioPropertiesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicRemovePortfolioPropertiesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortfolioRemoved
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicPortfolioNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicRemovePortfolioPropertiesResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicRemovePortfolioPropertiesResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicRemovePortfolioPropertiesResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicRemovePortfolioPropertiesResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicRemovePortfolioPropertiesResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicRemovePortfolioPropertiesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicRemovePortfolioPropertiesResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicRemovePortfolioPropertiesResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicAddPortfolioPropertiesResponse parses an HTTP response from a PublicAddPortfolioPropertiesWithResponse call
+func ParsePublicAddPortfolioPropertiesResponse(rsp *http.Response) (*PublicAddPortfolioPropertiesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicAddPortfolioPropertiesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortfolioAddResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest PublicPaymentRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicPortfolioNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest PublicPortfolioConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicAddPortfolioPropertiesResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicAddPortfolioPropertiesResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicAddPortfolioPropertiesResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers PublicAddPortfolioPropertiesResponse402Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicAddPortfolioPropertiesResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicAddPortfolioPropertiesResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers PublicAddPortfolioPropertiesResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicAddPortfolioPropertiesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicAddPortfolioPropertiesResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers PublicAddPortfolioPropertiesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers PublicAddPortfolioPropertiesResponseDefaultHeaders
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -656,6 +656,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portfolios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List portfolios
+         * @description The key's account's portfolios, newest first, a page at a time. Free.
+         */
+        get: operations["publicListPortfolios"];
+        put?: never;
+        /**
+         * Create a portfolio
+         * @description A named list of homes of the key's account, each valued as a lookup is and charged 1 credit, in one transaction: a
+         *     home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+         *     lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+         *     balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+         *     holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+         *     `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+         *     each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+         *     batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+         */
+        post: operations["publicCreatePortfolio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portfolios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A portfolio
+         * @description The portfolio with a page of its homes (each with its latest value, range and confidence, its change since
+         *     last month and since it was added), totals over all its homes, and its value month by month since it was
+         *     created. A paused portfolio says why in `pausedReason`. Free. Another account's portfolio answers 404, as one that does not exist.
+         */
+        get: operations["publicGetPortfolio"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a portfolio
+         * @description The portfolio, its homes, valuations and alerts are deleted; the ledger keeps their charges. Another account's portfolio answers 404, as one that does not exist.
+         */
+        delete: operations["publicDeletePortfolio"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portfolios/{id}/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add properties to a portfolio
+         * @description Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+         */
+        post: operations["publicAddPortfolioProperties"];
+        /**
+         * Remove properties from a portfolio
+         * @description The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+         */
+        delete: operations["publicRemovePortfolioProperties"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List portfolios
+         * @description The signed-in user's portfolios, newest first, a page at a time. Free.
+         */
+        get: operations["listPortfolios"];
+        put?: never;
+        /**
+         * Create a portfolio
+         * @description A named list of homes of the signed-in user, each valued as a lookup is and charged 1 credit, in one transaction: a
+         *     home the engine cannot value (not covered, not found, too uncertain) is reported in `results` with the
+         *     lookup's code and not charged; one already listed (or listed twice) is `duplicate_property`. When the
+         *     balance cannot pay for every valued home, nothing is made and the answer is the lookup's 402. A portfolio
+         *     holds up to the plan's batch size of homes (Free 100, Basic 1,000, Professional 10,000, Enterprise 50,000;
+         *     `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
+         *     each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
+         *     batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+         */
+        post: operations["createPortfolio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A portfolio
+         * @description The portfolio with a page of its homes (each with its latest value, range and confidence, its change since
+         *     last month and since it was added), totals over all its homes, and its value month by month since it was
+         *     created. A paused portfolio says why in `pausedReason`. Free. Another account's portfolio answers 404, as one that does not exist.
+         */
+        get: operations["getPortfolio"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a portfolio
+         * @description The portfolio, its homes, valuations and alerts are deleted; the ledger keeps their charges. Another account's portfolio answers 404, as one that does not exist.
+         */
+        delete: operations["deletePortfolio"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add properties to a portfolio
+         * @description Each property is valued and charged 1 credit as when the portfolio is created, with the same per-property results and limits. Another account's portfolio answers 404, as one that does not exist.
+         */
+        post: operations["addPortfolioProperties"];
+        /**
+         * Remove properties from a portfolio
+         * @description The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
+         */
+        delete: operations["removePortfolioProperties"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usage/history": {
         parameters: {
             query?: never;
@@ -2608,6 +2770,197 @@ export interface components {
             /** @description The X-Request-Id the caller sent, if any, kept as the caller's label only. */
             clientRequestId?: string | null;
         };
+        /**
+         * @example {
+         *       "name": "Seattle rentals",
+         *       "alertThreshold": 5,
+         *       "properties": [
+         *         {
+         *           "address": "1000 N 40th St",
+         *           "city": "Seattle",
+         *           "state": "WA",
+         *           "zip": "98103"
+         *         }
+         *       ]
+         *     }
+         */
+        PortfolioCreateRequest: {
+            /**
+             * @description One line, up to 100 characters.
+             * @example Seattle rentals
+             */
+            name: string;
+            /**
+             * @description Alert when a home's value moves by more than this percentage from one month to the next; null for no alerts.
+             * @example 5
+             */
+            alertThreshold?: number | null;
+            /** @description Where alerts are posted (https; http too in development), signed as batch webhooks are. */
+            webhookUrl?: string | null;
+            properties?: components["schemas"]["PropertyLookupRequest"][];
+        };
+        /**
+         * @example {
+         *       "properties": [
+         *         {
+         *           "address": "1000 N 40th St",
+         *           "city": "Seattle",
+         *           "state": "WA",
+         *           "zip": "98103"
+         *         }
+         *       ]
+         *     }
+         */
+        PortfolioPropertiesRequest: {
+            properties: components["schemas"]["PropertyLookupRequest"][];
+        };
+        /**
+         * @example {
+         *       "homeIds": [
+         *         12,
+         *         13
+         *       ]
+         *     }
+         */
+        PortfolioRemoveRequest: {
+            homeIds: number[];
+        };
+        /**
+         * @example {
+         *       "removed": 2
+         *     }
+         */
+        PortfolioRemoved: {
+            /** Format: int32 */
+            removed: number;
+        };
+        /**
+         * @example {
+         *       "id": 7,
+         *       "name": "Seattle rentals",
+         *       "status": "active",
+         *       "pausedReason": null,
+         *       "pausedAt": null,
+         *       "alertThreshold": 5,
+         *       "webhookUrl": null,
+         *       "homeCount": 1,
+         *       "createdAt": "2026-03-01T12:00:00Z"
+         *     }
+         */
+        Portfolio: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /**
+             * @description paused when the account could not pay for a month's revaluation; it resumes within an hour of credits being added.
+             * @enum {string}
+             */
+            status: "active" | "paused";
+            pausedReason: string | null;
+            /** Format: date-time */
+            pausedAt: string | null;
+            alertThreshold: number | null;
+            webhookUrl: string | null;
+            /** @description Signs the alert webhooks (`X-Valuator-Signature`); present when there is a webhook. */
+            webhookSecret?: string;
+            /** Format: int32 */
+            homeCount: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PortfolioRowResult: {
+            /**
+             * Format: int32
+             * @description The property's place in the request, from 0.
+             */
+            index: number;
+            /** @enum {string} */
+            status: "added" | "failed";
+            /** Format: int64 */
+            homeId?: number;
+            formattedAddress?: string;
+            /** Format: int64 */
+            value?: number;
+            /** @description The lookup's error code (area_not_covered, not_found, ...) or duplicate_property. */
+            code?: string;
+            error?: string;
+            /** @example properties[2].zip */
+            field?: string;
+            /** Format: int32 */
+            creditsUsed: number;
+        };
+        PortfolioCreated: components["schemas"]["Portfolio"] & {
+            results: components["schemas"]["PortfolioRowResult"][];
+        };
+        PortfolioAddResult: {
+            results: components["schemas"]["PortfolioRowResult"][];
+        };
+        PortfolioList: {
+            data: components["schemas"]["Portfolio"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        PortfolioChange: {
+            /**
+             * Format: int64
+             * @description Dollars.
+             */
+            amount: number;
+            /** @description Of the earlier value, two decimals. */
+            percent: number;
+        } | null;
+        PortfolioHome: {
+            /** Format: int64 */
+            id: number;
+            formattedAddress: string;
+            address: string;
+            unit: string | null;
+            city: string;
+            state: string;
+            zip: string;
+            /** Format: date-time */
+            addedAt: string;
+            latest: {
+                month: string;
+                /** Format: int64 */
+                value: number;
+                /** Format: int64 */
+                low: number;
+                /** Format: int64 */
+                high: number;
+                confidence: number;
+                /** @enum {string} */
+                confidenceLevel: "High" | "Medium" | "Low";
+                fsd: number;
+            } | null;
+            changeSinceLastMonth: components["schemas"]["PortfolioChange"];
+            changeSinceAdded: components["schemas"]["PortfolioChange"];
+        };
+        PortfolioDetail: components["schemas"]["Portfolio"] & {
+            homes: components["schemas"]["PortfolioHome"][];
+            pagination: components["schemas"]["Pagination"];
+            totals: {
+                /** Format: int64 */
+                value: number;
+                /** Format: int64 */
+                low: number;
+                /** Format: int64 */
+                high: number;
+                /** Format: int64 */
+                changeSinceLastMonth: number;
+                /** Format: int64 */
+                changeSinceAdded: number;
+                /** Format: int32 */
+                valuedHomes: number;
+            };
+            /** @description The portfolio's value at the end of each month since it was created (each home's latest value up to that month). */
+            history: {
+                month: string;
+                /** Format: int64 */
+                value: number;
+                /** Format: int32 */
+                homes: number;
+            }[];
+        };
         Pagination: {
             page: number;
             limit: number;
@@ -3893,6 +4246,80 @@ export interface components {
                  * @example {
                  *       "error": "Your card was declined.",
                  *       "code": "card_declined",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such portfolio (or home) of yours (`portfolio_not_found`, `home_not_found`). Not charged. */
+        PortfolioNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Portfolio not found",
+                 *       "code": "portfolio_not_found",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such portfolio (or home) of the key's account (`portfolio_not_found`, `home_not_found`). Not charged. */
+        PublicPortfolioNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Portfolio not found",
+                 *       "code": "portfolio_not_found",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many portfolios (`too_many_portfolios`), or a property added by another request meanwhile (`duplicate_property`). Not charged. */
+        PortfolioConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "An account may have up to 100 portfolios; delete one to create another",
+                 *       "code": "too_many_portfolios",
+                 *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many portfolios (`too_many_portfolios`), or a property added by another request meanwhile (`duplicate_property`). Not charged. */
+        PublicPortfolioConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "An account may have up to 100 portfolios; delete one to create another",
+                 *       "code": "too_many_portfolios",
                  *       "requestId": "01JD2W4S7XH0V6Q4C6N9XK1E2B"
                  *     }
                  */
@@ -5419,6 +5846,418 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccountSuspended"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicListPortfolios: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolios. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioList"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicCreatePortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The portfolio, with what became of each property. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioCreated"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            402: components["responses"]["PublicPaymentRequired"];
+            403: components["responses"]["PublicAccountSuspended"];
+            409: components["responses"]["PublicPortfolioConflict"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["PublicUnavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicGetPortfolio: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolio. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioDetail"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicPortfolioNotFound"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicDeletePortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicPortfolioNotFound"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicAddPortfolioProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioPropertiesRequest"];
+            };
+        };
+        responses: {
+            /** @description What became of each property. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioAddResult"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            402: components["responses"]["PublicPaymentRequired"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicPortfolioNotFound"];
+            409: components["responses"]["PublicPortfolioConflict"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["PublicUnavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    publicRemovePortfolioProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioRemoveRequest"];
+            };
+        };
+        responses: {
+            /** @description How many homes were removed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioRemoved"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicPortfolioNotFound"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    listPortfolios: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolios. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    createPortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The portfolio, with what became of each property. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
+            409: components["responses"]["PortfolioConflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    getPortfolio: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolio. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["PortfolioNotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    deletePortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["PortfolioNotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    addPortfolioProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioPropertiesRequest"];
+            };
+        };
+        responses: {
+            /** @description What became of each property. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioAddResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["PortfolioNotFound"];
+            409: components["responses"]["PortfolioConflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    removePortfolioProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioRemoveRequest"];
+            };
+        };
+        responses: {
+            /** @description How many homes were removed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioRemoved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["PortfolioNotFound"];
             500: components["responses"]["InternalError"];
             default: components["responses"]["DefaultError"];
         };

@@ -1,0 +1,139 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"valuator/internal/testdb"
+)
+
+type portfolioAnswer struct {
+	ID            int64
+	Name, Status  string
+	HomeCount     int
+	WebhookSecret string
+	Results       []struct {
+		Index       int
+		Status      string
+		HomeID      int64
+		Code, Field string
+		CreditsUsed int
+	}
+	Homes []struct {
+		ID     int64
+		Latest *struct {
+			Month           string
+			Value           int64
+			ConfidenceLevel string
+		}
+	}
+	Totals  struct{ Value int64 }
+	History []struct {
+		Month string
+		Value int64
+	}
+}
+
+// The portfolio routes under /api/v1 (API key) and their session twins under /api: create (charged as lookups),
+// read, add, remove, delete; another account's portfolio is 404 on every route; bad input names the field; every
+// answer matches api/openapi.yaml (the harness checks).
+func TestPortfolioRoutes(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL, withSeattle)
+		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+		john, _ := a.register("john@example.com", "correct-horse", "John Roe")
+		key := a.createKey(token, "Production", 60).Value
+		johnKey := a.createKey(john, "Other", 60).Value
+		before := a.credits(token)
+
+		r := a.do(req{method: "POST", path: "/api/v1/portfolios", header: map[string]string{"x-api-key": key},
+			body: map[string]any{"name": "Rentals", "alertThreshold": 5, "properties": []map[string]any{
+				{"address": "1000 N 40th St", "city": "Seattle", "state": "WA", "zip": "98103"},
+				{"address": "3000 Test Ave N", "city": "Seattle", "state": "WA", "zip": "98103"},
+				{"address": "1 Main St", "city": "Topeka", "state": "KS", "zip": "66603"},
+			}}})
+		expectStatus(t, r, http.StatusCreated)
+		var p portfolioAnswer
+		r.json(t, &p)
+		if p.HomeCount != 2 || p.Status != "active" || len(p.Results) != 3 || p.Results[2].Status != "failed" ||
+			p.Results[2].Code == "" || p.Results[2].CreditsUsed != 0 || p.Results[0].CreditsUsed != 1 {
+			t.Fatalf("created = %+v", p)
+		}
+		if got := a.credits(token); got != before-2 {
+			t.Errorf("credits = %d, want %d (two homes valued)", got, before-2)
+		}
+
+		// The dashboard reads the same portfolio through the session.
+		r = a.do(req{method: "GET", path: fmt.Sprintf("/api/portfolios/%d", p.ID), token: token})
+		expectStatus(t, r, http.StatusOK)
+		var d portfolioAnswer
+		r.json(t, &d)
+		if len(d.Homes) != 2 || d.Homes[0].Latest == nil || d.Homes[0].Latest.Month != "2026-03" ||
+			d.Totals.Value == 0 || len(d.History) != 1 {
+			t.Errorf("detail = %+v", d)
+		}
+		r = a.do(req{method: "GET", path: "/api/portfolios", token: token})
+		expectStatus(t, r, http.StatusOK)
+		r = a.do(req{method: "GET", path: "/api/v1/portfolios?limit=10", header: map[string]string{"x-api-key": key}})
+		expectStatus(t, r, http.StatusOK)
+
+		// Another account: 404 on every route, by key and by session.
+		for _, rq := range []req{
+			{method: "GET", path: fmt.Sprintf("/api/v1/portfolios/%d", p.ID), header: map[string]string{"x-api-key": johnKey}},
+			{method: "DELETE", path: fmt.Sprintf("/api/v1/portfolios/%d", p.ID), header: map[string]string{"x-api-key": johnKey}},
+			{method: "POST", path: fmt.Sprintf("/api/v1/portfolios/%d/properties", p.ID), header: map[string]string{"x-api-key": johnKey},
+				body: map[string]any{"properties": []map[string]any{{"address": "3002 Test Ave N", "city": "Seattle", "state": "WA", "zip": "98103"}}}},
+			{method: "DELETE", path: fmt.Sprintf("/api/v1/portfolios/%d/properties", p.ID), header: map[string]string{"x-api-key": johnKey},
+				body: map[string]any{"homeIds": []int64{d.Homes[0].ID}}},
+			{method: "GET", path: fmt.Sprintf("/api/portfolios/%d", p.ID), token: john},
+			{method: "DELETE", path: fmt.Sprintf("/api/portfolios/%d", p.ID), token: john},
+		} {
+			r := a.do(rq)
+			if r.status != http.StatusNotFound || r.errBody(t).Code != "portfolio_not_found" {
+				t.Errorf("%s %s by another account = %d %s, want 404 portfolio_not_found", rq.method, rq.path, r.status, r.body)
+			}
+		}
+
+		// Bad input names the field, on each route.
+		for _, c := range []struct {
+			rq    req
+			field string
+		}{
+			{req{method: "POST", path: "/api/portfolios", token: token, body: map[string]any{"name": ""}}, "name"},
+			{req{method: "POST", path: "/api/portfolios", token: token, body: map[string]any{"name": "P", "alertThreshold": 0.01}, badRequest: true}, "alertThreshold"},
+			{req{method: "POST", path: "/api/portfolios", token: token, body: map[string]any{"name": "P",
+				"properties": []map[string]any{{"city": "Seattle"}}}, badRequest: true}, "properties[0].address"},
+			{req{method: "POST", path: "/api/portfolios", token: token, body: map[string]any{"name": "P",
+				"webhookUrl": "ftp://x"}}, "webhookUrl"},
+			{req{method: "GET", path: "/api/portfolios/abc", token: token, badRequest: true}, "id"},
+			{req{method: "GET", path: "/api/portfolios?limit=0", token: token, badRequest: true}, "limit"},
+			{req{method: "GET", path: fmt.Sprintf("/api/portfolios/%d?page=0", p.ID), token: token, badRequest: true}, "page"},
+			{req{method: "POST", path: fmt.Sprintf("/api/portfolios/%d/properties", p.ID), token: token,
+				body: map[string]any{"properties": []map[string]any{}}, badRequest: true}, "properties"},
+			{req{method: "DELETE", path: fmt.Sprintf("/api/portfolios/%d/properties", p.ID), token: token,
+				body: map[string]any{"homeIds": []int64{}}, badRequest: true}, "homeIds"},
+			{req{method: "DELETE", path: "/api/v1/portfolios/0", header: map[string]string{"x-api-key": key}, badRequest: true}, "id"},
+		} {
+			r := a.do(c.rq)
+			if r.status != http.StatusBadRequest || r.errBody(t).Field != c.field {
+				t.Errorf("%s %s %v = %d %s, want 400 naming %s", c.rq.method, c.rq.path, c.rq.body, r.status, r.body, c.field)
+			}
+		}
+
+		// Add one home (charged), remove one, delete the portfolio.
+		r = a.do(req{method: "POST", path: fmt.Sprintf("/api/portfolios/%d/properties", p.ID), token: token,
+			body: map[string]any{"properties": []map[string]any{{"address": "3002 Test Ave N", "city": "Seattle", "state": "WA", "zip": "98103"}}}})
+		expectStatus(t, r, http.StatusOK)
+		if got := a.credits(token); got != before-3 {
+			t.Errorf("credits after add = %d, want %d", got, before-3)
+		}
+		r = a.do(req{method: "DELETE", path: fmt.Sprintf("/api/v1/portfolios/%d/properties", p.ID), header: map[string]string{"x-api-key": key},
+			body: map[string]any{"homeIds": []int64{d.Homes[0].ID}}})
+		expectStatus(t, r, http.StatusOK)
+		r = a.do(req{method: "DELETE", path: fmt.Sprintf("/api/portfolios/%d", p.ID), token: token})
+		expectStatus(t, r, http.StatusNoContent)
+		r = a.do(req{method: "GET", path: fmt.Sprintf("/api/v1/portfolios/%d", p.ID), header: map[string]string{"x-api-key": key}})
+		expectStatus(t, r, http.StatusNotFound)
+	})
+}

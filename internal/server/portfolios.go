@@ -1,0 +1,241 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"valuator/internal/apperr"
+	"valuator/internal/portfolio"
+	"valuator/internal/usage"
+	"valuator/internal/valuation"
+)
+
+// Portfolios (issue 40): each route is served twice, under /api/v1 with an API key and under /api for the
+// dashboard's session; the handlers below take the caller (portfolioCaller) and are otherwise one.
+
+// portfolioCaller is who calls a portfolio route: the account, and the usage call a charge is recorded as.
+func portfolioCaller(r *http.Request, endpoint string) usage.Call {
+	if p := keyFrom(r.Context()); p.userID != 0 {
+		return callOf(r, p.userID, p.keyID, p.keyName, endpoint, time.Now())
+	}
+	return callOf(r, userFrom(r.Context()).user.ID, 0, "", endpoint, time.Now())
+}
+
+// errPortfoliosOff answers when the server was built without portfolios.
+var errPortfoliosOff = &apperr.Error{Kind: apperr.KindUnavailable, Code: "portfolios_unavailable",
+	Message: "Portfolios are not available on this server"}
+
+type portfolioRequest struct {
+	Name           string                `json:"name"`
+	AlertThreshold *float64              `json:"alertThreshold"`
+	WebhookURL     *string               `json:"webhookUrl"`
+	Properties     []portfolio.HomeInput `json:"properties"`
+}
+
+type homesRequest struct {
+	Properties []portfolio.HomeInput `json:"properties"`
+}
+
+type removeRequest struct {
+	HomeIDs []int64 `json:"homeIds"`
+}
+
+func (s *Server) createPortfolio(endpoint string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.portfolios == nil {
+			s.writeError(w, r, errPortfoliosOff)
+			return
+		}
+		var in portfolioRequest
+		if err := decodeJSON(w, r, &in); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		set := portfolio.Settings{Name: in.Name, AlertThreshold: in.AlertThreshold}
+		if in.WebhookURL != nil {
+			set.WebhookURL = *in.WebhookURL
+		}
+		call := portfolioCaller(r, endpoint)
+		p, rows, err := s.portfolios.Create(r.Context(), call, set, in.Properties)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		view := portfolioView(p)
+		view["results"] = rowViews(rows)
+		writeJSON(w, http.StatusCreated, view)
+	}
+}
+
+func (s *Server) listPortfolios(w http.ResponseWriter, r *http.Request) {
+	if s.portfolios == nil {
+		s.writeError(w, r, errPortfoliosOff)
+		return
+	}
+	page, limit, err := pageParams(r, 50)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	list, total, err := s.portfolios.List(r.Context(), portfolioCaller(r, "").UserID, (page-1)*limit, limit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := make([]map[string]any, len(list))
+	for i, p := range list {
+		out[i] = portfolioView(p)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": out, "pagination": paginationOf(page, limit, total)})
+}
+
+func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
+	if s.portfolios == nil {
+		s.writeError(w, r, errPortfoliosOff)
+		return
+	}
+	id, err := jobID(r, "id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	page, limit, err := pageParams(r, 100)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, homes, total, totals, series, err := s.portfolios.Get(r.Context(), portfolioCaller(r, "").UserID, id,
+		(page-1)*limit, limit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	view := portfolioView(p)
+	hv := make([]map[string]any, len(homes))
+	for i, h := range homes {
+		hv[i] = homeView(h)
+	}
+	months := make([]map[string]any, len(series))
+	for i, m := range series {
+		months[i] = map[string]any{"month": m.Month, "value": m.Value, "homes": m.Homes}
+	}
+	view["homes"] = hv
+	view["pagination"] = paginationOf(page, limit, total)
+	view["totals"] = map[string]any{"value": totals.Value, "low": totals.Low, "high": totals.High,
+		"changeSinceLastMonth": totals.ChangeSinceLastMonth, "changeSinceAdded": totals.ChangeSinceAdded,
+		"valuedHomes": totals.ValuedHomes}
+	view["history"] = months
+	writeJSON(w, http.StatusOK, view)
+}
+
+func (s *Server) addPortfolioHomes(endpoint string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.portfolios == nil {
+			s.writeError(w, r, errPortfoliosOff)
+			return
+		}
+		id, err := jobID(r, "id")
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		var in homesRequest
+		if err := decodeJSON(w, r, &in); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		rows, err := s.portfolios.Add(r.Context(), portfolioCaller(r, endpoint), id, in.Properties)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"results": rowViews(rows)})
+	}
+}
+
+func (s *Server) removePortfolioHomes(w http.ResponseWriter, r *http.Request) {
+	if s.portfolios == nil {
+		s.writeError(w, r, errPortfoliosOff)
+		return
+	}
+	id, err := jobID(r, "id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var in removeRequest
+	if err := decodeJSON(w, r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	n, err := s.portfolios.Remove(r.Context(), portfolioCaller(r, "").UserID, id, in.HomeIDs)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"removed": n})
+}
+
+func (s *Server) deletePortfolio(w http.ResponseWriter, r *http.Request) {
+	if s.portfolios == nil {
+		s.writeError(w, r, errPortfoliosOff)
+		return
+	}
+	id, err := jobID(r, "id")
+	if err == nil {
+		err = s.portfolios.Delete(r.Context(), portfolioCaller(r, "").UserID, id)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// portfolioView is a portfolio as its owner sees it (api/openapi.yaml Portfolio). The webhook's signing secret is
+// the owner's to see, as a batch job's is.
+func portfolioView(p portfolio.Portfolio) map[string]any {
+	v := map[string]any{"id": p.ID, "name": p.Name, "status": p.Status, "pausedReason": optString(p.PausedReason),
+		"pausedAt": p.PausedAt, "alertThreshold": p.AlertThreshold, "webhookUrl": optString(p.WebhookURL),
+		"homeCount": p.HomeCount, "createdAt": p.CreatedAt}
+	if p.WebhookSecret != "" {
+		v["webhookSecret"] = p.WebhookSecret
+	}
+	return v
+}
+
+func changeView(c *portfolio.Change) any {
+	if c == nil {
+		return nil
+	}
+	return map[string]any{"amount": c.Amount, "percent": c.Percent}
+}
+
+func homeView(h portfolio.HomeView) map[string]any {
+	v := map[string]any{"id": h.ID, "formattedAddress": h.FormattedAddress, "address": h.Address,
+		"unit": optString(h.Unit), "city": h.City, "state": h.State, "zip": h.ZIP, "addedAt": h.AddedAt,
+		"latest": nil, "changeSinceLastMonth": changeView(h.ChangeSinceLastMonth),
+		"changeSinceAdded": changeView(h.ChangeSinceAdded)}
+	if l := h.Latest; l != nil {
+		v["latest"] = map[string]any{"month": l.Month, "value": l.Value, "low": l.Low, "high": l.High,
+			"confidence": l.Confidence, "confidenceLevel": valuation.ConfidenceLevel(l.Confidence), "fsd": l.FSD}
+	}
+	return v
+}
+
+func rowViews(rows []portfolio.RowResult) []map[string]any {
+	out := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		v := map[string]any{"index": r.Index, "status": r.Status}
+		if r.Status == portfolio.RowAdded {
+			v["homeId"], v["formattedAddress"], v["value"], v["creditsUsed"] = r.HomeID, r.FormattedAddress, r.Value, portfolio.HomeCost
+		} else {
+			v["code"], v["error"], v["creditsUsed"] = r.Code, r.Error, 0
+			if r.Field != "" {
+				v["field"] = r.Field
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
