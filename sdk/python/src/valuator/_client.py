@@ -268,6 +268,78 @@ class Client:
                 f.write(raw)
         return raw
 
+    # Portfolios: named lists of homes, revalued every month (issue 40). Answers are the OpenAPI's Portfolio
+    # schemas as dicts.
+
+    def create_portfolio(
+        self,
+        name: str,
+        properties: Sequence[Mapping[str, Any]] = (),
+        *,
+        alert_threshold: Optional[float] = None,
+        webhook_url: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Creates a portfolio (POST /api/v1/portfolios): each property (a dict of the lookup's fields: ``address``,
+        ``city``, ``state``, ``zip``, optionally ``propertyType``, ``squareFeet``...) is valued and charged 1
+        credit; ``result["results"]`` says what became of each (``valued``, or the lookup's code, not charged).
+        ``alert_threshold`` (percent, 0.1-100) alerts on homes that move more from one month to the next, by email
+        and, with ``webhook_url``, by a signed POST (``result["webhookSecret"]``).
+
+        Raises ValuatorError: 400 naming the field (e.g. ``properties[1].zip``), 402 when the balance cannot pay for
+        every valued home (nothing is made), 409 ``portfolio_too_large`` / ``too_many_portfolios``.
+        """
+        body: Dict[str, Any] = {"name": name, "properties": [dict(p) for p in properties]}
+        if alert_threshold is not None:
+            body["alertThreshold"] = alert_threshold
+        if webhook_url is not None:
+            body["webhookUrl"] = webhook_url
+        return cast(Dict[str, Any], self.request("POST", "/api/v1/portfolios", json_body=body))
+
+    def portfolios(self, page: Optional[int] = None, limit: Optional[int] = None) -> Dict[str, Any]:
+        """The account's portfolios, newest first (GET /api/v1/portfolios, free): ``{"data": [...], "pagination":
+        {...}}``."""
+        return cast(Dict[str, Any], self.request("GET", "/api/v1/portfolios", params={"page": page, "limit": limit}))
+
+    def portfolio(self, portfolio_id: int, page: Optional[int] = None, limit: Optional[int] = None) -> Dict[str, Any]:
+        """A portfolio with a page of its homes (latest value, range, confidence, change since last month and since
+        added), its totals and its value month by month (GET /api/v1/portfolios/{id}, free).
+
+        Raises ValuatorError: 404 for a portfolio that is not the account's.
+        """
+        return cast(
+            Dict[str, Any],
+            self.request("GET", f"/api/v1/portfolios/{_id(portfolio_id)}", params={"page": page, "limit": limit}),
+        )
+
+    def add_portfolio_properties(self, portfolio_id: int, properties: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
+        """Adds homes to a portfolio (POST /api/v1/portfolios/{id}/properties), each valued and charged 1 credit as
+        on creation: ``{"results": [...]}``.
+
+        Raises ValuatorError: 400, 402, 404, 409 as :meth:`create_portfolio`.
+        """
+        body = {"properties": [dict(p) for p in properties]}
+        return cast(
+            Dict[str, Any],
+            self.request("POST", f"/api/v1/portfolios/{_id(portfolio_id)}/properties", json_body=body),
+        )
+
+    def remove_portfolio_properties(self, portfolio_id: int, home_ids: Sequence[int]) -> int:
+        """Removes homes (by their ``id`` in :meth:`portfolio`'s ``homes``) with their valuations; nothing is
+        refunded. Returns how many were removed.
+
+        Raises ValuatorError: 404 (``home_not_found``: none is removed) or for another account's portfolio.
+        """
+        body = {"homeIds": [_id(h) for h in home_ids]}
+        answer = self.request("DELETE", f"/api/v1/portfolios/{_id(portfolio_id)}/properties", json_body=body)
+        return int(answer["removed"])
+
+    def delete_portfolio(self, portfolio_id: int) -> None:
+        """Deletes a portfolio with its homes, valuations and alerts (the ledger keeps their charges).
+
+        Raises ValuatorError: 404 for a portfolio that is not the account's.
+        """
+        self.request("DELETE", f"/api/v1/portfolios/{_id(portfolio_id)}")
+
     def request(
         self,
         method: str,
@@ -376,6 +448,15 @@ def _scalar(v: Any) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+
+
+def _id(v: int) -> int:
+    """A positive id, checked before it goes into a path (a bool or a string is refused, not sent)."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"valuator: an id is an int, not {v!r}")
+    if v < 1:
+        raise ValueError(f"valuator: an id is positive, not {v}")
+    return v
 
 
 def _job(job_id: int) -> str:
