@@ -2776,7 +2776,7 @@ export interface components {
          *       "alertThreshold": 5,
          *       "properties": [
          *         {
-         *           "address": "1000 N 40th St",
+         *           "address": "5873 River Dr N",
          *           "city": "Seattle",
          *           "state": "WA",
          *           "zip": "98103"
@@ -2803,7 +2803,7 @@ export interface components {
          * @example {
          *       "properties": [
          *         {
-         *           "address": "1000 N 40th St",
+         *           "address": "5873 River Dr N",
          *           "city": "Seattle",
          *           "state": "WA",
          *           "zip": "98103"
