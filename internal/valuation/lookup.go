@@ -142,13 +142,14 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 		zips = nil
 	}
 	lookupZIP := func(zip string) (matched, bool) {
-		if p, ok := s.byAddress[zip+"|"+sk+"|"+uk]; ok {
+		units := s.byBuilding.get(zip + "|" + sk)
+		if p, ok := s.unitOf(units, uk); ok {
 			// A building with several units answers a unit-less address with the building, not one unit.
-			if uk != "" || len(s.byBuilding[zip+"|"+sk]) == 1 {
+			if uk != "" || len(units) == 1 {
 				return matched{code: MatchExact, property: p}, true
 			}
 		}
-		if units := s.byBuilding[zip+"|"+sk]; len(units) > 0 {
+		if len(units) > 0 {
 			if uk == "" && len(units) == 1 {
 				return matched{code: MatchExact, property: units[0]}, true
 			}
@@ -157,7 +158,7 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 		}
 		// The street suffix missing or different ("Main" for "Main St"): accept one home with that number and
 		// name.
-		if cands := s.byName[zip+"|"+a.NameKey()]; len(cands) > 0 && a.Number != "" {
+		if cands := s.byName.get(zip + "|" + a.NameKey()); len(cands) > 0 && a.Number != "" {
 			var hit []int32
 			for _, c := range cands {
 				if uk == "" || s.data.Homes[c].UnitKey == uk {
@@ -177,7 +178,7 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 	}
 	if a.ZIP == "" && a.City != "" {
 		// No ZIP code: the same street key in the same city.
-		for _, p := range s.byCity[cityKey(a.City, a.State)+"|"+sk] {
+		for _, p := range s.byCity.get(cityKey(a.City, a.State) + "|" + sk) {
 			h := &s.data.Homes[p]
 			if m, ok := lookupZIP(h.ZIP); ok {
 				return m, true
@@ -462,7 +463,7 @@ func applyInput(h *avm.Home, in Input) {
 
 // priceHistory lists the recorded sales of a property, newest first.
 func (s *snapshot) priceHistory(p int32) []PriceEvent {
-	idx := s.salesOf[p]
+	idx := s.salesOf(p)
 	out := make([]PriceEvent, 0, len(idx))
 	for _, i := range idx {
 		sale := s.data.Sales[i]

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"slices"
 	"strings"
 
 	"valuator/internal/address"
@@ -23,15 +24,13 @@ type snapshot struct {
 	market  *avm.Market
 	engine  *avm.Engine // nil when the market has too few sales to learn from
 	version string
-	// byAddress: zip|street key|unit key -> property index; byBuilding: zip|street key -> every unit there;
-	// byName: zip|name key (no suffix) -> properties; byCity: city key|state|street key -> properties, for
-	// addresses given without a ZIP code.
-	byAddress  map[string]int32
-	byBuilding map[string][]int32
-	byName     map[string][]int32
-	byCity     map[string][]int32
-	// sales of each property, oldest first, as indexes into data.Sales
-	salesOf map[int32][]int32
+	// byBuilding: zip|street key -> the properties there (byAddress picks a unit among them); byName: zip|name
+	// key (no suffix) -> properties; byCity: city key|state|street key -> properties, for addresses given without
+	// a ZIP code. Records without a street are in none.
+	byBuilding, byName, byCity *keyIndex
+	// The sales of property p, oldest first, are data.Sales[i] for i in saleIdx[saleStart[p]:saleStart[p+1]]
+	// (salesOf): two arrays rather than a map of slices (issue 39).
+	saleStart, saleIdx []int32
 	// stats are the market statistics' records by ZIP and the engine's values of their homes (markets.go),
 	// made on first use.
 	stats marketStats
@@ -113,33 +112,68 @@ func fingerprint(md store.MarketData) string {
 }
 
 func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, version string) *snapshot {
-	s := &snapshot{data: md, market: market, engine: engine, version: version,
-		byAddress: map[string]int32{}, byBuilding: map[string][]int32{}, byName: map[string][]int32{},
-		byCity: map[string][]int32{}, salesOf: map[int32][]int32{}, warmed: make(chan struct{})}
-	idx := make(map[int64]int32, len(md.Homes))
-	for i, h := range md.Homes {
-		p := int32(i)
-		idx[h.ID] = p
-		if h.StreetKey == "" {
-			continue
+	s := &snapshot{data: md, market: market, engine: engine, version: version, warmed: make(chan struct{})}
+	homes := md.Homes
+	s.byBuilding = newKeyIndex(len(homes), func(p int32) string {
+		if h := &homes[p]; h.StreetKey != "" {
+			return h.ZIP + "|" + h.StreetKey
 		}
-		s.byAddress[h.ZIP+"|"+h.StreetKey+"|"+h.UnitKey] = p
-		bk := h.ZIP + "|" + h.StreetKey
-		s.byBuilding[bk] = append(s.byBuilding[bk], p)
-		if h.NameKey != "" {
-			nk := h.ZIP + "|" + h.NameKey
-			s.byName[nk] = append(s.byName[nk], p)
+		return ""
+	})
+	s.byName = newKeyIndex(len(homes), func(p int32) string {
+		if h := &homes[p]; h.StreetKey != "" && h.NameKey != "" {
+			return h.ZIP + "|" + h.NameKey
 		}
-		ck := cityKey(h.City, h.State) + "|" + h.StreetKey
-		s.byCity[ck] = append(s.byCity[ck], p)
+		return ""
+	})
+	s.byCity = newKeyIndex(len(homes), func(p int32) string {
+		if h := &homes[p]; h.StreetKey != "" {
+			return cityKey(h.City, h.State) + "|" + h.StreetKey
+		}
+		return ""
+	})
+	idx := make(map[int64]int32, len(homes))
+	for i, h := range homes {
+		idx[h.ID] = int32(i)
 	}
+	// Counted, then placed in the order of the sales (a stable counting sort).
+	s.saleStart = make([]int32, len(homes)+1)
+	owner := make([]int32, len(md.Sales))
 	for i, sale := range md.Sales {
-		if p, ok := idx[sale.PropertyID]; ok {
-			s.salesOf[p] = append(s.salesOf[p], int32(i))
+		p, ok := idx[sale.PropertyID]
+		if !ok {
+			p = -1
+		} else {
+			s.saleStart[p+1]++
+		}
+		owner[i] = p
+	}
+	for p := range homes {
+		s.saleStart[p+1] += s.saleStart[p]
+	}
+	s.saleIdx = make([]int32, s.saleStart[len(homes)])
+	next := slices.Clone(s.saleStart[:len(homes)])
+	for i, p := range owner {
+		if p >= 0 {
+			s.saleIdx[next[p]] = int32(i)
+			next[p]++
 		}
 	}
 	return s
 }
+
+// unitOf is the property with unit key uk among a building's (the last such record, should there be two).
+func (s *snapshot) unitOf(units []int32, uk string) (int32, bool) {
+	for i := len(units) - 1; i >= 0; i-- {
+		if s.data.Homes[units[i]].UnitKey == uk {
+			return units[i], true
+		}
+	}
+	return 0, false
+}
+
+// salesOf lists property p's sales, oldest first, as indexes into data.Sales.
+func (s *snapshot) salesOf(p int32) []int32 { return s.saleIdx[s.saleStart[p]:s.saleStart[p+1]] }
 
 // cityKey folds a city's spelling (Saint/St, Fort/Ft) as the address package does.
 func cityKey(city, state string) string {
