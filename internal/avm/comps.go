@@ -70,7 +70,7 @@ var steps = []struct {
 
 // latestSale is the most recent sale of property that keep accepts (fallback: the sale k found first).
 func (e *Engine) latestSale(property, k int32, keep func(int32) bool) int32 {
-	own := e.byProperty[property] // oldest first
+	own := e.byProperty(property) // oldest first
 	for i := len(own) - 1; i >= 0; i-- {
 		if keep == nil || keep(own[i]) {
 			return own[i]
