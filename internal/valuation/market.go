@@ -20,6 +20,8 @@ import (
 // snapshot is one loaded market with its engine and indexes; lookups read it without locks and a reload swaps in
 // a new one.
 type snapshot struct {
+	// data holds the records' homes only: their sales and rents are the engine's market's (market.Sales, whose
+	// Property is the index in data.Homes), not kept twice (issue 39).
 	data    store.MarketData
 	market  *avm.Market
 	engine  *avm.Engine // nil when the market has too few sales to learn from
@@ -28,7 +30,7 @@ type snapshot struct {
 	// key (no suffix) -> properties; byCity: city key|state|street key -> properties, for addresses given without
 	// a ZIP code. Records without a street are in none.
 	byBuilding, byName, byCity *keyIndex
-	// The sales of property p, oldest first, are data.Sales[i] for i in saleIdx[saleStart[p]:saleStart[p+1]]
+	// The sales of property p, oldest first, are market.Sales[i] for i in saleIdx[saleStart[p]:saleStart[p+1]]
 	// (salesOf): two arrays rather than a map of slices (issue 39).
 	saleStart, saleIdx []int32
 	// stats are the market statistics' records by ZIP and the engine's values of their homes (markets.go),
@@ -112,7 +114,8 @@ func fingerprint(md store.MarketData) string {
 }
 
 func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, version string) *snapshot {
-	s := &snapshot{data: md, market: market, engine: engine, version: version, warmed: make(chan struct{})}
+	s := &snapshot{data: store.MarketData{Homes: md.Homes}, market: market, engine: engine, version: version,
+		warmed: make(chan struct{})}
 	homes := md.Homes
 	s.byBuilding = newKeyIndex(len(homes), func(p int32) string {
 		if h := &homes[p]; h.StreetKey != "" {
@@ -132,32 +135,19 @@ func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, ve
 		}
 		return ""
 	})
-	idx := make(map[int64]int32, len(homes))
-	for i, h := range homes {
-		idx[h.ID] = int32(i)
-	}
 	// Counted, then placed in the order of the sales (a stable counting sort).
 	s.saleStart = make([]int32, len(homes)+1)
-	owner := make([]int32, len(md.Sales))
-	for i, sale := range md.Sales {
-		p, ok := idx[sale.PropertyID]
-		if !ok {
-			p = -1
-		} else {
-			s.saleStart[p+1]++
-		}
-		owner[i] = p
+	for _, sale := range market.Sales {
+		s.saleStart[sale.Property+1]++
 	}
 	for p := range homes {
 		s.saleStart[p+1] += s.saleStart[p]
 	}
-	s.saleIdx = make([]int32, s.saleStart[len(homes)])
+	s.saleIdx = make([]int32, len(market.Sales))
 	next := slices.Clone(s.saleStart[:len(homes)])
-	for i, p := range owner {
-		if p >= 0 {
-			s.saleIdx[next[p]] = int32(i)
-			next[p]++
-		}
+	for i, sale := range market.Sales {
+		s.saleIdx[next[sale.Property]] = int32(i)
+		next[sale.Property]++
 	}
 	return s
 }
@@ -172,7 +162,7 @@ func (s *snapshot) unitOf(units []int32, uk string) (int32, bool) {
 	return 0, false
 }
 
-// salesOf lists property p's sales, oldest first, as indexes into data.Sales.
+// salesOf lists property p's sales, oldest first, as indexes into market.Sales.
 func (s *snapshot) salesOf(p int32) []int32 { return s.saleIdx[s.saleStart[p]:s.saleStart[p+1]] }
 
 // cityKey folds a city's spelling (Saint/St, Fort/Ft) as the address package does.

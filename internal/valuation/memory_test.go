@@ -75,7 +75,7 @@ func TestMemoryBreakdown(t *testing.T) {
 	snap := s.snap.Load()
 	n := len(snap.data.Homes)
 	t.Logf("%d homes, %d sales, %d rents; loaded in %s; peak heap in use while loading %.0f MiB (%.0f B/home)",
-		n, len(snap.data.Sales), len(snap.data.Rentals), time.Since(started).Round(time.Millisecond),
+		n, len(snap.market.Sales), len(snap.market.Rentals), time.Since(started).Round(time.Millisecond),
 		float64(peak)/(1<<20), float64(peak)/float64(n))
 	total := heap() - base
 	t.Logf("%-44s %8.1f MiB %6.0f B/home", "the loaded service, all told", float64(total)/(1<<20), float64(total)/float64(n))
