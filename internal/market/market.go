@@ -55,11 +55,25 @@ type ZIP struct {
 
 // ByZIP groups a market's records by the ZIP code of their home. Records of homes not on record are skipped.
 func ByZIP(homes []property.Home, sales []property.Sale, rents []property.Rental) map[string]*ZIP {
+	return ByZIPOf(len(homes), func(i int32, h *property.Home) { *h = homes[i] }, sales, rents)
+}
+
+// ByZIPOf is ByZIP over n homes that home writes into h one at a time (i from 0 to n-1), for a caller that keeps
+// its records in another form (valuation's compact records, issue 39).
+func ByZIPOf(n int, home func(i int32, h *property.Home), sales []property.Sale, rents []property.Rental) map[string]*ZIP {
 	out := map[string]*ZIP{}
-	at := make(map[int64]int32, len(homes))
-	for i := range homes {
-		h := &homes[i]
-		at[h.ID] = int32(i)
+	at := make(map[int64]int32, n)
+	// Each home's ZIP code, type, bedrooms and living area, for its sales and rents.
+	type facts struct {
+		zip, typ   string
+		beds, sqft float64
+	}
+	fs := make([]facts, n)
+	var h property.Home
+	for i := range int32(n) {
+		home(i, &h)
+		at[h.ID] = i
+		fs[i] = facts{h.ZIP, h.Type, h.Beds, h.Sqft}
 		if h.ZIP == "" {
 			continue
 		}
@@ -68,7 +82,7 @@ func ByZIP(homes []property.Home, sales []property.Sale, rents []property.Rental
 			z = &ZIP{ZIP: h.ZIP, City: h.City, State: h.State}
 			out[h.ZIP] = z
 		}
-		z.Homes = append(z.Homes, HomeRef{Index: int32(i), Type: h.Type})
+		z.Homes = append(z.Homes, HomeRef{Index: i, Type: h.Type})
 		z.IsDemo = z.IsDemo || h.Source == property.SourceDemo
 	}
 	rec := func(pid int64, d time.Time, amount int64) (*ZIP, Record, bool) {
@@ -76,9 +90,9 @@ func ByZIP(homes []property.Home, sales []property.Sale, rents []property.Rental
 		if !ok || amount <= 0 {
 			return nil, Record{}, false
 		}
-		h := &homes[i]
-		z := out[h.ZIP]
-		return z, Record{Date: d, Amount: amount, Type: h.Type, Beds: h.Beds, Sqft: h.Sqft}, z != nil
+		f := &fs[i]
+		z := out[f.zip]
+		return z, Record{Date: d, Amount: amount, Type: f.typ, Beds: f.beds, Sqft: f.sqft}, z != nil
 	}
 	for _, s := range sales {
 		if z, r, ok := rec(s.PropertyID, s.Date, s.Price); ok {

@@ -153,7 +153,7 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 			if uk == "" && len(units) == 1 {
 				return matched{code: MatchExact, property: units[0]}, true
 			}
-			h := &s.data.Homes[units[0]]
+			h := &s.market.Properties[units[0]]
 			return matched{code: MatchUnitFallback, property: -1, lat: h.Lat, lon: h.Lon, zip: zip}, true
 		}
 		// The street suffix missing or different ("Main" for "Main St"): accept one home with that number and
@@ -161,7 +161,7 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 		if cands := s.byName.get(zip + "|" + a.NameKey()); len(cands) > 0 && a.Number != "" {
 			var hit []int32
 			for _, c := range cands {
-				if uk == "" || s.data.Homes[c].UnitKey == uk {
+				if uk == "" || s.homes.own[c].UnitKey == uk {
 					hit = append(hit, c)
 				}
 			}
@@ -179,8 +179,7 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 	if a.ZIP == "" && a.City != "" {
 		// No ZIP code: the same street key in the same city.
 		for _, p := range s.byCity.get(cityKey(a.City, a.State) + "|" + sk) {
-			h := &s.data.Homes[p]
-			if m, ok := lookupZIP(h.ZIP); ok {
+			if m, ok := lookupZIP(s.homes.str(p, sZIP)); ok {
 				return m, true
 			}
 		}
@@ -330,7 +329,7 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 	}
 	var rec *property.Home
 	if m.property >= 0 {
-		rec = &snap.data.Homes[m.property]
+		rec = snap.homes.home(m.property)
 	}
 	key := cacheKey(snap.version, m, in, at)
 	if r := s.cache.get(key); r != nil {

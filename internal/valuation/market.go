@@ -20,9 +20,9 @@ import (
 // snapshot is one loaded market with its engine and indexes; lookups read it without locks and a reload swaps in
 // a new one.
 type snapshot struct {
-	// data holds the records' homes only: their sales and rents are the engine's market's (market.Sales, whose
-	// Property is the index in data.Homes), not kept twice (issue 39).
-	data    store.MarketData
+	// homes are the records of the market's homes (records); their sales and rents are the engine's market's
+	// (market.Sales, whose Property is the index in homes), not kept twice (issue 39).
+	homes   records
 	market  *avm.Market
 	engine  *avm.Engine // nil when the market has too few sales to learn from
 	version string
@@ -114,37 +114,45 @@ func fingerprint(md store.MarketData) string {
 }
 
 func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, version string) *snapshot {
-	s := &snapshot{data: store.MarketData{Homes: md.Homes}, market: market, engine: engine, version: version,
+	s := &snapshot{homes: newRecords(md.Homes, market), market: market, engine: engine, version: version,
 		warmed: make(chan struct{})}
-	homes := md.Homes
-	s.byBuilding = newKeyIndex(len(homes), func(p int32) string {
-		if h := &homes[p]; h.StreetKey != "" {
-			return h.ZIP + "|" + h.StreetKey
+	homes := &s.homes
+	s.byBuilding = newKeyIndex(homes.len(), func(p int32) string {
+		if o := &homes.own[p]; o.StreetKey != "" {
+			return homes.str(p, sZIP) + "|" + o.StreetKey
 		}
 		return ""
 	})
-	s.byName = newKeyIndex(len(homes), func(p int32) string {
-		if h := &homes[p]; h.StreetKey != "" && h.NameKey != "" {
-			return h.ZIP + "|" + h.NameKey
+	s.byName = newKeyIndex(homes.len(), func(p int32) string {
+		if o := &homes.own[p]; o.StreetKey != "" && o.NameKey != "" {
+			return homes.str(p, sZIP) + "|" + o.NameKey
 		}
 		return ""
 	})
-	s.byCity = newKeyIndex(len(homes), func(p int32) string {
-		if h := &homes[p]; h.StreetKey != "" {
-			return cityKey(h.City, h.State) + "|" + h.StreetKey
+	// The city keys are folded once per spelling, not once per home.
+	cities := map[[2]uint32]string{}
+	for p := range int32(homes.len()) {
+		c := [2]uint32{homes.shared[p][sCity], homes.shared[p][sState]}
+		if _, ok := cities[c]; !ok {
+			cities[c] = cityKey(homes.table[c[0]], homes.table[c[1]])
+		}
+	}
+	s.byCity = newKeyIndex(homes.len(), func(p int32) string {
+		if o := &homes.own[p]; o.StreetKey != "" {
+			return cities[[2]uint32{homes.shared[p][sCity], homes.shared[p][sState]}] + "|" + o.StreetKey
 		}
 		return ""
 	})
 	// Counted, then placed in the order of the sales (a stable counting sort).
-	s.saleStart = make([]int32, len(homes)+1)
+	s.saleStart = make([]int32, homes.len()+1)
 	for _, sale := range market.Sales {
 		s.saleStart[sale.Property+1]++
 	}
-	for p := range homes {
+	for p := range homes.len() {
 		s.saleStart[p+1] += s.saleStart[p]
 	}
 	s.saleIdx = make([]int32, len(market.Sales))
-	next := slices.Clone(s.saleStart[:len(homes)])
+	next := slices.Clone(s.saleStart[:homes.len()])
 	for i, sale := range market.Sales {
 		s.saleIdx[next[sale.Property]] = int32(i)
 		next[sale.Property]++
@@ -155,7 +163,7 @@ func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, ve
 // unitOf is the property with unit key uk among a building's (the last such record, should there be two).
 func (s *snapshot) unitOf(units []int32, uk string) (int32, bool) {
 	for i := len(units) - 1; i >= 0; i-- {
-		if s.data.Homes[units[i]].UnitKey == uk {
+		if s.homes.own[units[i]].UnitKey == uk {
 			return units[i], true
 		}
 	}

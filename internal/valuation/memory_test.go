@@ -73,7 +73,7 @@ func TestMemoryBreakdown(t *testing.T) {
 	close(stop)
 	<-done
 	snap := s.snap.Load()
-	n := len(snap.data.Homes)
+	n := snap.homes.len()
 	t.Logf("%d homes, %d sales, %d rents; loaded in %s; peak heap in use while loading %.0f MiB (%.0f B/home)",
 		n, len(snap.market.Sales), len(snap.market.Rentals), time.Since(started).Round(time.Millisecond),
 		float64(peak)/(1<<20), float64(peak)/float64(n))
@@ -105,8 +105,8 @@ func TestMemoryBreakdown(t *testing.T) {
 		}},
 		{"sales of each property (salesOf)", func() { snap.saleStart, snap.saleIdx = nil, nil }},
 		{"engine (models, indexes, per-sale info, rents)", func() { snap.engine = nil }},
-		{"engine's market (avm.Market)", func() { snap.market = nil }},
-		{"records as read (store.MarketData)", func() { snap.data = store.MarketData{} }},
+		{"engine's market (avm.Market)", func() { snap.market, snap.homes.market = nil, nil }},
+		{"records (records: strings, codes)", func() { snap.homes = records{} }},
 	}
 	s.snap.Store(nil)
 	for _, r := range release {
