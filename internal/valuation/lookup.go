@@ -161,7 +161,7 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 		if cands := s.byName.get(zip + "|" + a.NameKey()); len(cands) > 0 && a.Number != "" {
 			var hit []int32
 			for _, c := range cands {
-				if uk == "" || s.homes.own[c].UnitKey == uk {
+				if uk == "" || s.homes.own(c).UnitKey == uk {
 					hit = append(hit, c)
 				}
 			}

@@ -118,13 +118,13 @@ func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, ve
 		warmed: make(chan struct{})}
 	homes := &s.homes
 	s.byBuilding = newKeyIndex(homes.len(), func(p int32) string {
-		if o := &homes.own[p]; o.StreetKey != "" {
+		if o := homes.own(p); o.StreetKey != "" {
 			return homes.str(p, sZIP) + "|" + o.StreetKey
 		}
 		return ""
 	})
 	s.byName = newKeyIndex(homes.len(), func(p int32) string {
-		if o := &homes.own[p]; o.StreetKey != "" && o.NameKey != "" {
+		if o := homes.own(p); o.StreetKey != "" && o.NameKey != "" {
 			return homes.str(p, sZIP) + "|" + o.NameKey
 		}
 		return ""
@@ -138,7 +138,7 @@ func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, ve
 		}
 	}
 	s.byCity = newKeyIndex(homes.len(), func(p int32) string {
-		if o := &homes.own[p]; o.StreetKey != "" {
+		if o := homes.own(p); o.StreetKey != "" {
 			return cities[[2]uint32{homes.shared[p][sCity], homes.shared[p][sState]}] + "|" + o.StreetKey
 		}
 		return ""
@@ -163,7 +163,7 @@ func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, ve
 // unitOf is the property with unit key uk among a building's (the last such record, should there be two).
 func (s *snapshot) unitOf(units []int32, uk string) (int32, bool) {
 	for i := len(units) - 1; i >= 0; i-- {
-		if s.homes.own[units[i]].UnitKey == uk {
+		if s.homes.own(units[i]).UnitKey == uk {
 			return units[i], true
 		}
 	}
