@@ -99,7 +99,7 @@ func (e *Engine) adjust(c *Comparable, h *Home, m *gbm.Model, keep func(int32) b
 		return e.knnOf(hm, nb).append(buf, hm)
 	}
 	ix := e.saleIndex(s)
-	running := c.Price * math.Exp(ix.At(at)-ix.At(s.date))
+	running := c.Price * math.Exp(ix.At(at)-ix.At(e.saleDate(s)))
 	c.Adjustments = append(c.Adjustments[:0], Adjustment{Line: AdjTime, Amount: running - c.Price})
 	last := slices.Clone(row(&comp))
 	prev := m.Predict(last)

@@ -41,7 +41,7 @@ func (e *Engine) lastSaleOf(property int32, at time.Time, skip int32, modelLog f
 	best := int32(-1)
 	own := e.byProperty(property) // oldest first
 	for i := len(own) - 1; i >= 0 && best < 0; i-- {
-		if k := own[i]; k != skip && e.sales[k].date.Before(at) {
+		if k := own[i]; k != skip && e.saleDate(&e.sales[k]).Before(at) {
 			best = k
 		}
 	}
@@ -50,8 +50,8 @@ func (e *Engine) lastSaleOf(property int32, at time.Time, skip int32, modelLog f
 	}
 	s := &e.sales[best]
 	ix := e.saleIndex(s)
-	ls := lastSale{sale: best, adj: e.logPrice(s) + ix.At(at) - ix.At(s.date),
-		months: at.Sub(s.date).Hours() / 24 / 30.4}
+	ls := lastSale{sale: best, adj: e.logPrice(s) + ix.At(at) - ix.At(e.saleDate(s)),
+		months: at.Sub(e.saleDate(s)).Hours() / 24 / 30.4}
 	ls.r1 = ls.adj - modelLog
 	ls.weight = e.blendSale.weight(ls.r1, ls.months)
 	return ls
@@ -78,7 +78,7 @@ func (e *Engine) indexByProperty() {
 	}
 	for p := range n {
 		ks := e.byProperty(int32(p))
-		sort.Slice(ks, func(a, b int) bool { return e.sales[ks[a]].date.Before(e.sales[ks[b]].date) })
+		sort.Slice(ks, func(a, b int) bool { return e.saleDate(&e.sales[ks[a]]).Before(e.saleDate(&e.sales[ks[b]])) })
 	}
 }
 
@@ -102,7 +102,7 @@ func (e *Engine) outOfFoldPairs() []salePair {
 		ks := e.byProperty(p)
 		for i := 1; i < len(ks); i++ {
 			a, b := &e.sales[ks[i-1]], &e.sales[ks[i]]
-			pairs = append(pairs, salePair{r1: a.resid, r2: b.resid, months: b.date.Sub(a.date).Hours() / 24 / 30.4})
+			pairs = append(pairs, salePair{r1: a.resid, r2: b.resid, months: e.saleDate(b).Sub(e.saleDate(a)).Hours() / 24 / 30.4})
 		}
 	}
 	return pairs

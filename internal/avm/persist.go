@@ -105,7 +105,7 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		h := &m.Properties[sale.Property].Home
 		y := math.Log(sale.Price)
 		ix, _ := e.indexOfZIP(h.ZIP)
-		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property, date: sale.Date,
+		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property,
 			deflated: y - ix.At(sale.Date), resid: s.Resid[k], pred: s.Pred[k]})
 		pts = append(pts, geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon})
 	}

@@ -139,7 +139,7 @@ func recency(saleDate, at time.Time) float64 {
 func (e *Engine) evidenceFilter(property int32, at time.Time, skip int32) func(int32) bool {
 	return func(id int32) bool {
 		s := &e.sales[id]
-		return id != skip && s.date.Before(at) && (property < 0 || s.property != property)
+		return id != skip && e.saleDate(s).Before(at) && (property < 0 || s.property != property)
 	}
 }
 
@@ -160,8 +160,8 @@ func (e *Engine) comparables(h *Home, at time.Time, keep func(int32) bool) []Com
 		seen[s.property] = true
 		k := e.latestSale(s.property, x.ID, keep)
 		s = &e.sales[k]
-		sim, rec := similarity(h, e.saleHome(s), x.Miles), recency(s.date, at)
-		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: s.date,
+		sim, rec := similarity(h, e.saleHome(s), x.Miles), recency(e.saleDate(s), at)
+		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: e.saleDate(s),
 			Price: math.Exp(e.logPrice(s)), Similarity: sim, weight: sim * rec, resid: s.resid, k: k})
 	}
 	sort.Slice(comps, func(a, b int) bool { return comps[a].weight > comps[b].weight })
@@ -274,7 +274,7 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, ki
 	if last.sale >= 0 {
 		s := &e.sales[last.sale]
 		v.Evidence = append(v.Evidence, Evidence{Source: EvidenceLastSale, Weight: last.weight, Value: math.Exp(last.adj),
-			Date: s.date, Price: math.Exp(e.logPrice(s))})
+			Date: e.saleDate(s), Price: math.Exp(e.logPrice(s))})
 	}
 	v.signals = e.signalsFor(h, nb, modelLog, comps, neff, sd, mad, math.Abs(shift), at)
 	v.signals.lastSale = last.weight
