@@ -58,51 +58,76 @@ func (o *ownText) fields() [nOwn]string {
 		oUnitKey: o.UnitKey, oNameKey: o.NameKey}
 }
 
-// newRecords keeps homes, whose numbers m holds (toMarket(homes), in the same order).
+// newRecords keeps homes, whose numbers m holds (toMarket of them, in the same order).
 func newRecords(homes []property.Home, m *avm.Market) records {
-	r := records{market: m, shared: make([][nShared]uint32, len(homes)), start: make([]uint32, len(homes)),
-		ends: make([][nOwn]uint16, len(homes))}
-	var text strings.Builder
-	code := map[string]uint32{}
+	var b recordsBuilder
+	b.grow(len(homes))
+	for i := range homes {
+		b.add(&homes[i])
+	}
+	return b.done(m)
+}
+
+// recordsBuilder makes records one home at a time.
+type recordsBuilder struct {
+	r    records
+	code map[string]uint32
+	text strings.Builder
+}
+
+func (b *recordsBuilder) grow(n int) {
+	b.r.shared, b.r.start, b.r.ends = make([][nShared]uint32, 0, n), make([]uint32, 0, n), make([][nOwn]uint16, 0, n)
+}
+
+func (b *recordsBuilder) add(h *property.Home) {
+	r := &b.r
+	if b.code == nil {
+		b.code = map[string]uint32{}
+	}
 	of := func(s string) uint32 {
-		c, ok := code[s]
+		c, ok := b.code[s]
 		if !ok {
 			c = uint32(len(r.table))
-			code[s] = c
+			b.code[s] = c
 			r.table = append(r.table, s)
 		}
 		return c
 	}
-	for i := range homes {
-		h := &homes[i]
-		r.shared[i] = [nShared]uint32{sSource: of(h.Source), sUnitType: of(h.UnitType), sCity: of(h.City),
-			sState: of(h.State), sZIP: of(h.ZIP), sCounty: of(h.County), sType: of(h.Type), sImage: of(h.ImageURL)}
-		o := ownText{ExternalID: h.ExternalID, Street: h.Street, Unit: h.Unit, StreetKey: h.StreetKey,
-			UnitKey: h.UnitKey, NameKey: h.NameKey}
-		r.start[i] = uint32(text.Len())
-		n := 0
-		for f, v := range o.fields() {
-			n += len(v)
-			if n > math.MaxUint16 {
-				break
-			}
-			r.ends[i][f] = uint16(n)
-		}
+	i := int32(len(r.start))
+	r.shared = append(r.shared, [nShared]uint32{sSource: of(h.Source), sUnitType: of(h.UnitType), sCity: of(h.City),
+		sState: of(h.State), sZIP: of(h.ZIP), sCounty: of(h.County), sType: of(h.Type), sImage: of(h.ImageURL)})
+	o := ownText{ExternalID: h.ExternalID, Street: h.Street, Unit: h.Unit, StreetKey: h.StreetKey,
+		UnitKey: h.UnitKey, NameKey: h.NameKey}
+	r.start = append(r.start, uint32(b.text.Len()))
+	var ends [nOwn]uint16
+	n := 0
+	for f, v := range o.fields() {
+		n += len(v)
 		if n > math.MaxUint16 {
-			if r.long == nil {
-				r.long = map[int32]ownText{}
-			}
-			r.long[int32(i)] = o
-			continue
+			break
 		}
-		for _, v := range o.fields() {
-			text.WriteString(v)
-		}
+		ends[f] = uint16(n)
 	}
-	r.text = text.String()
-	if uint64(len(r.text)) > math.MaxUint32 {
+	r.ends = append(r.ends, ends)
+	if n > math.MaxUint16 {
+		if r.long == nil {
+			r.long = map[int32]ownText{}
+		}
+		r.long[i] = o
+		return
+	}
+	for _, v := range o.fields() {
+		b.text.WriteString(v)
+	}
+	if uint64(b.text.Len()) > math.MaxUint32 {
 		panic("valuation: more than 4 GB of address text") // a market a thousand times the largest measured
 	}
+}
+
+// done returns the records, whose numbers m holds.
+func (b *recordsBuilder) done(m *avm.Market) records {
+	r := b.r
+	r.market, r.text = m, b.text.String()
 	return r
 }
 
