@@ -127,7 +127,8 @@ func (b *recordsBuilder) add(h *property.Home) {
 // done returns the records, whose numbers m holds.
 func (b *recordsBuilder) done(m *avm.Market) records {
 	r := b.r
-	r.market, r.text = m, b.text.String()
+	// A copy at its length: the builder's buffer grew by doubling and may be up to half unused.
+	r.market, r.text = m, strings.Clone(b.text.String())
 	return r
 }
 
