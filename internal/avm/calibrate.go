@@ -467,7 +467,7 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 		for k := range e.sales {
 			s := &e.sales[k]
 			h := e.market.Properties[s.property].Home
-			v := e.value(&h, s.property, s.date, int32(k))
+			v := e.value(&h, s.property, e.saleDate(s), int32(k))
 			// The engine saw this sale; its out-of-fold residual stands in for the error it would have made.
 			logErr := s.resid - math.Log(v.Value/v.ModelValue)
 			held = append(held, heldOut{sig: v.signals, logErr: logErr, sale: k})

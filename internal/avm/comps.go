@@ -70,7 +70,7 @@ var steps = []struct {
 
 // latestSale is the most recent sale of property that keep accepts (fallback: the sale k found first).
 func (e *Engine) latestSale(property, k int32, keep func(int32) bool) int32 {
-	own := e.byProperty[property] // oldest first
+	own := e.byProperty(property) // oldest first
 	for i := len(own) - 1; i >= 0; i-- {
 		if keep == nil || keep(own[i]) {
 			return own[i]
@@ -99,7 +99,7 @@ func (e *Engine) adjust(c *Comparable, h *Home, m *gbm.Model, keep func(int32) b
 		return e.knnOf(hm, nb).append(buf, hm)
 	}
 	ix := e.saleIndex(s)
-	running := c.Price * math.Exp(ix.At(at)-ix.At(s.date))
+	running := c.Price * math.Exp(ix.At(at)-ix.At(e.saleDate(s)))
 	c.Adjustments = append(c.Adjustments[:0], Adjustment{Line: AdjTime, Amount: running - c.Price})
 	last := slices.Clone(row(&comp))
 	prev := m.Predict(last)

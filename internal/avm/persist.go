@@ -105,9 +105,8 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		h := &m.Properties[sale.Property].Home
 		y := math.Log(sale.Price)
 		ix, _ := e.indexOfZIP(h.ZIP)
-		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property, lat: h.Lat, lon: h.Lon, date: sale.Date,
-			logPrice: y, deflated: y - ix.At(sale.Date), lsqft: logOr(h.Sqft), resid: s.Resid[k], pred: s.Pred[k],
-			sqft: h.Sqft, beds: h.Beds, baths: h.Baths, yearBuilt: h.YearBuilt, grade: h.Grade, typ: h.Type})
+		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property,
+			deflated: y - ix.At(sale.Date), resid: s.Resid[k], pred: s.Pred[k]})
 		pts = append(pts, geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon})
 	}
 	if s.Opt.Bag {

@@ -64,23 +64,30 @@ func (o Options) scaled(n int) Options {
 }
 
 // saleInfo is what a valuation needs to know about one market sale used as a comparable.
+// The sale's date and price and its home's facts are not copied here but read from the market (saleDate,
+// logPrice, saleHome): the copy cost 136 bytes a sale (issue 39).
 type saleInfo struct {
 	sale     int32 // index in Market.Sales
 	property int32
-	lat, lon float64
-	date     time.Time
-	logPrice float64
-	deflated float64 // logPrice less the index at the sale's date
-	lsqft    float64
+	deflated float64 // the log price less the index at the sale's date
 	// resid is the sale's out-of-fold residual in deflated log price: how much it sold above (+) or below (-)
 	// what a model that never saw it expected.
 	resid float64
 	// pred is the out-of-fold model value in deflated log units (logPrice - index - resid).
-	pred              float64
-	sqft, beds, baths float64
-	yearBuilt, grade  float64
-	typ               PropertyType
+	pred float64
 }
+
+// saleHome is the home a sale is of.
+func (e *Engine) saleHome(s *saleInfo) *Home { return &e.market.Properties[s.property].Home }
+
+// saleDate is a sale's date.
+func (e *Engine) saleDate(s *saleInfo) time.Time { return e.market.Sales[s.sale].Date }
+
+// logPrice is a sale's log price.
+func (e *Engine) logPrice(s *saleInfo) float64 { return math.Log(e.market.Sales[s.sale].Price) }
+
+// lsqft is a home's log living area (NaN when unknown).
+func lsqft(h *Home) float64 { return logOr(h.Sqft) }
 
 // Engine is a trained valuation engine.
 type Engine struct {
@@ -102,8 +109,8 @@ type Engine struct {
 	// elasticity corrects a neighbour's log price to the subject's living area in the likeness-weighted price
 	// (knnOf), fitted on the market's own sales (fitElasticity).
 	elasticity float64
-	// byProperty lists each property's sales (indexes in sales), oldest first.
-	byProperty map[int32][]int32
+	// The sales of property p (indexes in sales), oldest first, are own[ownStart[p]:ownStart[p+1]] (byProperty).
+	ownStart, own []int32
 	// blendSale weighs a home's own last sale (lastsale.go).
 	blendSale saleBlend
 	// blend: final log value = model + alpha * n/(n+k0) * weighted mean comp residual.
@@ -234,9 +241,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		h := &m.Properties[s.Property].Home
 		ix, _ := e.indexOfZIP(h.ZIP)
 		yd[k] = y[k] - ix.At(dates[k])
-		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, lat: h.Lat, lon: h.Lon, date: s.Date,
-			logPrice: y[k], deflated: yd[k], lsqft: logOr(h.Sqft), sqft: h.Sqft, beds: h.Beds, baths: h.Baths,
-			yearBuilt: h.YearBuilt, grade: h.Grade, typ: h.Type})
+		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, deflated: yd[k]})
 		pts[k] = geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon}
 		if !s.Date.Before(e.dataEnd) {
 			e.dataEnd = s.Date.AddDate(0, 0, 1)
@@ -434,7 +439,7 @@ func (e *Engine) fitElasticity(use func(k int) bool, home func(k int) *Home) flo
 	var sxy, sxx float64
 	n := 0
 	for k := range e.sales {
-		if !use(k) || !known(e.sales[k].lsqft) {
+		if !use(k) || !known(lsqft(e.saleHome(&e.sales[k]))) {
 			continue
 		}
 		own := e.sales[k].property
@@ -442,18 +447,19 @@ func (e *Engine) fitElasticity(use func(k int) bool, home func(k int) *Home) flo
 		var sw, sp, sl float64
 		for _, x := range e.knnNeighbours(h, func(id int32) bool { return e.sales[id].property != own }) {
 			s := &e.sales[x.ID]
-			if !known(s.lsqft) {
+			sh := e.saleHome(s)
+			if !known(lsqft(sh)) {
 				continue
 			}
-			w := likeness(h, s, x.Miles)
+			w := likeness(h, sh, x.Miles)
 			sw += w
 			sp += w * s.deflated
-			sl += w * s.lsqft
+			sl += w * lsqft(sh)
 		}
 		if sw <= 0 {
 			continue
 		}
-		dp, dl := e.sales[k].deflated-sp/sw, e.sales[k].lsqft-sl/sw
+		dp, dl := e.sales[k].deflated-sp/sw, lsqft(e.saleHome(&e.sales[k]))-sl/sw
 		sxy += dp * dl
 		sxx += dl * dl
 		n++
@@ -490,17 +496,19 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 	var gn int
 	for _, x := range nb {
 		s := &e.sales[x.ID]
-		sim := likeness(h, s, x.Miles)
-		if known(h.Grade) && known(s.grade) {
-			sim *= math.Exp(-math.Abs(h.Grade-s.grade) / 1.5)
-			if h.Grade == s.grade && gn < 10 && known(s.lsqft) {
-				gs += s.deflated - s.lsqft
+		sh := e.saleHome(s)
+		sl := lsqft(sh)
+		sim := likeness(h, sh, x.Miles)
+		if known(h.Grade) && known(sh.Grade) {
+			sim *= math.Exp(-math.Abs(h.Grade-sh.Grade) / 1.5)
+			if h.Grade == sh.Grade && gn < 10 && known(sl) {
+				gs += s.deflated - sl
 				gn++
 			}
 		}
 		v := s.deflated
-		if known(s.lsqft) && h.Sqft > 0 {
-			v += e.elasticity * (math.Log(h.Sqft) - s.lsqft)
+		if known(sl) && h.Sqft > 0 {
+			v += e.elasticity * (math.Log(h.Sqft) - sl)
 		}
 		ss += sim
 		ssv += sim * v
@@ -516,20 +524,21 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 	var n10, np int
 	for i, x := range nb {
 		s := &e.sales[x.ID]
+		ls := lsqft(e.saleHome(s))
 		if i < 10 {
 			w := 1 / (0.1 + x.Miles)
 			sl += s.deflated
 			k.miles += x.Miles
 			n10++
-			if known(s.lsqft) {
-				v := s.deflated - s.lsqft
+			if known(ls) {
+				v := s.deflated - ls
 				sw += w
 				swp += w * v
 				swpp += w * v * v
 			}
 		}
-		if known(s.lsqft) {
-			k.lppsf30 += s.deflated - s.lsqft
+		if known(ls) {
+			k.lppsf30 += s.deflated - ls
 			np++
 		}
 	}

@@ -101,28 +101,28 @@ const (
 // similarity scores how much a sale's home looks like the subject: nearby, of a like size, age, layout and type.
 // Each factor is 1 for a perfect match and falls off with the difference. How recent the sale is counts separately
 // (recency), so that a user reads similarity as likeness and the sale date as age.
-func similarity(h *Home, s *saleInfo, miles float64) float64 {
+func similarity(h, s *Home, miles float64) float64 {
 	sim := likeness(h, s, miles)
-	if known(h.Sqft) && known(s.sqft) && h.Sqft > 0 && s.sqft > 0 {
-		sim *= math.Exp(-math.Abs(math.Log(h.Sqft/s.sqft)) / 0.3)
+	if known(h.Sqft) && known(s.Sqft) && h.Sqft > 0 && s.Sqft > 0 {
+		sim *= math.Exp(-math.Abs(math.Log(h.Sqft/s.Sqft)) / 0.3)
 	}
 	return sim
 }
 
 // likeness is similarity without the living area: how near the sale is and how alike the homes are in layout, age
 // and type.
-func likeness(h *Home, s *saleInfo, miles float64) float64 {
+func likeness(h, s *Home, miles float64) float64 {
 	sim := math.Exp(-miles / 0.75)
-	if known(h.Beds) && known(s.beds) {
-		sim *= math.Exp(-math.Abs(h.Beds-s.beds) / 3)
+	if known(h.Beds) && known(s.Beds) {
+		sim *= math.Exp(-math.Abs(h.Beds-s.Beds) / 3)
 	}
-	if known(h.Baths) && known(s.baths) {
-		sim *= math.Exp(-math.Abs(h.Baths-s.baths) / 3)
+	if known(h.Baths) && known(s.Baths) {
+		sim *= math.Exp(-math.Abs(h.Baths-s.Baths) / 3)
 	}
-	if known(h.YearBuilt) && known(s.yearBuilt) {
-		sim *= math.Exp(-math.Abs(h.YearBuilt-s.yearBuilt) / 40)
+	if known(h.YearBuilt) && known(s.YearBuilt) {
+		sim *= math.Exp(-math.Abs(h.YearBuilt-s.YearBuilt) / 40)
 	}
-	if h.Type != "" && s.typ != "" && h.Type != s.typ {
+	if h.Type != "" && s.Type != "" && h.Type != s.Type {
 		sim *= 0.5
 	}
 	return sim
@@ -139,7 +139,7 @@ func recency(saleDate, at time.Time) float64 {
 func (e *Engine) evidenceFilter(property int32, at time.Time, skip int32) func(int32) bool {
 	return func(id int32) bool {
 		s := &e.sales[id]
-		return id != skip && s.date.Before(at) && (property < 0 || s.property != property)
+		return id != skip && e.saleDate(s).Before(at) && (property < 0 || s.property != property)
 	}
 }
 
@@ -160,9 +160,9 @@ func (e *Engine) comparables(h *Home, at time.Time, keep func(int32) bool) []Com
 		seen[s.property] = true
 		k := e.latestSale(s.property, x.ID, keep)
 		s = &e.sales[k]
-		sim, rec := similarity(h, s, x.Miles), recency(s.date, at)
-		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: s.date,
-			Price: math.Exp(s.logPrice), Similarity: sim, weight: sim * rec, resid: s.resid, k: k})
+		sim, rec := similarity(h, e.saleHome(s), x.Miles), recency(e.saleDate(s), at)
+		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: e.saleDate(s),
+			Price: math.Exp(e.logPrice(s)), Similarity: sim, weight: sim * rec, resid: s.resid, k: k})
 	}
 	sort.Slice(comps, func(a, b int) bool { return comps[a].weight > comps[b].weight })
 	if len(comps) > e.opt.Comps {
@@ -274,7 +274,7 @@ func (e *Engine) valueWith(h *Home, property int32, at time.Time, skip int32, ki
 	if last.sale >= 0 {
 		s := &e.sales[last.sale]
 		v.Evidence = append(v.Evidence, Evidence{Source: EvidenceLastSale, Weight: last.weight, Value: math.Exp(last.adj),
-			Date: s.date, Price: math.Exp(s.logPrice)})
+			Date: e.saleDate(s), Price: math.Exp(e.logPrice(s))})
 	}
 	v.signals = e.signalsFor(h, nb, modelLog, comps, neff, sd, mad, math.Abs(shift), at)
 	v.signals.lastSale = last.weight
@@ -383,7 +383,7 @@ func (e *Engine) DataEnd() time.Time { return e.dataEnd }
 // modelsFor are the models that value a home (predictFor): its fold's alone for a home whose sales they learned
 // from, else all of them.
 func (e *Engine) modelsFor(property int32) []*gbm.Model {
-	if property >= 0 && len(e.byProperty[property]) > 0 && len(e.folds) == e.opt.Folds {
+	if property >= 0 && len(e.byProperty(property)) > 0 && len(e.folds) == e.opt.Folds {
 		if m := e.folds[foldOf(e.market.Properties[property].ID, e.opt.Folds)]; m != nil {
 			return []*gbm.Model{m}
 		}
@@ -392,7 +392,7 @@ func (e *Engine) modelsFor(property int32) []*gbm.Model {
 }
 
 func (e *Engine) predictFor(x []float64, property int32) float64 {
-	if property >= 0 && len(e.byProperty[property]) > 0 && len(e.folds) == e.opt.Folds {
+	if property >= 0 && len(e.byProperty(property)) > 0 && len(e.folds) == e.opt.Folds {
 		if m := e.folds[foldOf(e.market.Properties[property].ID, e.opt.Folds)]; m != nil {
 			return m.Predict(x) + e.offset
 		}

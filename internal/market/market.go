@@ -55,11 +55,25 @@ type ZIP struct {
 
 // ByZIP groups a market's records by the ZIP code of their home. Records of homes not on record are skipped.
 func ByZIP(homes []property.Home, sales []property.Sale, rents []property.Rental) map[string]*ZIP {
+	return ByZIPOf(len(homes), func(i int32, h *property.Home) { *h = homes[i] }, sales, rents)
+}
+
+// ByZIPOf is ByZIP over n homes that home writes into h one at a time (i from 0 to n-1), for a caller that keeps
+// its records in another form (valuation's compact records, issue 39).
+func ByZIPOf(n int, home func(i int32, h *property.Home), sales []property.Sale, rents []property.Rental) map[string]*ZIP {
 	out := map[string]*ZIP{}
-	at := make(map[int64]int32, len(homes))
-	for i := range homes {
-		h := &homes[i]
-		at[h.ID] = int32(i)
+	at := make(map[int64]int32, n)
+	// Each home's ZIP code, type, bedrooms and living area, for its sales and rents.
+	type facts struct {
+		zip        *ZIP
+		typ        string
+		beds, sqft float64
+	}
+	fs := make([]facts, n)
+	var h property.Home
+	for i := range int32(n) {
+		home(i, &h)
+		at[h.ID] = i
 		if h.ZIP == "" {
 			continue
 		}
@@ -68,26 +82,54 @@ func ByZIP(homes []property.Home, sales []property.Sale, rents []property.Rental
 			z = &ZIP{ZIP: h.ZIP, City: h.City, State: h.State}
 			out[h.ZIP] = z
 		}
-		z.Homes = append(z.Homes, HomeRef{Index: int32(i), Type: h.Type})
+		fs[i] = facts{z, h.Type, h.Beds, h.Sqft}
 		z.IsDemo = z.IsDemo || h.Source == property.SourceDemo
 	}
-	rec := func(pid int64, d time.Time, amount int64) (*ZIP, Record, bool) {
-		i, ok := at[pid]
-		if !ok || amount <= 0 {
-			return nil, Record{}, false
+	// Each list is counted first and allocated at its size: grown by appending, a million homes' lists would keep
+	// a quarter or more of their room unused (issue 39).
+	type count struct{ homes, sales, rents int }
+	counts := map[*ZIP]*count{}
+	for _, z := range out {
+		counts[z] = &count{}
+	}
+	for i := range fs {
+		if z := fs[i].zip; z != nil {
+			counts[z].homes++
 		}
-		h := &homes[i]
-		z := out[h.ZIP]
-		return z, Record{Date: d, Amount: amount, Type: h.Type, Beds: h.Beds, Sqft: h.Sqft}, z != nil
+	}
+	of := func(pid int64, amount int64) *facts {
+		i, ok := at[pid]
+		if !ok || amount <= 0 || fs[i].zip == nil {
+			return nil
+		}
+		return &fs[i]
 	}
 	for _, s := range sales {
-		if z, r, ok := rec(s.PropertyID, s.Date, s.Price); ok {
-			z.Sales = append(z.Sales, r)
+		if f := of(s.PropertyID, s.Price); f != nil {
+			counts[f.zip].sales++
 		}
 	}
 	for _, s := range rents {
-		if z, r, ok := rec(s.PropertyID, s.Date, s.Rent); ok {
-			z.Rents = append(z.Rents, r)
+		if f := of(s.PropertyID, s.Rent); f != nil {
+			counts[f.zip].rents++
+		}
+	}
+	for z, c := range counts {
+		z.Homes, z.Sales, z.Rents = make([]HomeRef, 0, c.homes), make([]Record, 0, c.sales), make([]Record, 0, c.rents)
+	}
+	for i := range fs {
+		if f := &fs[i]; f.zip != nil {
+			f.zip.Homes = append(f.zip.Homes, HomeRef{Index: int32(i), Type: f.typ})
+		}
+	}
+	for _, s := range sales {
+		if f := of(s.PropertyID, s.Price); f != nil {
+			f.zip.Sales = append(f.zip.Sales, Record{Date: s.Date, Amount: s.Price, Type: f.typ, Beds: f.beds, Sqft: f.sqft})
+		}
+	}
+	for _, s := range rents {
+		if f := of(s.PropertyID, s.Rent); f != nil {
+			f.zip.Rents = append(f.zip.Rents, Record{Date: s.Date, Amount: s.Rent, Type: f.typ, Beds: f.beds, Sqft: f.sqft})
 		}
 	}
 	return out

@@ -178,18 +178,42 @@ type MarketData struct {
 // LoadMarket reads every property, sale and rent, ordered by id.
 func (db *DB) LoadMarket(ctx context.Context) (MarketData, error) {
 	var md MarketData
-	x := db.q()
 	// Counted first so that each slice is allocated once, at its size (growing a million homes by appending would
 	// copy them several times and leave up to a quarter of the last allocation unused).
+	err := db.EachMarket(ctx, MarketVisitor{
+		Counts: func(np, ns, nr int) {
+			md.Homes, md.Sales, md.Rentals = make([]property.Home, 0, np), make([]property.Sale, 0, ns),
+				make([]property.Rental, 0, nr)
+		},
+		Home:   func(h *property.Home) { md.Homes = append(md.Homes, *h) },
+		Sale:   func(s property.Sale) { md.Sales = append(md.Sales, s) },
+		Rental: func(r property.Rental) { md.Rentals = append(md.Rentals, r) },
+	})
+	return md, err
+}
+
+// MarketVisitor receives what EachMarket reads: the counts first, then every property, every sale and every rent,
+// each ordered by id. Home's h is reused for the next property (its strings are not).
+type MarketVisitor struct {
+	Counts func(homes, sales, rents int)
+	Home   func(h *property.Home)
+	Sale   func(s property.Sale)
+	Rental func(r property.Rental)
+}
+
+// EachMarket reads what LoadMarket reads without holding it: a server that keeps the records in another form
+// never holds them all as read (issue 39: at a million homes about 500 MB at the peak of a start).
+func (db *DB) EachMarket(ctx context.Context, v MarketVisitor) error {
+	x := db.q()
 	var np, ns, nr int
 	if err := x.row(ctx, `SELECT (SELECT COUNT(*) FROM properties), (SELECT COUNT(*) FROM sales),
 		(SELECT COUNT(*) FROM rentals)`).Scan(&np, &ns, &nr); err != nil {
-		return md, err
+		return err
 	}
-	md.Homes, md.Sales, md.Rentals = make([]property.Home, 0, np), make([]property.Sale, 0, ns), make([]property.Rental, 0, nr)
+	v.Counts(np, ns, nr)
 	rows, err := x.query(ctx, `SELECT id, `+homeColumns+` FROM properties ORDER BY id`)
 	if err != nil {
-		return md, err
+		return err
 	}
 	// The columns that repeat across homes (a market has a few sources, cities, ZIP codes, types and images) are
 	// read into one shared string per value: a million homes would otherwise hold eight million small copies.
@@ -205,50 +229,50 @@ func (db *DB) LoadMarket(ctx context.Context) (MarketData, error) {
 			nullNum{&h.View}, nullNum{&h.Water}, nullNum{&h.SqftAbove}, nullNum{&h.SqftBase}, nullNum{&h.NbrSqft},
 			nullNum{&h.NbrLot}, &image); err != nil {
 			rows.Close()
-			return md, err
+			return err
 		}
 		h.Source, h.UnitType, h.City, h.State, h.ZIP = in.of(source), in.of(unitType), in.of(city), in.of(state), in.of(zip)
 		h.County, h.Type, h.ImageURL = in.of(county), in.of(typ), in.of(image)
 		h.ExternalID = ext.String
-		md.Homes = append(md.Homes, h)
+		v.Home(&h)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return md, err
+		return err
 	}
 	rows, err = x.query(ctx, `SELECT id, property_id, sale_date, price FROM sales ORDER BY id`)
 	if err != nil {
-		return md, err
+		return err
 	}
 	for rows.Next() {
 		var s property.Sale
 		var d dbDate
 		if err := rows.Scan(&s.ID, &s.PropertyID, &d, &s.Price); err != nil {
 			rows.Close()
-			return md, err
+			return err
 		}
 		s.Date = d.Time
-		md.Sales = append(md.Sales, s)
+		v.Sale(s)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return md, err
+		return err
 	}
 	rows, err = x.query(ctx, `SELECT id, property_id, listed_date, rent FROM rentals ORDER BY id`)
 	if err != nil {
-		return md, err
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var r property.Rental
 		var d dbDate
 		if err := rows.Scan(&r.ID, &r.PropertyID, &d, &r.Rent); err != nil {
-			return md, err
+			return err
 		}
 		r.Date = d.Time
-		md.Rentals = append(md.Rentals, r)
+		v.Rental(r)
 	}
-	return md, rows.Err()
+	return rows.Err()
 }
 
 // interner hands out one string per distinct value.

@@ -142,25 +142,26 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 		zips = nil
 	}
 	lookupZIP := func(zip string) (matched, bool) {
-		if p, ok := s.byAddress[zip+"|"+sk+"|"+uk]; ok {
+		units := s.byBuilding.get(zip + "|" + sk)
+		if p, ok := s.unitOf(units, uk); ok {
 			// A building with several units answers a unit-less address with the building, not one unit.
-			if uk != "" || len(s.byBuilding[zip+"|"+sk]) == 1 {
+			if uk != "" || len(units) == 1 {
 				return matched{code: MatchExact, property: p}, true
 			}
 		}
-		if units := s.byBuilding[zip+"|"+sk]; len(units) > 0 {
+		if len(units) > 0 {
 			if uk == "" && len(units) == 1 {
 				return matched{code: MatchExact, property: units[0]}, true
 			}
-			h := &s.data.Homes[units[0]]
+			h := &s.market.Properties[units[0]]
 			return matched{code: MatchUnitFallback, property: -1, lat: h.Lat, lon: h.Lon, zip: zip}, true
 		}
 		// The street suffix missing or different ("Main" for "Main St"): accept one home with that number and
 		// name.
-		if cands := s.byName[zip+"|"+a.NameKey()]; len(cands) > 0 && a.Number != "" {
+		if cands := s.byName.get(zip + "|" + a.NameKey()); len(cands) > 0 && a.Number != "" {
 			var hit []int32
 			for _, c := range cands {
-				if uk == "" || s.data.Homes[c].UnitKey == uk {
+				if uk == "" || s.homes.own(c).UnitKey == uk {
 					hit = append(hit, c)
 				}
 			}
@@ -177,9 +178,8 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 	}
 	if a.ZIP == "" && a.City != "" {
 		// No ZIP code: the same street key in the same city.
-		for _, p := range s.byCity[cityKey(a.City, a.State)+"|"+sk] {
-			h := &s.data.Homes[p]
-			if m, ok := lookupZIP(h.ZIP); ok {
+		for _, p := range s.byCity.get(cityKey(a.City, a.State) + "|" + sk) {
+			if m, ok := lookupZIP(s.homes.str(p, sZIP)); ok {
 				return m, true
 			}
 		}
@@ -329,7 +329,7 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 	}
 	var rec *property.Home
 	if m.property >= 0 {
-		rec = &snap.data.Homes[m.property]
+		rec = snap.homes.home(m.property)
 	}
 	key := cacheKey(snap.version, m, in, at)
 	if r := s.cache.get(key); r != nil {
@@ -462,11 +462,11 @@ func applyInput(h *avm.Home, in Input) {
 
 // priceHistory lists the recorded sales of a property, newest first.
 func (s *snapshot) priceHistory(p int32) []PriceEvent {
-	idx := s.salesOf[p]
+	idx := s.salesOf(p)
 	out := make([]PriceEvent, 0, len(idx))
 	for _, i := range idx {
-		sale := s.data.Sales[i]
-		out = append(out, PriceEvent{Date: day(sale.Date), Price: sale.Price, Event: "sale"})
+		sale := s.market.Sales[i]
+		out = append(out, PriceEvent{Date: day(sale.Date), Price: int64(sale.Price), Event: "sale"})
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Date > out[b].Date })
 	return out

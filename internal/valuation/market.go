@@ -7,7 +7,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"hash"
 	"math"
+	"slices"
 	"strings"
 
 	"valuator/internal/address"
@@ -19,19 +21,19 @@ import (
 // snapshot is one loaded market with its engine and indexes; lookups read it without locks and a reload swaps in
 // a new one.
 type snapshot struct {
-	data    store.MarketData
+	// homes are the records of the market's homes (records); their sales and rents are the engine's market's
+	// (market.Sales, whose Property is the index in homes), not kept twice (issue 39).
+	homes   records
 	market  *avm.Market
 	engine  *avm.Engine // nil when the market has too few sales to learn from
 	version string
-	// byAddress: zip|street key|unit key -> property index; byBuilding: zip|street key -> every unit there;
-	// byName: zip|name key (no suffix) -> properties; byCity: city key|state|street key -> properties, for
-	// addresses given without a ZIP code.
-	byAddress  map[string]int32
-	byBuilding map[string][]int32
-	byName     map[string][]int32
-	byCity     map[string][]int32
-	// sales of each property, oldest first, as indexes into data.Sales
-	salesOf map[int32][]int32
+	// byBuilding: zip|street key -> the properties there (byAddress picks a unit among them); byName: zip|name
+	// key (no suffix) -> properties; byCity: city key|state|street key -> properties, for addresses given without
+	// a ZIP code. Records without a street are in none.
+	byBuilding, byName, byCity *keyIndex
+	// The sales of property p, oldest first, are market.Sales[i] for i in saleIdx[saleStart[p]:saleStart[p+1]]
+	// (salesOf): two arrays rather than a map of slices (issue 39).
+	saleStart, saleIdx []int32
 	// stats are the market statistics' records by ZIP and the engine's values of their homes (markets.go),
 	// made on first use.
 	stats marketStats
@@ -44,27 +46,94 @@ type snapshot struct {
 	facts factRanges
 }
 
-// toMarket converts the records to the engine's market, in the same order (property index = position).
-func toMarket(md store.MarketData) *avm.Market {
-	m := &avm.Market{Properties: make([]avm.Property, len(md.Homes)), Sales: make([]avm.Sale, 0, len(md.Sales)),
-		Rentals: make([]avm.Rental, 0, len(md.Rentals))}
-	idx := make(map[int64]int32, len(md.Homes))
-	for i, h := range md.Homes {
-		idx[h.ID] = int32(i)
-		m.Properties[i] = avm.Property{ID: h.ID, Home: engineHome(&h)}
+// marketBuilder makes what a snapshot keeps of the records, from the records as they are read one at a time
+// (store.EachMarket: the records as read are never all held, issue 39) or from MarketData: the engine's market
+// (property index = position in the records), the compact records, and the fingerprint.
+type marketBuilder struct {
+	m     *avm.Market
+	recs  recordsBuilder
+	idx   map[int64]int32
+	fp    hash.Hash
+	buf   [8]byte
+	sales int // sales read, for the log
+}
+
+func newMarketBuilder() *marketBuilder {
+	return &marketBuilder{m: &avm.Market{}, idx: map[int64]int32{}, fp: sha256.New()}
+}
+
+func (b *marketBuilder) counts(homes, sales, rents int) {
+	b.m.Properties = make([]avm.Property, 0, homes)
+	b.m.Sales, b.m.Rentals = make([]avm.Sale, 0, sales), make([]avm.Rental, 0, rents)
+	b.idx = make(map[int64]int32, homes)
+	b.recs.grow(homes)
+}
+
+func (b *marketBuilder) float(v float64) { b.int(int64(math.Float64bits(v))) }
+
+func (b *marketBuilder) int(v int64) {
+	binary.LittleEndian.PutUint64(b.buf[:], uint64(v))
+	b.fp.Write(b.buf[:])
+}
+
+// The fingerprint identifies the market data an engine learned from: every sale and every property attribute the
+// engine reads. A saved engine is reused only for the same fingerprint.
+func (b *marketBuilder) home(h *property.Home) {
+	b.int(h.ID)
+	for _, v := range []float64{h.Lat, h.Lon, h.Beds, h.Baths, h.Sqft, h.LotSqft, h.Floors, h.YearBuilt,
+		h.YearRenov, h.Grade, h.Condition, h.View, h.Water, h.SqftAbove, h.SqftBase, h.NbrSqft, h.NbrLot} {
+		b.float(v)
+	}
+	b.fp.Write([]byte(h.Type + "|" + h.ZIP + "|"))
+	b.idx[h.ID] = int32(len(b.m.Properties))
+	b.m.Properties = append(b.m.Properties, avm.Property{ID: h.ID, Home: engineHome(h)})
+	b.recs.add(h)
+}
+
+func (b *marketBuilder) sale(s property.Sale) {
+	b.int(s.ID)
+	b.int(s.PropertyID)
+	b.int(s.Date.Unix())
+	b.int(s.Price)
+	b.sales++
+	if p, ok := b.idx[s.PropertyID]; ok {
+		b.m.Sales = append(b.m.Sales, avm.Sale{ID: s.ID, Property: p, Date: s.Date, Price: float64(s.Price)})
+	}
+}
+
+func (b *marketBuilder) rent(r property.Rental) {
+	b.int(r.ID)
+	b.int(r.PropertyID)
+	b.int(r.Date.Unix())
+	b.int(r.Rent)
+	if p, ok := b.idx[r.PropertyID]; ok {
+		b.m.Rentals = append(b.m.Rentals, avm.Rental{Property: p, Date: r.Date, Rent: float64(r.Rent)})
+	}
+}
+
+func (b *marketBuilder) fingerprint() string { return hex.EncodeToString(b.fp.Sum(nil)) }
+
+// records are the compact records of the homes read (their numbers are the market's).
+func (b *marketBuilder) records() records { return b.recs.done(b.m) }
+
+// buildMarket feeds md to a marketBuilder.
+func buildMarket(md store.MarketData) *marketBuilder {
+	b := newMarketBuilder()
+	b.counts(len(md.Homes), len(md.Sales), len(md.Rentals))
+	for i := range md.Homes {
+		b.home(&md.Homes[i])
 	}
 	for _, s := range md.Sales {
-		if p, ok := idx[s.PropertyID]; ok {
-			m.Sales = append(m.Sales, avm.Sale{ID: s.ID, Property: p, Date: s.Date, Price: float64(s.Price)})
-		}
+		b.sale(s)
 	}
 	for _, r := range md.Rentals {
-		if p, ok := idx[r.PropertyID]; ok {
-			m.Rentals = append(m.Rentals, avm.Rental{Property: p, Date: r.Date, Rent: float64(r.Rent)})
-		}
+		b.rent(r)
 	}
-	return m
+	return b
 }
+
+// toMarket converts the records to the engine's market, in the same order (property index = position).
+func toMarket(md store.MarketData) *avm.Market { return buildMarket(md).m }
 
 func engineHome(h *property.Home) avm.Home {
 	return avm.Home{Lat: h.Lat, Lon: h.Lon, ZIP: h.ZIP, Type: avm.PropertyType(h.Type), Beds: h.Beds, Baths: h.Baths,
@@ -76,70 +145,68 @@ func engineHome(h *property.Home) avm.Home {
 // Fingerprint is fingerprint for tools that prepare a saved engine (the load benchmark).
 func Fingerprint(md store.MarketData) string { return fingerprint(md) }
 
-// fingerprint identifies the market data an engine learned from: every sale and every property attribute the
-// engine reads. A saved engine is reused only for the same fingerprint.
-func fingerprint(md store.MarketData) string {
-	h := sha256.New()
-	var b [8]byte
-	f := func(v float64) {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	i := func(v int64) {
-		binary.LittleEndian.PutUint64(b[:], uint64(v))
-		h.Write(b[:])
-	}
-	for _, p := range md.Homes {
-		i(p.ID)
-		for _, v := range []float64{p.Lat, p.Lon, p.Beds, p.Baths, p.Sqft, p.LotSqft, p.Floors, p.YearBuilt,
-			p.YearRenov, p.Grade, p.Condition, p.View, p.Water, p.SqftAbove, p.SqftBase, p.NbrSqft, p.NbrLot} {
-			f(v)
-		}
-		h.Write([]byte(p.Type + "|" + p.ZIP + "|"))
-	}
-	for _, s := range md.Sales {
-		i(s.ID)
-		i(s.PropertyID)
-		i(s.Date.Unix())
-		i(s.Price)
-	}
-	for _, r := range md.Rentals {
-		i(r.ID)
-		i(r.PropertyID)
-		i(r.Date.Unix())
-		i(r.Rent)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+// fingerprint identifies the market data an engine learned from (marketBuilder).
+func fingerprint(md store.MarketData) string { return buildMarket(md).fingerprint() }
 
-func newSnapshot(md store.MarketData, engine *avm.Engine, market *avm.Market, version string) *snapshot {
-	s := &snapshot{data: md, market: market, engine: engine, version: version,
-		byAddress: map[string]int32{}, byBuilding: map[string][]int32{}, byName: map[string][]int32{},
-		byCity: map[string][]int32{}, salesOf: map[int32][]int32{}, warmed: make(chan struct{})}
-	idx := make(map[int64]int32, len(md.Homes))
-	for i, h := range md.Homes {
-		p := int32(i)
-		idx[h.ID] = p
-		if h.StreetKey == "" {
-			continue
+func newSnapshot(recs records, engine *avm.Engine, market *avm.Market, version string) *snapshot {
+	s := &snapshot{homes: recs, market: market, engine: engine, version: version,
+		warmed: make(chan struct{})}
+	homes := &s.homes
+	s.byBuilding = newKeyIndex(homes.len(), func(p int32) string {
+		if o := homes.own(p); o.StreetKey != "" {
+			return homes.str(p, sZIP) + "|" + o.StreetKey
 		}
-		s.byAddress[h.ZIP+"|"+h.StreetKey+"|"+h.UnitKey] = p
-		bk := h.ZIP + "|" + h.StreetKey
-		s.byBuilding[bk] = append(s.byBuilding[bk], p)
-		if h.NameKey != "" {
-			nk := h.ZIP + "|" + h.NameKey
-			s.byName[nk] = append(s.byName[nk], p)
+		return ""
+	})
+	s.byName = newKeyIndex(homes.len(), func(p int32) string {
+		if o := homes.own(p); o.StreetKey != "" && o.NameKey != "" {
+			return homes.str(p, sZIP) + "|" + o.NameKey
 		}
-		ck := cityKey(h.City, h.State) + "|" + h.StreetKey
-		s.byCity[ck] = append(s.byCity[ck], p)
+		return ""
+	})
+	// The city keys are folded once per spelling, not once per home.
+	cities := map[[2]uint32]string{}
+	for p := range int32(homes.len()) {
+		c := [2]uint32{homes.shared[p][sCity], homes.shared[p][sState]}
+		if _, ok := cities[c]; !ok {
+			cities[c] = cityKey(homes.table[c[0]], homes.table[c[1]])
+		}
 	}
-	for i, sale := range md.Sales {
-		if p, ok := idx[sale.PropertyID]; ok {
-			s.salesOf[p] = append(s.salesOf[p], int32(i))
+	s.byCity = newKeyIndex(homes.len(), func(p int32) string {
+		if o := homes.own(p); o.StreetKey != "" {
+			return cities[[2]uint32{homes.shared[p][sCity], homes.shared[p][sState]}] + "|" + o.StreetKey
 		}
+		return ""
+	})
+	// Counted, then placed in the order of the sales (a stable counting sort).
+	s.saleStart = make([]int32, homes.len()+1)
+	for _, sale := range market.Sales {
+		s.saleStart[sale.Property+1]++
+	}
+	for p := range homes.len() {
+		s.saleStart[p+1] += s.saleStart[p]
+	}
+	s.saleIdx = make([]int32, len(market.Sales))
+	next := slices.Clone(s.saleStart[:homes.len()])
+	for i, sale := range market.Sales {
+		s.saleIdx[next[sale.Property]] = int32(i)
+		next[sale.Property]++
 	}
 	return s
 }
+
+// unitOf is the property with unit key uk among a building's (the last such record, should there be two).
+func (s *snapshot) unitOf(units []int32, uk string) (int32, bool) {
+	for i := len(units) - 1; i >= 0; i-- {
+		if s.homes.own(units[i]).UnitKey == uk {
+			return units[i], true
+		}
+	}
+	return 0, false
+}
+
+// salesOf lists property p's sales, oldest first, as indexes into market.Sales.
+func (s *snapshot) salesOf(p int32) []int32 { return s.saleIdx[s.saleStart[p]:s.saleStart[p+1]] }
 
 // cityKey folds a city's spelling (Saint/St, Fort/Ft) as the address package does.
 func cityKey(city, state string) string {

@@ -17,6 +17,7 @@ import (
 	"valuator/internal/avm"
 	"valuator/internal/credit"
 	"valuator/internal/market"
+	"valuator/internal/property"
 	"valuator/internal/usage"
 )
 
@@ -113,10 +114,26 @@ type zipValues struct {
 	v    []float64
 }
 
+// records are the market's sales and rents as records, made for ByZIP and dropped after it: the snapshot keeps
+// them once, in the engine's market.
+func (snap *snapshot) records() ([]property.Sale, []property.Rental) {
+	m := snap.market
+	sales := make([]property.Sale, len(m.Sales))
+	for i, s := range m.Sales {
+		sales[i] = property.Sale{ID: s.ID, PropertyID: m.Properties[s.Property].ID, Date: s.Date, Price: int64(s.Price)}
+	}
+	rents := make([]property.Rental, len(m.Rentals))
+	for i, r := range m.Rentals {
+		rents[i] = property.Rental{PropertyID: m.Properties[r.Property].ID, Date: r.Date, Rent: int64(r.Rent)}
+	}
+	return sales, rents
+}
+
 func (snap *snapshot) zip(code string) *market.ZIP {
 	st := &snap.stats
 	st.once.Do(func() {
-		st.zips = market.ByZIP(snap.data.Homes, snap.data.Sales, snap.data.Rentals)
+		sales, rents := snap.records()
+		st.zips = market.ByZIPOf(snap.homes.len(), snap.homes.fill, sales, rents)
 		st.values = map[string]*zipValues{}
 	})
 	return st.zips[code]

@@ -224,7 +224,7 @@ func (snap *snapshot) rangesFor(zip, t string) recordRanges {
 			}
 			for _, ref := range z.Homes {
 				if anyType || ref.Type == t {
-					out = append(out, &snap.data.Homes[ref.Index])
+					out = append(out, snap.homes.home(ref.Index))
 				}
 			}
 		}

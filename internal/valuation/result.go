@@ -340,7 +340,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 			r.MarketData.GrossYield = &y
 		}
 		for _, c := range rent.Comparables {
-			h := &snap.data.Homes[c.Property]
+			h := snap.homes.home(c.Property)
 			r.Property.IsDemo = r.Property.IsDemo || h.Source == property.SourceDemo
 			r.MarketData.RentalComparables = append(r.MarketData.RentalComparables, RentalComparableOut{
 				Address: streetLine(h), City: optS(h.City), State: optS(h.State), ZIP: optS(h.ZIP),
@@ -363,7 +363,7 @@ func (s *Service) result(snap *snapshot, a address.Address, m matched, rec *prop
 		}
 	}
 	for _, c := range val.Comparables {
-		h := &snap.data.Homes[c.Property]
+		h := snap.homes.home(c.Property)
 		// A valuation drawn from demo records is a demo answer, whether or not the subject is on record.
 		r.Property.IsDemo = r.Property.IsDemo || h.Source == property.SourceDemo
 		out := ComparableOut{Address: streetLine(h),

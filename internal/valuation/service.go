@@ -88,12 +88,14 @@ func (s *Service) Load(ctx context.Context) error {
 		return nil
 	}
 	s.status.Store("loading market data")
-	md, err := s.store.LoadMarket(ctx)
+	b, err := s.readMarket(ctx)
 	if err != nil {
 		return err
 	}
-	market := toMarket(md)
-	fp := fingerprint(md)
+	market, fp := b.m, b.fingerprint()
+	recs := b.records()
+	nHomes, nSales := recs.len(), b.sales
+	b = nil
 	started := time.Now()
 	var engine *avm.Engine
 	if blob, err := s.store.LoadModel(ctx, fp, avm.SnapshotVersion); err == nil {
@@ -101,14 +103,14 @@ func (s *Service) Load(ctx context.Context) error {
 		if err != nil {
 			s.log.Warn("saved valuation engine unusable; retraining", "err", err)
 		} else {
-			s.log.Info("valuation engine restored", "sales", len(md.Sales), "ms", time.Since(started).Milliseconds())
+			s.log.Info("valuation engine restored", "sales", nSales, "ms", time.Since(started).Milliseconds())
 		}
 	} else if !errors.Is(err, store.ErrNoModel) {
 		return err
 	}
 	if engine == nil && len(market.Sales) > 0 {
 		s.status.Store(fmt.Sprintf("learning from %d sales", len(market.Sales)))
-		s.log.Info("training the valuation engine", "properties", len(md.Homes), "sales", len(md.Sales))
+		s.log.Info("training the valuation engine", "properties", nHomes, "sales", nSales)
 		engine, err = avm.Train(market, s.opt)
 		switch {
 		case errors.Is(err, avm.ErrNoMarket):
@@ -117,7 +119,7 @@ func (s *Service) Load(ctx context.Context) error {
 		case err != nil:
 			return err
 		default:
-			s.log.Info("valuation engine trained", "sales", len(md.Sales), "seconds", time.Since(started).Seconds())
+			s.log.Info("valuation engine trained", "sales", nSales, "seconds", time.Since(started).Seconds())
 			s.metrics.Load().EngineTrained(time.Since(started))
 			if blob, err := engine.Marshal(); err != nil {
 				s.log.Error("saving the valuation engine", "err", err)
@@ -126,7 +128,7 @@ func (s *Service) Load(ctx context.Context) error {
 			}
 		}
 	}
-	snap := newSnapshot(md, engine, market, version)
+	snap := newSnapshot(recs, engine, market, version)
 	snap.warming = s.warmMarkets.Load()
 	s.snap.Store(snap)
 	s.status.Store("ready")
@@ -134,6 +136,27 @@ func (s *Service) Load(ctx context.Context) error {
 		go s.warm(snap)
 	}
 	return nil
+}
+
+// marketReader is a store that can hand over the records one at a time (store.DB): the service then never holds
+// them all as read.
+type marketReader interface {
+	EachMarket(ctx context.Context, v store.MarketVisitor) error
+}
+
+// readMarket reads the records into a marketBuilder.
+func (s *Service) readMarket(ctx context.Context) (*marketBuilder, error) {
+	r, ok := s.store.(marketReader)
+	if !ok {
+		md, err := s.store.LoadMarket(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return buildMarket(md), nil
+	}
+	b := newMarketBuilder()
+	err := r.EachMarket(ctx, store.MarketVisitor{Counts: b.counts, Home: b.home, Sale: b.sale, Rental: b.rent})
+	return b, err
 }
 
 // Watch reloads the market whenever its records change (an import on this or another instance), checking every
