@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPORT_HEADER, exportFileName, formFieldErrors, isMover, portfolioCsv, rowFailures, signedDollars, signedPercent, sortHomes, totalChangePercent } from "./portfolios-helpers";
+import { EXPORT_HEADER, monthChangeText, exportFileName, formFieldErrors, isMover, portfolioCsv, rowFailures, signedDollars, signedPercent, sortHomes, totalChangePercent } from "./portfolios-helpers";
 import { HOMES, makeDetail, makeHome } from "./test-fixtures";
 
 const addresses = (hs: { formattedAddress: string }[]) => hs.map((h) => h.formattedAddress);
@@ -56,6 +56,9 @@ describe("figures and answers", () => {
     expect(signedPercent(0.25)).toBe("+0.25%");
     expect(signedPercent(-2.5)).toBe("−2.50%");
     expect(totalChangePercent({ value: 2_100_000, changeSinceLastMonth: -10_000 } as never)).toBe(-0.47);
+    expect(monthChangeText(makeDetail())).toBe("−$10,000 (−0.47%)");
+    // One month: nothing to change from.
+    expect(monthChangeText(makeDetail({ history: [{ month: "2026-11", value: 1, homes: 1 }] }))).toBe("First month");
   });
 
   it("name the failed homes by what was asked", () => {

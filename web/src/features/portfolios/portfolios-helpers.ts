@@ -5,7 +5,7 @@ import type { HomeInput, Portfolio, PortfolioDetail, PortfolioHome, PortfolioRow
 // on their own.
 
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
-const compact = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 });
+const compact = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 2 });
 
 /** "$1,234,567"; a missing figure is a dash. */
 export function dollars(v: number | null | undefined): string {
@@ -111,6 +111,16 @@ export function totalChangePercent(totals: PortfolioDetail["totals"]): number | 
   const before = totals.value - totals.changeSinceLastMonth;
   if (before <= 0 || totals.changeSinceLastMonth === 0) return totals.changeSinceLastMonth === 0 && before > 0 ? 0 : null;
   return Math.round((totals.changeSinceLastMonth / before) * 10000) / 100;
+}
+
+/**
+ * The portfolio's change this month as the list and its page say it: "+$1,200 (+0.05%)", or "First month" while it
+ * has only one month (there is no last month to change from, and the API's 0 would read as "nothing moved").
+ */
+export function monthChangeText(p: Pick<PortfolioDetail, "totals" | "history">): string {
+  if (p.history.length < 2) return "First month";
+  const pct = totalChangePercent(p.totals);
+  return `${signedDollars(p.totals.changeSinceLastMonth)}${pct !== null ? ` (${signedPercent(pct)})` : ""}`;
 }
 
 /** A portfolio's status as the list and its page say it. */

@@ -50,6 +50,7 @@ import {
   formFieldErrors,
   homesText,
   isMover,
+  monthChangeText,
   monthLabel,
   movers,
   portfolioCsv,
@@ -59,7 +60,6 @@ import {
   sortHomes,
   statusText,
   thresholdText,
-  totalChangePercent,
   type RowFailure,
   type SortDir,
   type SortKey,
@@ -138,8 +138,8 @@ export function PortfoliosPage() {
                 </thead>
                 <tbody className={cn("divide-y", cardTable.body)}>
                   {portfolios.map((p, i) => {
-                    const t = totals[i]?.data?.totals;
-                    const pct = t ? totalChangePercent(t) : null;
+                    const detail = totals[i]?.data;
+                    const t = detail?.totals;
                     return (
                       <tr key={p.id} data-testid="portfolio-row" className={cardTable.row[3]}>
                         <th scope="row" className={cn("py-3 pr-4 text-left font-medium", cardTable.span)}>
@@ -154,7 +154,7 @@ export function PortfoliosPage() {
                           {t ? dollars(t.value) : "—"}
                         </td>
                         <td data-label="Change this month" className={cn("py-3 pr-4 text-right tabular-nums", cardTable.cell)}>
-                          {t ? `${signedDollars(t.changeSinceLastMonth)}${pct !== null ? ` (${signedPercent(pct)})` : ""}` : "—"}
+                          {detail ? monthChangeText(detail) : "—"}
                         </td>
                         <td data-label="Status" className={cn("py-3 pr-4", cardTable.span)}>
                           <StatusBadge portfolio={p} />
@@ -236,7 +236,6 @@ function PortfolioView({ p }: { p: PortfolioDetail }) {
   const [deleting, setDeleting] = useState(false);
   const remove = useDeletePortfolio();
   const moved = movers(p);
-  const pct = totalChangePercent(p.totals);
 
   const exportCsv = () => saveTextFile(portfolioCsv(p), exportFileName(p.name, "csv"));
   const exportXlsx = async () => {
@@ -274,7 +273,7 @@ function PortfolioView({ p }: { p: PortfolioDetail }) {
       <dl data-testid="portfolio-totals" className="grid grid-cols-2 gap-4 rounded-lg border bg-card p-4 sm:grid-cols-4">
         <Total label="Total value" value={dollars(p.totals.value)} testId="portfolio-value" />
         <Total label="Range" value={`${dollars(p.totals.low)}–${dollars(p.totals.high)}`} />
-        <Total label="Change this month" value={`${signedDollars(p.totals.changeSinceLastMonth)}${pct !== null ? ` (${signedPercent(pct)})` : ""}`} />
+        <Total label="Change this month" value={monthChangeText(p)} />
         <Total label="Change since added" value={signedDollars(p.totals.changeSinceAdded)} />
         <Total label="Homes valued" value={`${p.totals.valuedHomes.toLocaleString("en-US")} of ${p.homeCount.toLocaleString("en-US")}`} />
         <Total label="Status" value={<StatusBadge portfolio={p} />} />
@@ -424,6 +423,25 @@ function HomesCard({ p, onExportCsv, onExportXlsx }: HomesCardProps) {
           </CardDescription>
         </div>
         <div className="flex flex-wrap gap-2">
+          {/* On a phone the table is a list of cards without its header row: the order is chosen here. */}
+          <label className="flex w-full items-center gap-2 text-sm sm:hidden">
+            <span className="shrink-0 font-medium">Sort by</span>
+            <select
+              className="flex h-9 w-full rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              value={`${sort.key}-${sort.dir}`}
+              onChange={(e) => {
+                const [key, dir] = e.target.value.split("-") as [SortKey, SortDir];
+                setSort({ key, dir });
+              }}
+            >
+              <option value="address-asc">Address (A to Z)</option>
+              <option value="address-desc">Address (Z to A)</option>
+              <option value="value-desc">Value (highest first)</option>
+              <option value="value-asc">Value (lowest first)</option>
+              <option value="change-desc">Change this month (largest rise first)</option>
+              <option value="change-asc">Change this month (largest fall first)</option>
+            </select>
+          </label>
           <Button type="button" variant="outline" size="sm" onClick={onExportCsv} disabled={p.homes.length === 0}>
             <Download aria-hidden="true" />
             Export CSV

@@ -8,6 +8,13 @@ import { compactDollars, dollars, homesText, monthLabel } from "../portfolios-he
 
 export function ValueChart({ history }: { history: PortfolioDetail["history"] }) {
   const data = history.map((h) => ({ ...h, label: monthLabel(h.month) }));
+  // A portfolio moves by a percent or two a month: the axis spans the values with 2% of room either side, and says
+  // its figures to the ten-thousand, so that its ticks never all read "$3.3M".
+  const values = data.map((d) => d.value);
+  const lo = values.length ? Math.min(...values) : 0;
+  const hi = values.length ? Math.max(...values) : 0;
+  const pad = Math.max(hi * 0.02, (hi - lo) * 0.1, 1);
+  const domain: [number, number] = [Math.max(0, Math.floor(lo - pad)), Math.ceil(hi + pad)];
   return (
     <Card data-testid="value-chart">
       <CardHeader>
@@ -27,7 +34,7 @@ export function ValueChart({ history }: { history: PortfolioDetail["history"] })
             <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="label" tickLine={false} minTickGap={24} fontSize={12} />
-              <YAxis tickLine={false} width={64} fontSize={12} domain={["auto", "auto"]} tickFormatter={(v: number) => compactDollars(v)} />
+              <YAxis tickLine={false} width={64} fontSize={12} domain={domain} tickCount={5} tickFormatter={(v: number) => compactDollars(v)} />
               <Tooltip formatter={(v) => dollars(Number(v))} />
               <Line type="monotone" dataKey="value" name="Value" stroke="#2563eb" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />
             </LineChart>
