@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPORT_HEADER, monthChangeText, exportFileName, formFieldErrors, isMover, portfolioCsv, rowFailures, signedDollars, signedPercent, sortHomes, totalChangePercent } from "./portfolios-helpers";
+import { EXPORT_HEADER, monthChangeText, movers, exportFileName, formFieldErrors, isMover, portfolioCsv, rowFailures, signedDollars, signedPercent, sortHomes, totalChangePercent } from "./portfolios-helpers";
 import { HOMES, makeDetail, makeHome } from "./test-fixtures";
 
 const addresses = (hs: { formattedAddress: string }[]) => hs.map((h) => h.formattedAddress);
@@ -8,6 +8,7 @@ describe("the month's movers", () => {
   it("are the homes that moved more than the threshold, either way", () => {
     expect(HOMES.map((h) => isMover(h, 1))).toEqual([false, true, true]);
     expect(HOMES.map((h) => isMover(h, null))).toEqual([false, false, false]);
+    expect(movers({ homes: HOMES, alertThreshold: 1 }).map((h) => h.id)).toEqual([2, 3]);
     expect(isMover(makeHome(9, "X", 1, null), 0.1)).toBe(false);
     // More than, not as much as.
     expect(isMover(makeHome(9, "X", 100, 1), 1)).toBe(false);

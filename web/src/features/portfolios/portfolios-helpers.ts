@@ -101,9 +101,9 @@ export function sortHomes(homes: readonly PortfolioHome[], threshold: number | n
   });
 }
 
-/** The month's movers of a portfolio's homes. */
+/** The month's movers of a portfolio's homes, the largest move first (as the table lists them). */
 export function movers(p: Pick<PortfolioDetail, "homes" | "alertThreshold">): PortfolioHome[] {
-  return p.homes.filter((h) => isMover(h, p.alertThreshold));
+  return sortHomes(p.homes.filter((h) => isMover(h, p.alertThreshold)), p.alertThreshold, "address", "asc");
 }
 
 /** The change of the totals this month in percent of last month's value (null when there was none). */
