@@ -17,7 +17,7 @@ const LANDING_SRC = "src/features/marketing/landing-page.tsx";
 const DOCS_SRC = "src/features/docs/docs-page.tsx";
 const SIGNED_IN_APP_SRC = "src/app/signed-in-app.ts";
 // Modules that only signed-in screens (or /docs) use: none of their chunks may load on a public page.
-const NOT_ON_PUBLIC_PAGES = /^src\/(app\/signed-in-app|app\/shell\/app-shell|features\/(docs|reporting|markets|property-lookup|person-lookup|batch-upload|api-keys|history|billing|settings|admin|support)\/)/;
+const NOT_ON_PUBLIC_PAGES = /^src\/(app\/signed-in-app|app\/shell\/app-shell|features\/(docs|reporting|markets|portfolios|property-lookup|person-lookup|batch-upload|api-keys|history|billing|settings|admin|support)\/)/;
 
 const appDir = path.resolve(import.meta.dirname, "..", "..", "web", "dist", "app");
 const manifestPath = path.join(appDir, ".vite", "manifest.json");

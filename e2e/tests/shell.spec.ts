@@ -2,7 +2,7 @@ import { expect, registerThroughUI, test, uniqueEmail } from "./fixtures";
 
 test("signed-out visitors are sent to sign in from every protected route", async ({ page }) => {
   for (const path of ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/markets", "/api-keys",
-    "/reporting", "/history", "/billing", "/settings"]) {
+    "/reporting", "/history", "/billing", "/settings", "/portfolios", "/portfolios/1"]) {
     await page.goto(path);
     await expect(page, `visiting ${path}`).toHaveURL(/\/login$/);
   }

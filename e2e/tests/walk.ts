@@ -19,6 +19,8 @@ const DEMO = { email: "demo@valuator.dev", password: "valuator-demo" };
 // What each route shows signed out; protected screens send a visitor to sign in.
 export const PROTECTED = ["/dashboard", "/property-lookup", "/person-lookup", "/batch-upload", "/markets", "/api-keys",
   "/reporting", "/history", "/billing", "/settings",
+  // Portfolios (issue 40): the list, and one portfolio (photographed with a real one by portfolios.spec.ts).
+  "/portfolios", "/portfolios/:id",
   // The operator console (issue 27): the demo account is a customer, so these show the "operators only" page.
   "/admin", "/admin/accounts", "/admin/accounts/:id", "/admin/support", "/admin/compliance", "/admin/overview",
   "/admin/audit"];

@@ -13,7 +13,24 @@ func (s *Server) devRoutes() []route {
 	if s.clock == nil || !s.clock.Settable() || !s.cfg.Dev() {
 		return nil
 	}
-	return []route{{"GET", "/api/dev/clock", s.readClock}, {"POST", "/api/dev/clock", s.advanceClock}}
+	routes := []route{{"GET", "/api/dev/clock", s.readClock}, {"POST", "/api/dev/clock", s.advanceClock}}
+	if s.portfolios != nil {
+		routes = append(routes, route{"POST", "/api/dev/portfolios/revalue", s.revalueNow})
+	}
+	return routes
+}
+
+// revalueNow runs the portfolios' monthly revaluation at once (the periodic job's work, portfolio.Service.Revalue) for
+// the month the clock reads, and answers what it did. An end-to-end test moves the clock a month and calls it rather
+// than waiting up to an hour for the job (jobs.RevalueInterval). Each home is still valued and charged once a month.
+func (s *Server) revalueNow(w http.ResponseWriter, r *http.Request) {
+	rep, err := s.portfolios.Revalue(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"month": rep.Month, "valued": rep.Valued, "skipped": rep.Skipped,
+		"failed": rep.Failed, "paused": rep.Paused, "resumed": rep.Resumed, "alerts": rep.Alerts, "finished": rep.Finished})
 }
 
 // readClock answers the time the server's clock reads: the end-to-end tests set the browser's clock to it, so that

@@ -62,3 +62,34 @@ func TestDevClockLetsTimePass(t *testing.T) {
 		}
 	}
 }
+
+// TestDevRevalueRunsTheMonthNow: a development server on a chosen clock runs the portfolios' monthly revaluation on
+// POST /api/dev/portfolios/revalue (the end-to-end test of alerts uses it after moving the clock a month); each home
+// is valued once a month however often it is called, and a production server has no such route.
+func TestDevRevalueRunsTheMonthNow(t *testing.T) {
+	a := newTestApp(t, testdb.SQLiteURL(t), withSeattle, func(o *appOptions) { o.devClock = vclock.Starting(time.Now()) })
+	token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+	r := a.do(req{method: "POST", path: "/api/portfolios", token: token, body: map[string]any{"name": "Rentals",
+		"alertThreshold": 0.1, "properties": []map[string]any{{"address": "1000 N 40th St", "city": "Seattle", "state": "WA", "zip": "98103"}}}})
+	expectStatus(t, r, http.StatusCreated)
+
+	a.clock.Advance(31 * 24 * time.Hour) // March to April
+	type report struct {
+		Month          string
+		Valued, Failed int
+	}
+	var rep report
+	r = a.do(req{method: "POST", path: "/api/dev/portfolios/revalue", noContract: true})
+	if r.json(t, &rep); r.status != http.StatusOK || rep.Month != "2026-04" || rep.Valued != 1 {
+		t.Fatalf("revalue: %d %s, want April's run valuing the one home", r.status, r.body)
+	}
+	r = a.do(req{method: "POST", path: "/api/dev/portfolios/revalue", noContract: true})
+	if r.json(t, &rep); r.status != http.StatusOK || rep.Valued != 0 {
+		t.Errorf("revalue again: %d %s, want nothing valued twice in a month", r.status, r.body)
+	}
+
+	p := newTestApp(t, testdb.SQLiteURL(t), withSeattle, func(o *appOptions) { o.production, o.devClock = true, vclock.Starting(time.Now()) })
+	if r := p.do(req{method: "POST", path: "/api/dev/portfolios/revalue", noContract: true}); r.status == http.StatusOK {
+		t.Errorf("production: POST /api/dev/portfolios/revalue = 200, want no such route")
+	}
+}

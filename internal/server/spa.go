@@ -197,6 +197,9 @@ var appPages = []appPage{
 	{path: "/history", private: true},
 	{path: "/billing", private: true},
 	{path: "/settings", private: true},
+	// Portfolios (issue 40): the list and one portfolio.
+	{path: "/portfolios", private: true},
+	{path: "/portfolios/:id", private: true},
 
 	// The operator console (issue 27): a customer who opens it sees its "operators only" page.
 	{path: "/admin", private: true},

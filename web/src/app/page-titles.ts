@@ -32,6 +32,8 @@ export const PAGE_NAMES: Readonly<Record<string, string>> = {
   "/person-lookup": "Person Lookup",
   "/batch-upload": "Batch Upload",
   "/markets": "Markets",
+  "/portfolios": "Portfolios",
+  "/portfolios/:id": "Portfolio",
   "/api-keys": "API Keys",
   "/reporting": "Reporting",
   "/history": "Request History",

@@ -73,6 +73,8 @@ export const loadReporting = chunk(() => import("@/features/reporting/reporting-
 // The Markets screen (issue 28) draws charts too: its own chunk, so neither the public pages nor the other signed-in
 // screens download it.
 export const loadMarkets = chunk(() => import("@/features/markets/markets-page"));
+// Portfolios (issue 40) draw a chart too: their own chunk.
+export const loadPortfolios = chunk(() => import("@/features/portfolios/portfolios-page"));
 
 // The operator console (issue 27): only operators use it, so no one else downloads it.
 export const loadAdmin = chunk(() => import("@/features/admin/admin-pages"));
@@ -80,6 +82,7 @@ export const loadAdmin = chunk(() => import("@/features/admin/admin-pages"));
 const loadReportingScreen = () => Promise.all([loadSignedInApp(), loadReporting()]);
 const loadAdminScreen = () => Promise.all([loadSignedInApp(), loadAdmin()]);
 const loadMarketsScreen = () => Promise.all([loadSignedInApp(), loadMarkets()]);
+const loadPortfoliosScreen = () => Promise.all([loadSignedInApp(), loadPortfolios()]);
 
 /**
  * The development server's demo sign-in (GET /api/auth/demo: 200 with it, 204 elsewhere), fetched alongside the
@@ -120,6 +123,7 @@ const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/person-lookup": loadSignedInApp,
   "/batch-upload": loadSignedInApp,
   "/markets": loadMarketsScreen,
+  "/portfolios": loadPortfoliosScreen,
   "/api-keys": loadSignedInApp,
   "/reporting": loadReportingScreen,
   "/history": loadSignedInApp,
@@ -127,13 +131,15 @@ const CHUNK_OF_PATH: Record<string, () => Promise<unknown>> = {
   "/settings": loadSignedInApp,
 };
 
-/** The chunk of a path: its own, or for /admin and every path under it the console's. */
+/** The chunk of a path: its own, for /admin and every path under it the console's, for /portfolios/:id the list's. */
 function chunkOf(path: string): (() => Promise<unknown>) | undefined {
-  return CHUNK_OF_PATH[path] ?? (/^\/admin(\/|$)/.test(path) ? loadAdminScreen : undefined);
+  if (CHUNK_OF_PATH[path]) return CHUNK_OF_PATH[path];
+  if (/^\/admin(\/|$)/.test(path)) return loadAdminScreen;
+  return /^\/portfolios\/[^/]+$/.test(path) ? loadPortfoliosScreen : undefined;
 }
 
 /** The loaders of the screens only a signed-in visitor sees; anyone else is sent to the sign-in page. */
-const SIGNED_IN_CHUNKS = new Set<unknown>([loadSignedInApp, loadReportingScreen, loadMarketsScreen, loadAdminScreen]);
+const SIGNED_IN_CHUNKS = new Set<unknown>([loadSignedInApp, loadReportingScreen, loadMarketsScreen, loadPortfoliosScreen, loadAdminScreen]);
 
 /** Starts loading the code of the route at `pathname` (a no-op for an unknown path or a chunk already loaded). */
 export function prefetchRoute(pathname: string): void {

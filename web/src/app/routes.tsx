@@ -11,6 +11,7 @@ import {
   loadDocs,
   loadLandingPage,
   loadMarkets,
+  loadPortfolios,
   loadPublicFormPages,
   loadPricingPage,
   loadPublicPages,
@@ -71,6 +72,9 @@ const DocsPage = lazyNamed(loadDocs, "default");
 const ReportingPage = lazyNamed(loadReporting, "ReportingPage");
 // Markets (issue 28): its own chunk, for the charts, like Reporting.
 const MarketsPage = lazyNamed(loadMarkets, "MarketsPage");
+// Portfolios (issue 40): its own chunk, for its chart, like Markets.
+const PortfoliosPage = lazyNamed(loadPortfolios, "PortfoliosPage");
+const PortfolioPage = lazyNamed(loadPortfolios, "PortfolioPage");
 // The operator console (issue 27): its own chunk, which picks the page of the path (features/admin/admin-pages.tsx).
 const AdminConsole = lazyNamed(loadAdmin, "AdminConsole");
 
@@ -125,6 +129,22 @@ export function AppRoutes() {
               element={
                 <Suspense fallback={<FullPageSpinner label="Loading market statistics" />}>
                   <MarketsPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="/portfolios"
+              element={
+                <Suspense fallback={<FullPageSpinner label="Loading portfolios" />}>
+                  <PortfoliosPage />
+                </Suspense>
+              }
+            />
+            <Route
+              path="/portfolios/:id"
+              element={
+                <Suspense fallback={<FullPageSpinner label="Loading the portfolio" />}>
+                  <PortfolioPage />
                 </Suspense>
               }
             />

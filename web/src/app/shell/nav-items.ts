@@ -1,6 +1,7 @@
 import type { LucideIcon } from "lucide-react";
 import {
   BarChart3,
+  Briefcase,
   Building2,
   CreditCard,
   History,
@@ -53,6 +54,7 @@ export const NAV: NavEntry[] = [
       },
       { kind: "link", label: "Batch Upload", to: "/batch-upload", icon: Upload },
       { kind: "link", label: "Markets", to: "/markets", icon: TrendingUp },
+      { kind: "link", label: "Portfolios", to: "/portfolios", icon: Briefcase, activeUnder: "/portfolios/" },
     ],
   },
   { kind: "link", label: "Person Lookup", to: "/person-lookup", icon: UserSearch },

@@ -126,6 +126,7 @@ describe("Sidebar", () => {
       "Single Lookup": "/dashboard",
       "Batch Upload": "/batch-upload",
       Markets: "/markets",
+      Portfolios: "/portfolios",
       "Person Lookup": "/person-lookup",
       "API Keys": "/api-keys",
       Reporting: "/reporting",

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
-import { AlertCircle, ChevronLeft, ChevronRight } from "lucide-react";
+import { Link } from "react-router";
+import { AlertCircle, Briefcase, ChevronLeft, ChevronRight } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
@@ -150,6 +151,18 @@ function JobDetails({ job }: { job: BatchJob }) {
         </p>
       ) : null}
       {job.webhookUrl && job.webhookSecret ? <WebhookSecret url={job.webhookUrl} secret={job.webhookSecret} /> : null}
+      {job.resultsAvailable && !isActive(job.status) && job.successfulProperties > 0 ? (
+        // Portfolios (issue 40): the job's valued homes become a portfolio, each valued again and charged 1 credit.
+        <div className="flex flex-col gap-2 rounded-md border border-dashed p-3 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-sm text-muted-foreground">Track these homes month by month, with alerts when one moves.</p>
+          <Button asChild variant="outline" size="sm" className="h-auto min-h-9 shrink-0 whitespace-normal py-1.5">
+            <Link to={`/portfolios?fromJob=${job.id}`} data-testid="portfolio-from-job">
+              <Briefcase aria-hidden="true" />
+              {`Create portfolio from these results (${formatCount(job.successfulProperties)} ${job.successfulProperties === 1 ? "credit" : "credits"})`}
+            </Link>
+          </Button>
+        </div>
+      ) : null}
 
       <section aria-labelledby="job-results-heading" className="space-y-3">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">

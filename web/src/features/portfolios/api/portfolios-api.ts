@@ -1,0 +1,142 @@
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiError, apiJson, apiRequest } from "@/lib/api";
+import type { components } from "@/lib/api-types";
+
+// The Portfolios calls of the dashboard (issue 40; api/openapi.yaml, tag Portfolios, the session twins of
+// /api/v1/portfolios): GET /api/portfolios lists them (free); POST /api/portfolios creates one, each home valued and
+// charged 1 credit (a home the engine cannot value is reported in `results`, not charged; a balance short of every
+// valued home is the lookup's 402 and nothing is made); GET /api/portfolios/{id} is one with its homes, totals and
+// value month by month (free); POST and DELETE /api/portfolios/{id}/properties add (charged as creating) and remove
+// homes; DELETE /api/portfolios/{id} deletes it.
+
+type Schemas = components["schemas"];
+export type Portfolio = Schemas["Portfolio"];
+export type PortfolioDetail = Schemas["PortfolioDetail"];
+export type PortfolioHome = Schemas["PortfolioHome"];
+export type PortfolioCreated = Schemas["PortfolioCreated"];
+export type PortfolioRowResult = Schemas["PortfolioRowResult"];
+export type PortfolioCreateRequest = Schemas["PortfolioCreateRequest"];
+export type HomeInput = Schemas["PropertyLookupRequest"];
+export type PortfolioList = Schemas["PortfolioList"];
+type BatchResultsPage = Schemas["BatchResultsPage"];
+
+export const PORTFOLIOS_PATH = "/api/portfolios";
+/** What one home costs to add (and each month to revalue). */
+export const HOME_COST = 1;
+/** The most homes a portfolio page shows at once (the API's largest page). */
+export const HOMES_LIMIT = 1000;
+
+export function portfolioUrl(id: number, limit = HOMES_LIMIT): string {
+  return `${PORTFOLIOS_PATH}/${id}?limit=${limit}`;
+}
+
+export const portfoliosKey = ["portfolios"] as const;
+export function portfolioKey(id: number): readonly unknown[] {
+  return ["portfolios", id];
+}
+
+/** The account's portfolios (the first 100, newest first; an account has at most 100). */
+export function usePortfolios() {
+  return useQuery({
+    queryKey: portfoliosKey,
+    queryFn: () => apiJson<PortfolioList>("GET", `${PORTFOLIOS_PATH}?limit=100`),
+  });
+}
+
+/** One portfolio with its homes, totals and history. */
+export function usePortfolio(id: number) {
+  return useQuery({
+    queryKey: portfolioKey(id),
+    queryFn: () => apiJson<PortfolioDetail>("GET", portfolioUrl(id)),
+    enabled: Number.isSafeInteger(id) && id > 0,
+  });
+}
+
+/**
+ * The totals of each listed portfolio, for the list's value and month's change: each portfolio read with one home
+ * (the totals cover them all). Free calls; the list shows a dash until each answers.
+ */
+export function usePortfolioTotals(ids: readonly number[]) {
+  return useQueries({
+    queries: ids.map((id) => ({
+      queryKey: ["portfolios", id, "totals"],
+      queryFn: () => apiJson<PortfolioDetail>("GET", portfolioUrl(id, 1)),
+      staleTime: 30_000,
+    })),
+  });
+}
+
+function useInvalidatePortfolios() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: portfoliosKey });
+}
+
+export function useCreatePortfolio() {
+  const invalidate = useInvalidatePortfolios();
+  return useMutation({
+    mutationFn: (body: PortfolioCreateRequest) => apiJson<PortfolioCreated>("POST", PORTFOLIOS_PATH, body),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useAddHomes(id: number) {
+  const invalidate = useInvalidatePortfolios();
+  return useMutation({
+    mutationFn: (properties: HomeInput[]) =>
+      apiJson<Schemas["PortfolioAddResult"]>("POST", `${PORTFOLIOS_PATH}/${id}/properties`, { properties }),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useRemoveHomes(id: number) {
+  const invalidate = useInvalidatePortfolios();
+  return useMutation({
+    mutationFn: (homeIds: number[]) =>
+      apiJson<Schemas["PortfolioRemoved"]>("DELETE", `${PORTFOLIOS_PATH}/${id}/properties`, { homeIds }),
+    onSuccess: () => void invalidate(),
+  });
+}
+
+export function useDeletePortfolio() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      await apiRequest("DELETE", `${PORTFOLIOS_PATH}/${id}`);
+    },
+    onSuccess: (_v, id) => {
+      queryClient.removeQueries({ queryKey: portfolioKey(id) });
+      void queryClient.invalidateQueries({ queryKey: portfoliosKey });
+    },
+  });
+}
+
+/**
+ * The addresses of a batch job's valued rows (GET /api/jobs/{id}/results?status=success, every page), each as the
+ * one-line address the lookup accepts: the portfolio made from them values the same homes.
+ */
+export async function fetchJobHomes(jobId: number): Promise<HomeInput[]> {
+  const homes: HomeInput[] = [];
+  for (let page = 1; page <= 1000; page++) {
+    const res = await apiJson<BatchResultsPage>("GET", `/api/jobs/${jobId}/results?page=${page}&limit=1000&status=success`);
+    for (const r of res.data) {
+      const address = (r.fullAddress || r.address).trim();
+      if (address) homes.push({ address });
+    }
+    if (!res.pagination.hasNextPage) break;
+  }
+  return homes;
+}
+
+export function useJobHomes(jobId: number | null) {
+  return useQuery({
+    queryKey: ["portfolio-from-job", jobId],
+    queryFn: () => fetchJobHomes(jobId!),
+    enabled: jobId !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
+}

@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Route, Routes } from "react-router";
+import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
+import { PortfolioPage, PortfoliosPage } from "./portfolios-page";
+import { makeDetail, makePortfolio } from "./test-fixtures";
+
+vi.mock("recharts", async (original) => (await import("@/test/recharts")).sized(await original<object>()));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  dismissToasts();
+});
+
+function render(routes: Record<string, FakeRoute>, route: string) {
+  localStorage.setItem("token", "tok-1");
+  const server = mockFetch({ "GET /api/user/profile": { body: makeUser() }, ...routes });
+  const user = userEvent.setup();
+  renderWithProviders(
+    <Routes>
+      <Route path="/portfolios" element={<PortfoliosPage />} />
+      <Route path="/portfolios/:id" element={<PortfolioPage />} />
+    </Routes>,
+    { route },
+  );
+  return { ...server, user };
+}
+
+const DETAIL = "GET /api/portfolios/7?limit=1000";
+
+describe("a portfolio's page", () => {
+  it("shows its totals, the alert and the movers first and marked, sorts, and removes a home after asking", async () => {
+    let removed: unknown = null;
+    const { user } = render(
+      {
+        [DETAIL]: { body: makeDetail() },
+        "DELETE /api/portfolios/7/properties": (req) => {
+          removed = req.body;
+          return { body: { removed: 1 } };
+        },
+      },
+      "/portfolios/7",
+    );
+    expect(await screen.findByRole("heading", { level: 1, name: "Seattle rentals" })).toBeInTheDocument();
+    expect(screen.getByTestId("portfolio-value")).toHaveTextContent("$2,100,000");
+    expect(screen.getByTestId("portfolio-alert")).toHaveTextContent("Alert: 2 homes moved more than 1% since last month");
+    const rows = () => screen.getAllByTestId("home-row").map((r) => within(r).getByRole("rowheader").textContent);
+    expect(rows()).toEqual(["200 B ST, SEATTLE, WA 98103Moved", "=300 C ST, SEATTLE, WA 98103Moved", "100 A ST, SEATTLE, WA 98103"]);
+    // The chart's figures are in a table too.
+    expect(within(screen.getByTestId("value-chart-data")).getAllByRole("row")).toHaveLength(3);
+
+    const byValue = screen.getByRole("button", { name: "Value" });
+    await user.click(byValue);
+    expect(byValue.closest("th")).toHaveAttribute("aria-sort", "descending");
+    // Movers stay first.
+    expect(rows()[2]).toBe("100 A ST, SEATTLE, WA 98103");
+
+    const removeButton = screen.getByRole("button", { name: "Remove 100 A ST, SEATTLE, WA 98103" });
+    await user.click(removeButton);
+    const dialog = await screen.findByRole("alertdialog", { name: "Remove home?" });
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(removeButton).toHaveFocus());
+    await user.click(removeButton);
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Remove Home" }));
+    await waitFor(() => expect(removed).toEqual({ homeIds: [1] }));
+  });
+
+  it("says a paused portfolio is paused, why, and how to resume it", async () => {
+    render(
+      { [DETAIL]: { body: makeDetail({ status: "paused", pausedReason: "Paused: your credits ran out during this month's revaluation." }) } },
+      "/portfolios/7",
+    );
+    const paused = await screen.findByTestId("portfolio-paused");
+    expect(paused).toHaveTextContent("your credits ran out");
+    expect(within(paused).getByRole("link", { name: /Add credits/ })).toHaveAttribute("href", "/billing");
+  });
+
+  it("adds a home for 1 credit and shows a server's field error at its field", async () => {
+    const { user, requests } = render(
+      {
+        [DETAIL]: { body: makeDetail() },
+        "POST /api/portfolios/7/properties": { status: 400, body: errorBody("ZIP code must be 5 digits", { field: "properties[0].zip" }) },
+      },
+      "/portfolios/7",
+    );
+    const form = await screen.findByRole("form", { name: "Add a home" });
+    await user.type(within(form).getByLabelText("Address"), "7006 Maple Rd");
+    await user.type(within(form).getByLabelText("ZIP"), "981");
+    await user.click(within(form).getByRole("button", { name: "Add (1 credit)" }));
+    expect(await within(form).findByText("ZIP code must be 5 digits")).toBeInTheDocument();
+    expect(within(form).getByLabelText("ZIP")).toHaveAttribute("aria-invalid", "true");
+    expect(requests.find((r) => r.method === "POST")?.body).toEqual({ properties: [{ address: "7006 Maple Rd", zip: "981" }] });
+  });
+});
+
+describe("the list", () => {
+  it("lists each portfolio with its value, its month's change and its status", async () => {
+    render(
+      {
+        "GET /api/portfolios?limit=100": {
+          body: {
+            data: [makePortfolio(), makePortfolio({ id: 8, name: "Denver", status: "paused", pausedReason: "Paused: credits ran out." })],
+            pagination: { page: 1, limit: 100, total: 2, totalPages: 1, hasPreviousPage: false, hasNextPage: false },
+          },
+        },
+        "GET /api/portfolios/7?limit=1": { body: makeDetail() },
+        "GET /api/portfolios/8?limit=1": { body: makeDetail({ id: 8, totals: { ...makeDetail().totals, value: 400_000, changeSinceLastMonth: 0 } }) },
+      },
+      "/portfolios",
+    );
+    const rows = await screen.findAllByTestId("portfolio-row");
+    await waitFor(() => expect(rows[0]).toHaveTextContent("$2,100,000"));
+    expect(rows[0]).toHaveTextContent("−$10,000 (−0.47%)");
+    expect(rows[0]).toHaveTextContent("Active");
+    await waitFor(() => expect(rows[1]).toHaveTextContent("$400,000"));
+    expect(rows[1]).toHaveTextContent("Paused");
+    expect(rows[1]).toHaveTextContent("credits ran out");
+    expect(within(rows[1]!).getByRole("link", { name: "Denver" })).toHaveAttribute("href", "/portfolios/8");
+  });
+
+  it("creates a portfolio from a batch job's valued rows, saying its cost, and shows a 400 at its field", async () => {
+    let asked: unknown = null;
+    const { user } = render(
+      {
+        "GET /api/portfolios?limit=100": { body: { data: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 0, hasPreviousPage: false, hasNextPage: false } } },
+        "GET /api/jobs/3/results?page=1&limit=1000&status=success": {
+          body: {
+            data: [{ fullAddress: "7006 MAPLE RD, SEATTLE, WA 98103", address: "7006 Maple Rd" }, { fullAddress: "", address: "7010 Maple Rd, Seattle, WA 98103" }],
+            pagination: { page: 1, limit: 1000, total: 2, totalPages: 1, hasPreviousPage: false, hasNextPage: false },
+          },
+        },
+        "POST /api/portfolios": (req) => {
+          asked = req.body;
+          return { status: 400, body: errorBody("alertThreshold must be a percentage from 0.1 to 100", { field: "alertThreshold" }) };
+        },
+      },
+      "/portfolios?fromJob=3",
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Create portfolio from batch results" });
+    expect(await within(dialog).findByText(/The 2 homes valued by batch job #3/)).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText("Name"), "From the job");
+    await user.click(await within(dialog).findByRole("button", { name: "Create (2 credits)" }));
+    expect(await within(dialog).findByText("alertThreshold must be a percentage from 0.1 to 100")).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Alert threshold (%)")).toHaveFocus();
+    expect(asked).toEqual({
+      name: "From the job",
+      alertThreshold: 5,
+      webhookUrl: null,
+      properties: [{ address: "7006 MAPLE RD, SEATTLE, WA 98103" }, { address: "7010 Maple Rd, Seattle, WA 98103" }],
+    });
+  });
+
+  it("says a 402 with the balance and the way to Billing", async () => {
+    const { user } = render(
+      {
+        "GET /api/portfolios?limit=100": { body: { data: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 0, hasPreviousPage: false, hasNextPage: false } } },
+        "POST /api/portfolios": { status: 402, body: errorBody("Insufficient credits", { code: "insufficient_credits", balance: 0, creditsRequired: 1 }) },
+      },
+      "/portfolios",
+    );
+    await user.click(await screen.findByRole("button", { name: "New Portfolio" }));
+    const dialog = await screen.findByRole("dialog", { name: "New portfolio" });
+    await user.type(within(dialog).getByLabelText("Name"), "Mine");
+    await user.type(within(dialog).getByLabelText("Address"), "7006 Maple Rd");
+    await user.click(within(dialog).getByRole("button", { name: "Create (1 credit)" }));
+    expect(await screen.findByTestId("insufficient-credits")).toHaveTextContent("Your balance is 0 credits and this portfolio costs 1.");
+  });
+});
