@@ -19,6 +19,7 @@ import (
 	"valuator/internal/backup"
 	"valuator/internal/credit"
 	"valuator/internal/store"
+	"valuator/internal/testclock"
 	"valuator/internal/testdb"
 	usagerec "valuator/internal/usage"
 )
@@ -45,7 +46,9 @@ func newCharger(t *testing.T, db *store.DB, accounts int) *charger {
 	t.Helper()
 	ctx := context.Background()
 	c := &charger{db: db, stop: make(chan struct{}), acked: map[string]time.Time{}}
-	at := time.Now().UTC()
+	// The records' dates are the test's day; only the acknowledgement times (c.acked) are the wall clock's, since
+	// they are compared with when the processes were really killed.
+	at := testclock.Now()
 	for i := range accounts {
 		email := fmt.Sprintf("stream%d@example.com", i)
 		u, _, err := db.CreateUser(ctx, account.NewUser{Email: email, EmailKey: account.EmailKey(email), PasswordHash: "x",
@@ -68,7 +71,7 @@ func (c *charger) charge(user int64) (string, error) {
 	id := fmt.Sprintf("c%d", c.n)
 	c.mu.Unlock()
 	_, err := c.db.Meter(context.Background(), usagerec.Record{UserID: user, Endpoint: "GET /api/v1/property/valuation",
-		Service: usagerec.ServiceValuation, Status: 200, RequestID: id, CreatedAt: time.Now().UTC()}, 1, "Property valuation")
+		Service: usagerec.ServiceValuation, Status: 200, RequestID: id, CreatedAt: testclock.Now()}, 1, "Property valuation")
 	if err != nil {
 		return "", err
 	}

@@ -32,8 +32,8 @@ import (
 	"valuator/internal/notify"
 	"valuator/internal/officehours"
 	"valuator/internal/person"
-	"valuator/internal/portfolio"
 	"valuator/internal/person/whitepages"
+	"valuator/internal/portfolio"
 	"valuator/internal/ratelimit"
 	"valuator/internal/sdks"
 	"valuator/internal/server"
@@ -362,14 +362,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	supportService := &support.Service{Store: db, Hours: hours, Now: now}
 	drain := &server.Drain{}
 	handler := server.New(server.Deps{
-		Config:    cfg,
-		Logger:    log,
-		DB:        db,
-		Accounts:  accounts,
-		Valuation: vals,
-		APIKeys:   apikey.NewService(db, sealer, log, now),
-		Usage:     usagerec.NewService(db, now),
-		Batches:   batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Dev: cfg.Dev(), Now: now}),
+		Config:     cfg,
+		Logger:     log,
+		DB:         db,
+		Accounts:   accounts,
+		Valuation:  vals,
+		APIKeys:    apikey.NewService(db, sealer, log, now),
+		Usage:      usagerec.NewService(db, now),
+		Batches:    batch.NewService(batch.Deps{Store: db, Queue: queue, Logger: log, Dev: cfg.Dev(), Now: now}),
 		Portfolios: portfolios,
 		People: person.NewService(person.Deps{Store: db, Provider: people, Mailer: mailer, Limiter: formLimiter,
 			Logger: log, BaseURL: cfg.BaseURL, Dev: cfg.Dev(), Now: now}),

@@ -244,7 +244,9 @@ func NewWebhookSecret() string {
 }
 
 // CheckWebhookURL is the one check of a webhook URL (batch jobs', portfolios'): checkWebhookURL.
-func (s *Service) CheckWebhookURL(ctx context.Context, raw string) error { return s.checkWebhookURL(ctx, raw) }
+func (s *Service) CheckWebhookURL(ctx context.Context, raw string) error {
+	return s.checkWebhookURL(ctx, raw)
+}
 
 // checkWebhookURL accepts an absolute http(s) URL; https only in production. In production its host must also
 // resolve to at least one address a webhook may reach (netguard): a URL that can only reach the server's own

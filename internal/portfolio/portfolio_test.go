@@ -33,7 +33,7 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 
 // valuer is the engine as the tests choose it: each street's value, moved by a factor per month; streets in
@@ -119,7 +119,7 @@ func newUser(t *testing.T, db *store.DB, email string, at time.Time) int64 {
 func (e *env) service(db *store.DB) *portfolio.Service {
 	var mu sync.Mutex
 	return portfolio.NewService(portfolio.Deps{Store: db, Valuer: e.valuer, Now: e.clock.Now,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 		NewSecret: func() string { return "whsec_test" },
 		Enqueue: func(_ context.Context, _ *sql.Tx, id int64) error {
 			mu.Lock()

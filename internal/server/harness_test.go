@@ -252,7 +252,7 @@ func newTestApp(t *testing.T, dbURL string, opts ...func(*appOptions)) *testApp 
 	hooks := batch.NewService(batch.Deps{Logger: log, Now: clk.Now, Dev: cfg.Dev(), Resolver: o.resolver})
 	portfolios := portfolio.NewService(portfolio.Deps{Store: db, Valuer: vals, Logger: log, Now: clk.Now,
 		CheckWebhook: hooks.CheckWebhookURL, NewSecret: batch.NewWebhookSecret, Enqueue: queue.EnqueuePortfolioAlert})
-	h := New(Deps{Portfolios: portfolios,Config: cfg, Logger: log, DB: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
+	h := New(Deps{Portfolios: portfolios, Config: cfg, Logger: log, DB: db, Accounts: accounts, Valuation: vals, OpenAPI: openAPI,
 		Web: web, FormLimiter: formLimiter, APILimiter: apiLimiter, Touches: touches, Now: clk.Now,
 		APIKeys: apikey.NewService(db, sealer, log, clk.Now),
 		Usage:   usage.NewService(db, clk.Now),
