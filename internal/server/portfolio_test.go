@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"valuator/internal/testdb"
@@ -135,5 +136,89 @@ func TestPortfolioRoutes(t *testing.T) {
 		expectStatus(t, r, http.StatusNoContent)
 		r = a.do(req{method: "GET", path: fmt.Sprintf("/api/v1/portfolios/%d", p.ID), header: map[string]string{"x-api-key": key}})
 		expectStatus(t, r, http.StatusNotFound)
+	})
+}
+
+// A portfolio made from a spreadsheet: the dashboard's batch preview and the confirmed mapping go through the batch
+// reader; each result says its line in the file; the mapping, a fact that is not a number, another account's upload
+// and properties sent beside the upload each answer 400 or 404 naming what is wrong, and nothing is charged.
+func TestPortfolioFromSpreadsheet(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL, withSeattle)
+		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+		john, _ := a.register("john@example.com", "correct-horse", "John Roe")
+		before := a.credits(token)
+		uploadID, r := a.preview(token, "homes.csv", batchCSV(2)) // two Seattle homes and one in Topeka
+		expectStatus(t, r, http.StatusOK)
+		mapping := map[string]string{"Property Address": "address", "City": "city", "State": "state",
+			"Zip Code": "zip", "List Price": "ignore"}
+
+		for _, c := range []struct {
+			name   string
+			rq     req
+			status int
+			field  string
+		}{
+			{"another account's upload", req{method: "POST", path: "/api/portfolios", token: john,
+				body: map[string]any{"name": "P", "uploadId": uploadID, "mapping": mapping}}, http.StatusNotFound, ""},
+			{"no address column", req{method: "POST", path: "/api/portfolios", token: token,
+				body: map[string]any{"name": "P", "uploadId": uploadID, "mapping": map[string]string{"City": "city"}}},
+				http.StatusBadRequest, "mapping"},
+			{"both properties and an upload", req{method: "POST", path: "/api/portfolios", token: token,
+				body: map[string]any{"name": "P", "uploadId": uploadID, "properties": []map[string]any{{"address": "3000 Test Ave N"}}}},
+				http.StatusBadRequest, "uploadId"},
+		} {
+			r := a.do(c.rq)
+			if r.status != c.status || (c.field != "" && r.errBody(t).Field != c.field) {
+				t.Errorf("%s = %d %s, want %d naming %q", c.name, r.status, r.body, c.status, c.field)
+			}
+		}
+		if got := a.credits(token); got != before {
+			t.Errorf("credits after refused requests = %d, want %d", got, before)
+		}
+
+		r = a.do(req{method: "POST", path: "/api/portfolios", token: token,
+			body: map[string]any{"name": "From the sheet", "uploadId": uploadID, "mapping": mapping}})
+		expectStatus(t, r, http.StatusCreated)
+		var p struct {
+			HomeCount int
+			Results   []struct {
+				Index, Line int
+				Status      string
+			}
+		}
+		r.json(t, &p)
+		if p.HomeCount != 2 || len(p.Results) != 3 {
+			t.Fatalf("created = %s", r.body)
+		}
+		for i, want := range []struct {
+			line   int
+			status string
+		}{{2, "added"}, {3, "added"}, {4, "failed"}} {
+			if p.Results[i].Line != want.line || p.Results[i].Status != want.status {
+				t.Errorf("result %d = %+v, want line %d %s", i, p.Results[i], want.line, want.status)
+			}
+		}
+		if got := a.credits(token); got != before-2 {
+			t.Errorf("credits = %d, want %d", got, before-2)
+		}
+
+		// No mapping: the detected one (the preview's) is used.
+		r = a.do(req{method: "POST", path: "/api/portfolios", token: token,
+			body: map[string]any{"name": "Detected", "uploadId": uploadID}})
+		expectStatus(t, r, http.StatusCreated)
+
+		// A fact that is not a number refuses the file, naming its line; nothing is charged.
+		bad, r := a.preview(token, "bad.csv", []byte("Address,City,State,ZIP,Sq Ft\n3000 Test Ave N,Seattle,WA,98103,1850\n3002 Test Ave N,Seattle,WA,98103,big\n"))
+		expectStatus(t, r, http.StatusOK)
+		before = a.credits(token)
+		r = a.do(req{method: "POST", path: "/api/portfolios", token: token, body: map[string]any{"name": "Bad", "uploadId": bad,
+			"mapping": map[string]string{"Address": "address", "City": "city", "State": "state", "ZIP": "zip", "Sq Ft": "squareFeet"}}})
+		if r.status != http.StatusBadRequest || r.errBody(t).Field != "uploadId" || !strings.Contains(r.errBody(t).Error, "Line 3") {
+			t.Errorf("a bad fact = %d %s, want 400 naming line 3", r.status, r.body)
+		}
+		if got := a.credits(token); got != before {
+			t.Errorf("credits after a refused file = %d, want %d", got, before)
+		}
 	})
 }

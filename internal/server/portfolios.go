@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"valuator/internal/apperr"
+	"valuator/internal/batch"
 	"valuator/internal/portfolio"
 	"valuator/internal/usage"
 	"valuator/internal/valuation"
@@ -30,6 +31,10 @@ type portfolioRequest struct {
 	AlertThreshold *float64              `json:"alertThreshold"`
 	WebhookURL     *string               `json:"webhookUrl"`
 	Properties     []portfolio.HomeInput `json:"properties"`
+	// UploadID and Mapping make the homes from a spreadsheet instead: a preview the dashboard's batch upload made
+	// (POST /api/jobs/preview) and its confirmed column mapping (the detected one when absent).
+	UploadID *int64        `json:"uploadId"`
+	Mapping  batch.Mapping `json:"mapping"`
 }
 
 type homesRequest struct {
@@ -55,16 +60,54 @@ func (s *Server) createPortfolio(endpoint string) http.HandlerFunc {
 		if in.WebhookURL != nil {
 			set.WebhookURL = *in.WebhookURL
 		}
+		homes, lines := in.Properties, []int(nil)
+		if in.UploadID != nil {
+			var err error
+			if homes, lines, err = s.sheetHomes(r, in); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
 		call := portfolioCaller(r, endpoint)
-		p, rows, err := s.portfolios.Create(r.Context(), call, set, in.Properties)
+		p, rows, err := s.portfolios.Create(r.Context(), call, set, homes)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
 		view := portfolioView(p)
-		view["results"] = rowViews(rows)
+		view["results"] = rowViews(rows, lines)
 		writeJSON(w, http.StatusCreated, view)
 	}
+}
+
+// sheetHomes reads the homes of a portfolio from a preview's stored table through the batch reader and the mapping;
+// lines are the file's line of each home.
+func (s *Server) sheetHomes(r *http.Request, in portfolioRequest) (homes []portfolio.HomeInput, lines []int, err error) {
+	if len(in.Properties) > 0 {
+		return nil, nil, apperr.Invalid("uploadId", "Send the homes either in properties or as a spreadsheet's uploadId, not both")
+	}
+	if *in.UploadID < 1 {
+		return nil, nil, apperr.Invalid("uploadId", "uploadId must be the positive id a preview answered")
+	}
+	_, _, stored, err := s.batches.Upload(r.Context(), portfolioCaller(r, "").UserID, *in.UploadID)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Decoding takes memory in proportion to the table: it takes a read slot, as a batch job's does.
+	release, err := s.enterRead(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	tbl, err := batch.DecodeTable(stored)
+	if err != nil {
+		return nil, nil, err
+	}
+	mapping := in.Mapping
+	if mapping == nil {
+		mapping, _ = batch.Detect(tbl)
+	}
+	return portfolio.FromSheet(tbl, mapping)
 }
 
 func (s *Server) listPortfolios(w http.ResponseWriter, r *http.Request) {
@@ -149,7 +192,7 @@ func (s *Server) addPortfolioHomes(endpoint string) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"results": rowViews(rows)})
+		writeJSON(w, http.StatusOK, map[string]any{"results": rowViews(rows, nil)})
 	}
 }
 
@@ -223,10 +266,15 @@ func homeView(h portfolio.HomeView) map[string]any {
 	return v
 }
 
-func rowViews(rows []portfolio.RowResult) []map[string]any {
+// rowViews are the results of a request's homes; lines, when the homes came from a spreadsheet, are the file's
+// line of each (by index).
+func rowViews(rows []portfolio.RowResult, lines []int) []map[string]any {
 	out := make([]map[string]any, len(rows))
 	for i, r := range rows {
 		v := map[string]any{"index": r.Index, "status": r.Status}
+		if r.Index < len(lines) {
+			v["line"] = lines[r.Index]
+		}
 		if r.Status == portfolio.RowAdded {
 			v["homeId"], v["formattedAddress"], v["value"], v["creditsUsed"] = r.HomeID, r.FormattedAddress, r.Value, portfolio.HomeCost
 		} else {

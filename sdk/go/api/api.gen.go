@@ -1372,11 +1372,17 @@ type PortfolioCreateRequest struct {
 	// Examples: 5
 	AlertThreshold *float32 `json:"alertThreshold,omitempty"`
 
+	// Mapping Every column of the file (by header) and what it holds.
+	Mapping *ColumnMapping `json:"mapping,omitempty"`
+
 	// Name One line, up to 100 characters.
 	//
 	// Examples: Seattle rentals
 	Name       string                   `json:"name"`
 	Properties *[]PropertyLookupRequest `json:"properties,omitempty"`
+
+	// UploadId A batch upload preview's uploadId (POST /api/jobs/preview): its rows are the homes, instead of properties.
+	UploadId *int64 `json:"uploadId,omitempty"`
 
 	// WebhookUrl Where alerts are posted (https; http too in development), signed as batch webhooks are.
 	WebhookUrl *string `json:"webhookUrl,omitempty"`
@@ -1502,7 +1508,10 @@ type PortfolioRowResult struct {
 	HomeId           *int64  `json:"homeId,omitempty"`
 
 	// Index The property's place in the request, from 0.
-	Index  int                      `json:"index"`
+	Index int `json:"index"`
+
+	// Line The line of the spreadsheet the property came from (with uploadId).
+	Line   *int                     `json:"line,omitempty"`
 	Status PortfolioRowResultStatus `json:"status"`
 	Value  *int64                   `json:"value,omitempty"`
 }
@@ -2233,6 +2242,12 @@ type ClientInterface interface {
 	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
 	//
+	// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+	// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+	// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+	// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+	// `upload_not_found`.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
@@ -2248,6 +2263,12 @@ type ClientInterface interface {
 	// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
 	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+	//
+	// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+	// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+	// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+	// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+	// `upload_not_found`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2489,6 +2510,12 @@ func (c *Client) PublicListPortfolios(ctx context.Context, params *PublicListPor
 // each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 // batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
 //
+// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+// `upload_not_found`.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
@@ -2514,6 +2541,12 @@ func (c *Client) PublicCreatePortfolioWithBody(ctx context.Context, contentType 
 // `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
 // each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 // batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+//
+// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+// `upload_not_found`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3717,6 +3750,12 @@ type ClientWithResponsesInterface interface {
 	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
 	//
+	// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+	// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+	// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+	// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+	// `upload_not_found`.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
@@ -3732,6 +3771,12 @@ type ClientWithResponsesInterface interface {
 	// `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
 	// each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 	// batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+	//
+	// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+	// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+	// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+	// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+	// `upload_not_found`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5248,6 +5293,14 @@ type PublicCreatePortfolioResponse403Headers struct {
 	XRatelimitReset     *int
 }
 
+// PublicCreatePortfolioResponse404Headers the declared response headers of an HTTP 404 response for PublicCreatePortfolio
+type PublicCreatePortfolioResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
 // PublicCreatePortfolioResponse409Headers the declared response headers of an HTTP 409 response for PublicCreatePortfolio
 type PublicCreatePortfolioResponse409Headers struct {
 	XRequestId          string
@@ -5298,6 +5351,8 @@ type PublicCreatePortfolioResponse struct {
 	JSON402 *PublicPaymentRequired
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicNotFound
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *PublicPortfolioConflict
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -5318,6 +5373,8 @@ type PublicCreatePortfolioResponse struct {
 	Headers402 *PublicCreatePortfolioResponse402Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *PublicCreatePortfolioResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicCreatePortfolioResponse404Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PublicCreatePortfolioResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -5353,6 +5410,11 @@ func (r PublicCreatePortfolioResponse) GetJSON402() *PublicPaymentRequired {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r PublicCreatePortfolioResponse) GetJSON403() *PublicAccountSuspended {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicCreatePortfolioResponse) GetJSON404() *PublicNotFound {
+	return r.JSON404
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
@@ -6486,6 +6548,12 @@ func (c *ClientWithResponses) PublicListPortfoliosWithResponse(ctx context.Conte
 // each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 // batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
 //
+// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+// `upload_not_found`.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/portfolios (the `PublicCreatePortfolio` operationId).
@@ -6507,6 +6575,12 @@ func (c *ClientWithResponses) PublicCreatePortfolioWithBodyWithResponse(ctx cont
 // `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
 // each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
 // batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+//
+// The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+// (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+// as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+// refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+// `upload_not_found`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9268,6 +9342,13 @@ func ParsePublicCreatePortfolioResponse(rsp *http.Response) (*PublicCreatePortfo
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest PublicPortfolioConflict
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9461,6 +9542,37 @@ func ParsePublicCreatePortfolioResponse(rsp *http.Response) (*PublicCreatePortfo
 			headers.XRatelimitReset = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicCreatePortfolioResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers PublicCreatePortfolioResponse409Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {

@@ -679,6 +679,12 @@ export interface paths {
          *     `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
          *     each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
          *     batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+         *
+         *     The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+         *     (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+         *     as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+         *     refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+         *     `upload_not_found`.
          */
         post: operations["publicCreatePortfolio"];
         delete?: never;
@@ -760,6 +766,12 @@ export interface paths {
          *     `portfolio_too_large`), an account up to 100 portfolios. Each month every home is revalued once (1 credit
          *     each); with `alertThreshold`, homes that move by more are emailed and posted to `webhookUrl`, signed as
          *     batch webhooks are (`X-Valuator-Signature` with `webhookSecret`).
+         *
+         *     The homes may instead come from a spreadsheet: `uploadId`, a preview of the dashboard's batch upload
+         *     (`POST /api/jobs/preview`, kept 24 hours), with its confirmed `mapping` (the detected one when absent), read
+         *     as a batch job reads it; each result then carries the file's `line`. A cell of a fact that is not a number
+         *     refuses the file naming its line (400, `uploadId`); a preview that is gone, or another account's, is 404
+         *     `upload_not_found`.
          */
         post: operations["createPortfolio"];
         delete?: never;
@@ -2798,6 +2810,12 @@ export interface components {
             /** @description Where alerts are posted (https; http too in development), signed as batch webhooks are. */
             webhookUrl?: string | null;
             properties?: components["schemas"]["PropertyLookupRequest"][];
+            /**
+             * Format: int64
+             * @description A batch upload preview's uploadId (POST /api/jobs/preview): its rows are the homes, instead of properties.
+             */
+            uploadId?: number;
+            mapping?: components["schemas"]["ColumnMapping"];
         };
         /**
          * @example {
@@ -2874,6 +2892,11 @@ export interface components {
              * @description The property's place in the request, from 0.
              */
             index: number;
+            /**
+             * Format: int32
+             * @description The line of the spreadsheet the property came from (with uploadId).
+             */
+            line?: number;
             /** @enum {string} */
             status: "added" | "failed";
             /** Format: int64 */
@@ -5913,6 +5936,7 @@ export interface operations {
             401: components["responses"]["PublicUnauthorized"];
             402: components["responses"]["PublicPaymentRequired"];
             403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicNotFound"];
             409: components["responses"]["PublicPortfolioConflict"];
             429: components["responses"]["PublicTooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -6124,7 +6148,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["PortfolioConflict"];
+            429: components["responses"]["UploadBusy"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
             default: components["responses"]["DefaultError"];
