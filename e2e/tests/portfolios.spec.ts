@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Download, Page } from "@playwright/test";
-import { DEMO_ROWS, isZip, jobRow } from "./batch";
-import { expect, test, toasts } from "./fixtures";
+import { csvFile, DEMO_ROWS, isZip, jobRow, nowhere } from "./batch";
+import { expect, test, toastTitle, toasts } from "./fixtures";
 import { creditsOf, openSignedIn, parseCsv, registerByApi } from "./public-api";
 import { portfolioById, runDemoJob, usd } from "./portfolios";
 import { checkScreen, scan, VIEWPORTS } from "./walk";
@@ -152,6 +152,87 @@ for (const viewport of VIEWPORTS) {
       await confirm.getByRole("button", { name: "Delete Portfolio" }).click();
       await expect(page).toHaveURL(/\/portfolios$/);
       await expect(page.getByTestId("portfolios-empty")).toBeVisible();
+    });
+  });
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`at ${viewport.width}x${viewport.height}: a spreadsheet becomes a portfolio through the mapping screen, and a looked-up home joins it`, async ({ page, request }) => {
+    await page.setViewportSize(viewport);
+    const session = await registerByApi(request, `sheet-${viewport.name}`, "Sam Sheet");
+    const fileName = `portfolio-sheet-${viewport.name}.csv`;
+    const away = nowhere(400);
+    const name = `Sheet ${viewport.name}`;
+    let portfolioId = 0;
+
+    await test.step("Batch Upload reads the file and maps its columns; 'Create Portfolio Instead' takes it to Portfolios", async () => {
+      await openSignedIn(page, session.token, "/batch-upload");
+      await page.getByTestId("file-input").setInputFiles(csvFile(fileName, [
+        ["Street", "Town", "ST", "Zip"],
+        [DEMO_ROWS[0].street, DEMO_ROWS[0].city, DEMO_ROWS[0].state, DEMO_ROWS[0].zip],
+        [DEMO_ROWS[1].street, DEMO_ROWS[1].city, DEMO_ROWS[1].state, DEMO_ROWS[1].zip],
+        [away.street, away.city, away.state, away.zip],
+      ]));
+      await expect(page.getByTestId("mapping-row-count")).toHaveText("3 properties");
+      const instead = page.getByRole("button", { name: "Create Portfolio Instead" });
+      await expect(instead).toBeEnabled();
+      await checkScreen(page, "batch-mapping-portfolio", viewport, "the mapping screen with its portfolio button");
+      await instead.click();
+      await expect(page).toHaveURL(/\/portfolios\?fromUpload=\d+$/);
+    });
+
+    await test.step("the dialog names the file and its cost; the row the engine cannot value is listed by its line, free", async () => {
+      const dialog = page.getByRole("dialog", { name: "Create portfolio from a spreadsheet" });
+      await expect(dialog).toContainText(`The 3 rows of ${fileName}, read with the mapping you confirmed.`);
+      await dialog.getByLabel("Name").fill(name);
+      await checkScreen(page, "portfolio-create-from-sheet", viewport);
+      await dialog.getByRole("button", { name: "Create (up to 3 credits)" }).click();
+      await expect(page.getByRole("dialog", { name: "Portfolio created" })).toBeVisible();
+      await expect(page.getByTestId("row-failures")).toContainText("Line 4:");
+      expect(await creditsOf(request, session.token)).toBe(98);
+      await page.getByRole("button", { name: "Open the portfolio" }).click();
+      await expect(page).toHaveURL(/\/portfolios\/\d+$/);
+      portfolioId = Number(page.url().split("/").pop());
+      await expect(page.getByTestId("home-row")).toHaveCount(2);
+    });
+
+    await test.step("a looked-up home is added to it from the result, for 1 credit; the dialog gives focus back", async () => {
+      await closeToast(page);
+      await page.goto("/property-lookup");
+      const home = DEMO_ROWS[3];
+      await page.getByLabel("Street Address").fill(home.street);
+      await page.getByLabel("City").fill(home.city);
+      await page.getByLabel("State").click();
+      await page.getByRole("option", { name: "Washington", exact: true }).click();
+      await page.getByLabel("ZIP Code").fill(home.zip);
+      await page.getByRole("button", { name: "Get Property Valuation" }).click();
+      await expect(page.getByTestId("valuation-result")).toContainText(home.formatted.split(",")[0]!);
+      expect(await creditsOf(request, session.token)).toBe(97);
+
+      const add = page.getByRole("button", { name: "Add to Portfolio" });
+      await add.focus();
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("dialog", { name: "Add to Portfolio" });
+      await expect(dialog.getByRole("combobox", { name: "Portfolio" })).toContainText(`${name} (2 homes)`);
+      await checkScreen(page, "add-to-portfolio", viewport);
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(add).toBeFocused();
+
+      await add.click();
+      await dialog.getByRole("button", { name: "Add (1 credit)" }).click();
+      await expect(toastTitle(page, "Added to Portfolio")).toBeVisible();
+      expect(await creditsOf(request, session.token)).toBe(96);
+      const p = await portfolioById(request, session.token, portfolioId);
+      expect(p.homes.map((h) => h.formattedAddress).sort()).toEqual([DEMO_ROWS[0], DEMO_ROWS[1], home].map((r) => r.formatted).sort());
+      await closeToast(page);
+
+      // Twice: the portfolio has it already; said in the dialog, nothing charged.
+      await add.click();
+      await dialog.getByRole("button", { name: "Add (1 credit)" }).click();
+      await expect(dialog.getByTestId("add-to-portfolio-refused")).toHaveText("This property is already in the portfolio. Nothing was charged.");
+      expect(await creditsOf(request, session.token)).toBe(96);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
     });
   });
 }

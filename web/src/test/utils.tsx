@@ -116,7 +116,8 @@ export function LocationProbe() {
 }
 
 interface RenderOptions {
-  route?: string;
+  /** The path, or a location with router state (as a navigate(path, { state }) leaves it). */
+  route?: string | { pathname: string; search?: string; state?: unknown };
   queryClient?: QueryClient;
 }
 

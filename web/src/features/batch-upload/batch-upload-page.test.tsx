@@ -290,6 +290,13 @@ describe("BatchUploadPage: upload", () => {
 });
 
 describe("BatchUploadPage: mapping", () => {
+  it("offers a portfolio of the file's homes instead of a job, with the mapping as confirmed", async () => {
+    const { user } = await toMapping();
+    await chooseType(user, "List Price", "Square Feet");
+    await user.click(screen.getByRole("button", { name: "Create Portfolio Instead" }));
+    expect(screen.getByTestId("location")).toHaveTextContent(/^\/portfolios\?fromUpload=\d+$/);
+  });
+
   it("clears a type from the column that had it when another column takes it", async () => {
     const { user } = await toMapping();
     await chooseType(user, "List Price", "City");

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { PageHeader } from "@/app/shell/page-header";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
@@ -48,6 +48,7 @@ import {
 import { JobDetailsDialog } from "./components/job-details-dialog";
 import { JobQueue } from "./components/job-queue";
 import { MappingScreen } from "./components/mapping-screen";
+import type { SheetForPortfolio } from "@/features/portfolios/api/portfolios-api";
 import { UploadCard } from "./components/upload-card";
 import { saveBlobFile } from "@/lib/csv";
 
@@ -64,6 +65,7 @@ function noData() {
 
 export function BatchUploadPage() {
   const { user, refreshUser } = useAuth();
+  const navigate = useNavigate();
   const [step, setStep] = useState<Step>({ kind: "upload", returned: false });
   // The plan limit the server last stated, for the plan it was stated for (the plan can change meanwhile).
   const [statedLimit, setStatedLimit] = useState<{ plan: string | undefined; limit: number } | null>(null);
@@ -147,6 +149,15 @@ export function BatchUploadPage() {
         },
       },
     );
+  };
+
+  // A portfolio of the file's homes instead of a job: the Portfolios screen asks its name and threshold and sends
+  // the preview with this mapping (lost on a reload, when the server's detected mapping is used).
+  const onPortfolio = () => {
+    if (step.kind !== "mapping") return;
+    const { preview: p, mapping } = step;
+    const state: SheetForPortfolio = { uploadId: p.uploadId, mapping, fileName: p.fileName, rowCount: p.rowCount };
+    navigate(`/portfolios?fromUpload=${p.uploadId}`, { state });
   };
 
   const onCancel = (job: BatchJob) => {
@@ -235,6 +246,7 @@ export function BatchUploadPage() {
             onChange={onChangeType}
             onBack={() => setStep({ kind: "upload", returned: true })}
             onConfirm={onConfirm}
+            onPortfolio={onPortfolio}
           />
         ) : (
           <UploadCard

@@ -172,7 +172,11 @@ export function rowFailures(results: readonly PortfolioRowResult[], asked: reado
     .filter((r) => r.status === "failed")
     .map((r) => {
       const h = asked[r.index];
-      const address = h ? [h.address, h.city, h.state, h.zip].filter(Boolean).join(", ") : `Property ${r.index + 1}`;
+      const address = h
+        ? [h.address, h.city, h.state, h.zip].filter(Boolean).join(", ")
+        : r.line !== undefined
+          ? `Line ${r.line}`
+          : `Property ${r.index + 1}`;
       return { address, error: r.error ?? "Not valued" };
     });
 }

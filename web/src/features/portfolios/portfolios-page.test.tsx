@@ -152,6 +152,62 @@ describe("the list", () => {
     });
   });
 
+  it("creates a portfolio from a spreadsheet with the mapping Batch Upload confirmed, and lists the rows not added by line", async () => {
+    let asked: unknown = null;
+    localStorage.setItem("token", "tok-1");
+    mockFetch({
+      "GET /api/user/profile": { body: makeUser() },
+      "GET /api/portfolios?limit=100": { body: { data: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 0, hasPreviousPage: false, hasNextPage: false } } },
+      "POST /api/portfolios": (req) => {
+        asked = req.body;
+        return {
+          status: 201,
+          body: {
+            ...makePortfolio({ id: 9, name: "Sheet", homeCount: 1 }),
+            results: [
+              { index: 0, line: 2, status: "added", homeId: 1, formattedAddress: "7006 MAPLE RD, SEATTLE, WA 98103", value: 700000, creditsUsed: 1 },
+              { index: 1, line: 3, status: "failed", code: "area_not_covered", error: "No sales near this address", creditsUsed: 0 },
+            ],
+          },
+        };
+      },
+    });
+    const user = userEvent.setup();
+    const mapping = { Street: "address", Town: "city", ST: "state", Zip: "zip" };
+    renderWithProviders(
+      <Routes>
+        <Route path="/portfolios" element={<PortfoliosPage />} />
+      </Routes>,
+      { route: { pathname: "/portfolios", search: "?fromUpload=44", state: { uploadId: 44, mapping, fileName: "homes.xlsx", rowCount: 2 } } },
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Create portfolio from a spreadsheet" });
+    expect(dialog).toHaveTextContent("The 2 rows of homes.xlsx, read with the mapping you confirmed.");
+    await user.type(within(dialog).getByLabelText("Name"), "Sheet");
+    await user.click(within(dialog).getByRole("button", { name: "Create (up to 2 credits)" }));
+    expect(await screen.findByTestId("row-failures")).toHaveTextContent("Line 3: No sales near this address");
+    expect(asked).toEqual({ name: "Sheet", alertThreshold: 5, webhookUrl: null, uploadId: 44, mapping });
+  });
+
+  it("after a reload the spreadsheet is sent without a mapping (the server's detected one), and a bad line is said in the dialog", async () => {
+    let asked: unknown = null;
+    const { user } = render(
+      {
+        "GET /api/portfolios?limit=100": { body: { data: [], pagination: { page: 1, limit: 100, total: 0, totalPages: 0, hasPreviousPage: false, hasNextPage: false } } },
+        "POST /api/portfolios": (req) => {
+          asked = req.body;
+          return { status: 400, body: errorBody('Line 3 of the file: squareFeet must be a number, not "big"', { field: "uploadId" }) };
+        },
+      },
+      "/portfolios?fromUpload=44",
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Create portfolio from a spreadsheet" });
+    expect(dialog).toHaveTextContent("The rows of the uploaded file, read with the columns as detected.");
+    await user.type(within(dialog).getByLabelText("Name"), "Sheet");
+    await user.click(within(dialog).getByRole("button", { name: "Create (1 credit a home)" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Line 3 of the file");
+    expect(asked).toEqual({ name: "Sheet", alertThreshold: 5, webhookUrl: null, uploadId: 44 });
+  });
+
   it("says a 402 with the balance and the way to Billing", async () => {
     const { user } = render(
       {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { AlertCircle, ArrowDown, ArrowUp, ArrowUpDown, BellRing, Download, Plus, Trash2 } from "lucide-react";
 import { PageHeader } from "@/app/shell/page-header";
 import {
@@ -37,6 +37,7 @@ import {
   type Portfolio,
   type PortfolioDetail,
   type PortfolioHome,
+  type SheetForPortfolio,
 } from "./api/portfolios-api";
 import { CreatePortfolioDialog, HomeFields } from "./components/create-portfolio-dialog";
 import { RowFailures } from "./components/row-failures";
@@ -72,6 +73,18 @@ import {
 
 const LOAD_FAILED = "Could not load portfolios";
 
+/**
+ * The spreadsheet of /portfolios?fromUpload=ID: Batch Upload sends its preview's mapping, name and rows in the
+ * router's state; after a reload only the id is left, and the server uses the mapping it detected.
+ */
+function sheetFrom(param: string | null, state: unknown): SheetForPortfolio | null {
+  const id = Number(param);
+  if (!param || !Number.isSafeInteger(id) || id < 1) return null;
+  const s = state as Partial<SheetForPortfolio> | null;
+  if (s && s.uploadId === id) return s as SheetForPortfolio;
+  return { uploadId: id, mapping: undefined, fileName: "the uploaded file", rowCount: null };
+}
+
 // ---- The list ----------------------------------------------------------------------------------------------------
 
 export function PortfoliosPage() {
@@ -79,15 +92,16 @@ export function PortfoliosPage() {
   const [params, setParams] = useSearchParams();
   const fromJob = Number(params.get("fromJob"));
   const jobId = Number.isSafeInteger(fromJob) && fromJob > 0 ? fromJob : null;
+  const sheet = sheetFrom(params.get("fromUpload"), useLocation().state);
   const [creating, setCreating] = useState(false);
   const jobHomes = useJobHomes(jobId);
-  const open = creating || jobId !== null;
+  const open = creating || jobId !== null || sheet !== null;
   const portfolios = list.data?.data ?? [];
   const totals = usePortfolioTotals(portfolios.map((p) => p.id));
 
   const close = () => {
     setCreating(false);
-    if (jobId !== null) setParams({}, { replace: true });
+    if (jobId !== null || sheet !== null) setParams({}, { replace: true });
   };
 
   return (
@@ -104,6 +118,7 @@ export function PortfoliosPage() {
         jobHomes={jobId !== null ? (jobHomes.data ?? null) : null}
         jobLoading={jobId !== null && jobHomes.isPending}
         jobError={jobHomes.isError ? jobHomes.error : undefined}
+        sheet={sheet}
       />
       {list.isPending ? (
         <div className="flex justify-center py-16">
@@ -116,8 +131,9 @@ export function PortfoliosPage() {
           <CardContent className="space-y-2 py-10 text-center">
             <h2 className="text-lg font-semibold">No portfolios yet</h2>
             <p className="text-sm text-muted-foreground">
-              Create one with a first address, or from a batch job&apos;s results on Batch Upload (a job&apos;s details,
-              &quot;Create portfolio from these results&quot;).
+              Create one with a first address, from a property you looked up, or on Batch Upload: from a
+              spreadsheet (&quot;Create Portfolio Instead&quot; once its columns are mapped) or a batch job&apos;s results
+              (a job&apos;s details, &quot;Create portfolio from these results&quot;).
             </p>
           </CardContent>
         </Card>

@@ -25,6 +25,7 @@ import { NotFoundState } from "./components/not-found-state";
 import { TooUncertainState } from "./components/too-uncertain-state";
 import { PromoBanners } from "./components/promo-banners";
 import { ValuationCard } from "./components/valuation-card";
+import { AddToPortfolioDialog } from "@/features/portfolios/components/add-to-portfolio-dialog";
 import { sampleNote, useSampleValuation } from "./sample-valuation";
 import type { ExampleView } from "@/lib/example-valuation";
 import { saveTextFile } from "@/lib/csv";
@@ -39,7 +40,7 @@ const DOWNLOAD_FAILED = "Failed to download report. Please try again.";
 
 type View =
   | { kind: "sample" }
-  | { kind: "result"; result: PropertyValuation }
+  | { kind: "result"; result: PropertyValuation; request: PropertyLookupRequest }
   | { kind: "not-found"; address: string; message: string; needsDetails: boolean; areaNotCovered: boolean }
   | { kind: "too-uncertain"; address: string; message: string; outsideRecords: boolean };
 
@@ -78,6 +79,7 @@ export function PropertyLookupPage() {
   const download = useDownloadReport();
   const [view, setView] = useState<View>({ kind: "sample" });
   const [pendingAddress, setPendingAddress] = useState("");
+  const [adding, setAdding] = useState(false);
   const sample = useSampleValuation();
   // Each outcome shown in the result area (a valuation, not found, too uncertain) takes focus to its heading, so a
   // screen reader announces it; the submit button keeps focus while the lookup runs.
@@ -99,7 +101,7 @@ export function PropertyLookupPage() {
     setPendingAddress(oneLine(values));
     lookup.mutate(body, {
       onSuccess: (result) => {
-        setView({ kind: "result", result });
+        setView({ kind: "result", result, request: body });
         announce();
         // The lookup used a credit: the header's balance must show it.
         void refreshUser();
@@ -172,11 +174,20 @@ export function PropertyLookupPage() {
               </CardContent>
             </Card>
           ) : view.kind === "result" ? (
-            <ValuationCard
-              result={view.result}
-              onDownload={() => onDownload(view.result)}
-              downloading={download.isPending}
-            />
+            <>
+              <ValuationCard
+                result={view.result}
+                onDownload={() => onDownload(view.result)}
+                downloading={download.isPending}
+                onAddToPortfolio={() => setAdding(true)}
+              />
+              <AddToPortfolioDialog
+                open={adding}
+                onClose={() => setAdding(false)}
+                home={view.request}
+                formattedAddress={view.result.property.formattedAddress}
+              />
+            </>
           ) : view.kind === "not-found" ? (
             <NotFoundState
               address={view.address}

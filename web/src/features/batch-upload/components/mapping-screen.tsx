@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from "react";
 import { TableScroll } from "@/components/ui/table-scroll";
 import { Link } from "react-router";
-import { AlertTriangle, ArrowLeft, FileSpreadsheet, Info, Play } from "lucide-react";
+import { AlertTriangle, ArrowLeft, Briefcase, FileSpreadsheet, Info, Play } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { PendingButton } from "@/components/ui/pending-button";
@@ -38,6 +38,8 @@ interface MappingScreenProps {
   onChange: (column: string, type: ColumnType) => void;
   onBack: () => void;
   onConfirm: () => void;
+  /** Makes a portfolio of the file's homes with this mapping instead of a job (the Portfolios screen asks the rest). */
+  onPortfolio?: () => void;
 }
 
 function columnName(header: string, index: number): string {
@@ -49,7 +51,7 @@ function columnName(header: string, index: number): string {
  * detector's confidence and sample values; Confirm stays disabled, with a hint, while the mapping is invalid or
  * the file holds more rows than the plan allows.
  */
-export function MappingScreen({ preview, mapping, balance, confirming, onChange, onBack, onConfirm }: MappingScreenProps) {
+export function MappingScreen({ preview, mapping, balance, confirming, onChange, onBack, onConfirm, onPortfolio }: MappingScreenProps) {
   const hintId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The step replaces the upload zone: take the keyboard and screen-reader focus along to it.
@@ -218,11 +220,19 @@ export function MappingScreen({ preview, mapping, balance, confirming, onChange,
           >
             {hint ?? "The address columns are mapped."}
           </p>
-          {/* Not disabled while the job is created, so focus stays here (then the upload zone takes it back). */}
-          <PendingButton type="button" onClick={onConfirm} pending={confirming} disabled={blocked} aria-describedby={hintId}>
-            <Play aria-hidden="true" />
-            {confirming ? "Creating job…" : "Confirm Mapping & Process"}
-          </PendingButton>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row">
+            {onPortfolio ? (
+              <Button type="button" variant="outline" onClick={onPortfolio} disabled={blocked || confirming} aria-describedby={hintId}>
+                <Briefcase aria-hidden="true" />
+                Create Portfolio Instead
+              </Button>
+            ) : null}
+            {/* Not disabled while the job is created, so focus stays here (then the upload zone takes it back). */}
+            <PendingButton type="button" onClick={onConfirm} pending={confirming} disabled={blocked} aria-describedby={hintId}>
+              <Play aria-hidden="true" />
+              {confirming ? "Creating job…" : "Confirm Mapping & Process"}
+            </PendingButton>
+          </div>
         </div>
       </CardFooter>
     </Card>

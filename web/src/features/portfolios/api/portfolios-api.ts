@@ -20,6 +20,18 @@ export type HomeInput = Schemas["PropertyLookupRequest"];
 export type PortfolioList = Schemas["PortfolioList"];
 type BatchResultsPage = Schemas["BatchResultsPage"];
 
+/**
+ * A spreadsheet read by Batch Upload's preview, sent to the Portfolios screen (router state) to become a portfolio:
+ * the preview's uploadId and the confirmed column mapping, with the file's name and rows for the dialog's words.
+ */
+export interface SheetForPortfolio {
+  uploadId: number;
+  mapping: PortfolioCreateRequest["mapping"];
+  fileName: string;
+  /** null when not known (the page was reloaded). */
+  rowCount: number | null;
+}
+
 export const PORTFOLIOS_PATH = "/api/portfolios";
 /** What one home costs to add (and each month to revalue). */
 export const HOME_COST = 1;

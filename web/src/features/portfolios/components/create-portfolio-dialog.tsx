@@ -10,7 +10,8 @@ import { toast } from "@/components/ui/use-toast";
 import { toastInsufficientCredits } from "@/components/insufficient-credits";
 import { ApiError, errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
-import { HOME_COST, useCreatePortfolio, type HomeInput, type PortfolioCreated } from "../api/portfolios-api";
+import { HOME_COST, useCreatePortfolio, type HomeInput, type PortfolioCreated, type SheetForPortfolio } from "../api/portfolios-api";
+import { plural } from "@/lib/format";
 import { addedCount, creditsText, formFieldErrors, homesText, rowFailures, type RowFailure } from "../portfolios-helpers";
 import { RowFailures } from "./row-failures";
 
@@ -26,15 +27,18 @@ interface CreatePortfolioDialogProps {
   /** The job's homes are still loading, or failed to. */
   jobLoading?: boolean;
   jobError?: unknown;
+  /** A spreadsheet read by Batch Upload's preview, with its mapping: its rows are the homes. */
+  sheet?: SheetForPortfolio | null;
 }
 
 /**
- * Creates a portfolio: its name, an alert threshold (%), a webhook, and its homes: a batch job's valued rows, or a
- * first address typed here. The button says what it costs (1 credit a home valued). A 400 naming a field shows at
+ * Creates a portfolio: its name, an alert threshold (%), a webhook, and its homes: a batch job's valued rows, a
+ * spreadsheet's rows (read by the server through the batch reader with the confirmed mapping), or a first address
+ * typed here. The button says what it costs (1 credit a home valued). A 400 naming a field shows at
  * that field, a 402 says the balance and the way to Billing, and homes the engine could not value are listed before
  * going on to the new portfolio.
  */
-export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoading, jobError }: CreatePortfolioDialogProps) {
+export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoading, jobError, sheet = null }: CreatePortfolioDialogProps) {
   const create = useCreatePortfolio();
   const navigate = useNavigate();
   const { refreshUser } = useAuth();
@@ -55,8 +59,10 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
   }, [open]);
 
   const fromJob = jobHomes !== null;
-  const homes: HomeInput[] = fromJob ? jobHomes : home.address.trim() ? [home] : [];
-  const cost = homes.length * HOME_COST;
+  const homes: HomeInput[] = fromJob ? jobHomes : sheet || !home.address.trim() ? [] : [home];
+  const cost = (sheet ? (sheet.rowCount ?? 0) : homes.length) * HOME_COST;
+  // A spreadsheet's rows are counted before the server reads their addresses: up to one credit each.
+  const costText = !sheet ? creditsText(cost) : sheet.rowCount === null ? `${creditsText(HOME_COST)} a home` : `up to ${creditsText(cost)}`;
 
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
@@ -65,7 +71,7 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
     if (!name.trim()) next.name = "Portfolio name is required";
     const t = threshold.trim() === "" ? null : Number(threshold);
     if (t !== null && (!Number.isFinite(t) || t < 0.1 || t > 100)) next.alertThreshold = "Alert threshold must be a percentage from 0.1 to 100";
-    if (!fromJob && !home.address.trim()) next.address = "Address is required";
+    if (!fromJob && !sheet && !home.address.trim()) next.address = "Address is required";
     if (fromJob && homes.length === 0) next.homes = "This job has no valued homes to add";
     setErrors(next);
     if (Object.keys(next).length > 0) {
@@ -76,7 +82,9 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
       name: name.trim(),
       alertThreshold: t,
       webhookUrl: webhook.trim() || null,
-      properties: homes.map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== "")) as HomeInput),
+      ...(sheet
+        ? { uploadId: sheet.uploadId, mapping: sheet.mapping }
+        : { properties: homes.map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== "")) as HomeInput) }),
     };
     create.mutate(body, {
       onSuccess: (created) => {
@@ -95,6 +103,11 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
         if (toastInsufficientCredits(err, { costs: "this portfolio costs", price: cost, fallback: CREATE_FAILED, refreshUser })) return;
         if (err instanceof ApiError && err.status === 400 && err.body) {
           const fields = formFieldErrors({ ...(err.body.fields ?? {}), ...(err.body.field ? { [err.body.field]: err.body.error } : {}) });
+          if (sheet && (err.body.field === "uploadId" || err.body.field === "mapping")) {
+            // The file, not a field of the form: a fact that is not a number (its line named), or no address.
+            setErrors({ homes: err.body.error });
+            return;
+          }
           const known = Object.keys(fields).filter((k) => ["name", "alertThreshold", "webhookUrl", "address", "city", "state", "zip"].includes(k));
           if (known.length > 0) {
             setErrors(fields);
@@ -134,9 +147,13 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
         ) : (
           <>
             <DialogHeader>
-              <DialogTitle>{fromJob || jobId !== null ? "Create portfolio from batch results" : "New portfolio"}</DialogTitle>
+              <DialogTitle>
+                {sheet ? "Create portfolio from a spreadsheet" : fromJob || jobId !== null ? "Create portfolio from batch results" : "New portfolio"}
+              </DialogTitle>
               <DialogDescription>
-                {fromJob
+                {sheet
+                  ? `${sheet.rowCount === null ? "The rows" : `The ${sheet.rowCount.toLocaleString("en-US")} ${plural(sheet.rowCount, "row", "rows")}`} of ${sheet.fileName}, read with ${sheet.mapping ? "the mapping you confirmed" : "the columns as detected"}. Each home is valued now and every month after, 1 credit a home.`
+                  : fromJob
                   ? `The ${homesText(homes.length)} valued by batch job #${jobId}. Each is valued now and every month after, 1 credit a home.`
                   : jobId !== null
                     ? `The homes valued by batch job #${jobId}.`
@@ -186,7 +203,7 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
                     />
                   </Field>
                 </div>
-                {fromJob ? (
+                {fromJob || sheet ? (
                   errors.homes ? (
                     <p role="alert" className="text-sm font-medium text-destructive">
                       {errors.homes}
@@ -203,7 +220,7 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
                     Cancel
                   </Button>
                   <PendingButton type="submit" pending={create.isPending}>
-                    {create.isPending ? "Creating..." : `Create (${creditsText(cost)})`}
+                    {create.isPending ? "Creating..." : `Create (${costText})`}
                   </PendingButton>
                 </DialogFooter>
               </form>

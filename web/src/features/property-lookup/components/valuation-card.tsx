@@ -5,6 +5,7 @@ import {
   Building2,
   CalendarDays,
   DollarSign,
+  Briefcase,
   Download,
   Home,
   Info,
@@ -105,10 +106,12 @@ interface ValuationCardProps {
   sample?: boolean;
   onDownload?: () => void;
   downloading?: boolean;
+  /** Opens "Add to Portfolio" for this home (a real lookup's result only). */
+  onAddToPortfolio?: () => void;
 }
 
 /** The result of a lookup (spec, "Property Lookup": the result card), or the sample shown before any search. */
-export function ValuationCard({ result, sample = false, onDownload, downloading = false }: ValuationCardProps) {
+export function ValuationCard({ result, sample = false, onDownload, downloading = false, onAddToPortfolio }: ValuationCardProps) {
   const { property, valuation, details, marketData, meta } = result;
   const path = pathText(valuation.path);
   // A path off the record says what the match note would ("not on record ... from the facts you gave"): it is shown
@@ -391,10 +394,18 @@ export function ValuationCard({ result, sample = false, onDownload, downloading 
             request {meta.requestId}
           </p>
         )}
-        <Button type="button" variant="outline" onClick={onDownload} disabled={sample || downloading || !onDownload}>
-          {downloading ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Download aria-hidden="true" />}
-          Download Report
-        </Button>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          {!sample && onAddToPortfolio ? (
+            <Button type="button" variant="outline" onClick={onAddToPortfolio}>
+              <Briefcase aria-hidden="true" />
+              Add to Portfolio
+            </Button>
+          ) : null}
+          <Button type="button" variant="outline" onClick={onDownload} disabled={sample || downloading || !onDownload}>
+            {downloading ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Download aria-hidden="true" />}
+            Download Report
+          </Button>
+        </div>
       </CardFooter>
     </Card>
   );
