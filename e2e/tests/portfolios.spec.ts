@@ -196,6 +196,26 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByTestId("home-row")).toHaveCount(2);
     });
 
+    await test.step("its settings change by keyboard: a new threshold and a webhook, whose signing secret is then shown", async () => {
+      const settings = page.getByRole("button", { name: "Settings" });
+      await settings.focus();
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("dialog", { name: "Portfolio settings" });
+      await expect(dialog.getByLabel("Name")).toBeFocused();
+      await dialog.getByLabel("Alert threshold (%)").fill("2");
+      await dialog.getByLabel("Webhook URL (optional)").fill("http://127.0.0.1:9/portfolio-hook");
+      await checkScreen(page, "portfolio-settings", viewport);
+      await page.keyboard.press("Enter");
+      await expect(dialog).toBeHidden();
+      await expect(settings).toBeFocused();
+      await expect(page.locator("p", { hasText: "alerts past 2% a month · created" })).toBeVisible();
+      await expect(page.getByTestId("job-webhook")).toContainText("http://127.0.0.1:9/portfolio-hook");
+      const p = await portfolioById(request, session.token, portfolioId);
+      expect(p).toMatchObject({ alertThreshold: 2, webhookUrl: "http://127.0.0.1:9/portfolio-hook" });
+      expect(await creditsOf(request, session.token)).toBe(98);
+      await scan(page, "/portfolios/:id (with a webhook)", viewport);
+    });
+
     await test.step("a looked-up home is added to it from the result, for 1 credit; the dialog gives focus back", async () => {
       await closeToast(page);
       await page.goto("/property-lookup");

@@ -35,6 +35,7 @@ export interface PortfolioDetail {
   status: string;
   homeCount: number;
   alertThreshold: number | null;
+  webhookUrl: string | null;
   totals: { value: number; changeSinceLastMonth: number; valuedHomes: number };
   homes: { id: number; formattedAddress: string; latest: { month: string; value: number } | null; changeSinceLastMonth: { amount: number; percent: number } | null }[];
   history: { month: string; value: number; homes: number }[];

@@ -48,6 +48,8 @@ type Store interface {
 	// RemovePortfolioHomes removes homes of the user's portfolio; how many were removed.
 	RemovePortfolioHomes(ctx context.Context, userID, portfolioID int64, homeIDs []int64) (int, error)
 	DeletePortfolio(ctx context.Context, userID, id int64) error
+	// UpdatePortfolio stores the user's portfolio's settings and webhook secret (ErrNotFound for another's).
+	UpdatePortfolio(ctx context.Context, userID, id int64, set Settings, secret string) (Portfolio, error)
 
 	// PortfoliosDue lists, by id after afterID, the portfolios with work in month: a home without its valuation
 	// of the month, or the month's alert not yet decided.
@@ -311,6 +313,55 @@ func (s *Service) Remove(ctx context.Context, userID, portfolioID int64, homeIDs
 		}
 	}
 	return s.store.RemovePortfolioHomes(ctx, userID, portfolioID, homeIDs)
+}
+
+// Patch changes a portfolio's settings: a nil field is left as it is; ClearThreshold turns alerts off; a WebhookURL
+// of "" removes the webhook.
+type Patch struct {
+	Name           *string
+	AlertThreshold *float64
+	ClearThreshold bool
+	WebhookURL     *string
+}
+
+// Update changes the user's portfolio's settings, checked as when it was made. A webhook added where there was none
+// gets a signing secret (shown with the portfolio); one moved to another address keeps its secret; one removed
+// loses it.
+func (s *Service) Update(ctx context.Context, userID, id int64, patch Patch) (Portfolio, error) {
+	p, err := s.store.Portfolio(ctx, userID, id)
+	if err != nil {
+		return Portfolio{}, err
+	}
+	set := Settings{Name: p.Name, AlertThreshold: p.AlertThreshold, WebhookURL: p.WebhookURL}
+	if patch.Name != nil {
+		set.Name = *patch.Name
+	}
+	if patch.ClearThreshold {
+		set.AlertThreshold = nil
+	} else if patch.AlertThreshold != nil {
+		set.AlertThreshold = patch.AlertThreshold
+	}
+	if patch.WebhookURL != nil {
+		set.WebhookURL = *patch.WebhookURL
+	}
+	if err := set.Validate(); err != nil {
+		return Portfolio{}, err
+	}
+	secret := p.WebhookSecret
+	switch {
+	case set.WebhookURL == "":
+		secret = ""
+	case set.WebhookURL != p.WebhookURL:
+		if s.checkWebhook != nil {
+			if err := s.checkWebhook(ctx, set.WebhookURL); err != nil {
+				return Portfolio{}, err
+			}
+		}
+		if secret == "" && s.newSecret != nil {
+			secret = s.newSecret()
+		}
+	}
+	return s.store.UpdatePortfolio(ctx, userID, id, set, secret)
 }
 
 // Delete deletes the user's portfolio with its homes, valuations and alerts (the ledger keeps its charges).

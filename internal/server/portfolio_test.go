@@ -222,3 +222,95 @@ func TestPortfolioFromSpreadsheet(t *testing.T) {
 		}
 	})
 }
+
+// PATCH changes a portfolio's name, threshold and webhook (by key and by session): a field left out is unchanged,
+// null turns alerts off or removes the webhook, a webhook added gets a secret; bad input names the field; another
+// account's portfolio is 404.
+func TestPortfolioSettings(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL, withSeattle)
+		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+		john, _ := a.register("john@example.com", "correct-horse", "John Roe")
+		key := a.createKey(token, "Production", 60).Value
+		r := a.do(req{method: "POST", path: "/api/portfolios", token: token, body: map[string]any{"name": "Rentals",
+			"alertThreshold": 5, "properties": []map[string]any{{"address": "1000 N 40th St", "city": "Seattle", "state": "WA", "zip": "98103"}}}})
+		expectStatus(t, r, http.StatusCreated)
+		var p portfolioAnswer
+		r.json(t, &p)
+		path := fmt.Sprintf("/api/portfolios/%d", p.ID)
+		before := a.credits(token)
+
+		type view struct {
+			Name           string
+			AlertThreshold *float64
+			WebhookURL     *string
+			WebhookSecret  string
+			HomeCount      int
+		}
+		patch := func(rq req) view {
+			t.Helper()
+			rq.method = "PATCH"
+			r := a.do(rq)
+			expectStatus(t, r, http.StatusOK)
+			var v view
+			r.json(t, &v)
+			return v
+		}
+		v := patch(req{path: path, token: token, body: map[string]any{"name": "  Seattle rentals "}})
+		if v.Name != "Seattle rentals" || v.AlertThreshold == nil || *v.AlertThreshold != 5 || v.HomeCount != 1 {
+			t.Errorf("after a new name = %+v (the threshold unchanged)", v)
+		}
+		v = patch(req{path: "/api/v1" + path[len("/api"):], header: map[string]string{"x-api-key": key},
+			body: map[string]any{"alertThreshold": 2.5}})
+		if v.Name != "Seattle rentals" || v.AlertThreshold == nil || *v.AlertThreshold != 2.5 {
+			t.Errorf("after a new threshold = %+v", v)
+		}
+		v = patch(req{path: path, token: token, body: map[string]any{"alertThreshold": nil}})
+		if v.AlertThreshold != nil {
+			t.Errorf("alertThreshold null = %+v, want alerts off", v)
+		}
+		v = patch(req{path: path, token: token, body: map[string]any{"webhookUrl": "http://127.0.0.1:9/hook"}})
+		if v.WebhookURL == nil || v.WebhookSecret == "" {
+			t.Errorf("a webhook added = %+v, want it with a secret", v)
+		}
+		secret := v.WebhookSecret
+		v = patch(req{path: path, token: token, body: map[string]any{"webhookUrl": "http://127.0.0.1:9/other"}})
+		if v.WebhookSecret != secret {
+			t.Errorf("a webhook moved changed its secret")
+		}
+		v = patch(req{path: path, token: token, body: map[string]any{"webhookUrl": nil}})
+		if v.WebhookURL != nil || v.WebhookSecret != "" {
+			t.Errorf("webhookUrl null = %+v, want no webhook", v)
+		}
+		if got := a.credits(token); got != before {
+			t.Errorf("credits = %d, want %d (settings are free)", got, before)
+		}
+
+		for _, c := range []struct {
+			body  any
+			field string
+		}{
+			{map[string]any{"name": ""}, "name"},
+			{map[string]any{"name": "a\u202eb"}, "name"},
+			{map[string]any{"alertThreshold": 0}, "alertThreshold"},
+			{map[string]any{"alertThreshold": "5"}, "alertThreshold"},
+			{map[string]any{"webhookUrl": "ftp://x"}, "webhookUrl"},
+			{map[string]any{"webhookUrl": 5}, "webhookUrl"},
+		} {
+			r := a.do(req{method: "PATCH", path: path, token: token, body: c.body, badRequest: true})
+			if r.status != http.StatusBadRequest || r.errBody(t).Field != c.field {
+				t.Errorf("PATCH %v = %d %s, want 400 naming %s", c.body, r.status, r.body, c.field)
+			}
+		}
+		r = a.do(req{method: "PATCH", path: path, token: john, body: map[string]any{"name": "Mine"}})
+		if r.status != http.StatusNotFound || r.errBody(t).Code != "portfolio_not_found" {
+			t.Errorf("another account's PATCH = %d %s, want 404", r.status, r.body)
+		}
+		r = a.do(req{method: "GET", path: path, token: token})
+		var d view
+		r.json(t, &d)
+		if d.Name != "Seattle rentals" {
+			t.Errorf("after the refused requests the name is %q", d.Name)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -217,6 +218,64 @@ func (s *Server) removePortfolioHomes(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"removed": n})
+}
+
+// portfolioPatch is a PATCH's body: an absent field is left as it is; alertThreshold null turns alerts off and
+// webhookUrl null (or "") removes the webhook, so both are read raw to tell null from absent.
+type portfolioPatch struct {
+	Name           *string         `json:"name"`
+	AlertThreshold json.RawMessage `json:"alertThreshold"`
+	WebhookURL     json.RawMessage `json:"webhookUrl"`
+}
+
+func (in portfolioPatch) patch() (portfolio.Patch, error) {
+	p := portfolio.Patch{Name: in.Name}
+	if isNull(in.AlertThreshold) {
+		p.ClearThreshold = len(in.AlertThreshold) > 0
+	} else if err := json.Unmarshal(in.AlertThreshold, &p.AlertThreshold); err != nil {
+		return p, apperr.Invalid("alertThreshold", "alertThreshold must be a number (a percentage) or null")
+	}
+	if isNull(in.WebhookURL) {
+		if len(in.WebhookURL) > 0 {
+			p.WebhookURL = new(string)
+		}
+	} else if err := json.Unmarshal(in.WebhookURL, &p.WebhookURL); err != nil {
+		return p, apperr.Invalid("webhookUrl", "webhookUrl must be a URL or null")
+	}
+	return p, nil
+}
+
+// isNull: the field was absent (empty) or JSON null.
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+func (s *Server) updatePortfolio(w http.ResponseWriter, r *http.Request) {
+	if s.portfolios == nil {
+		s.writeError(w, r, errPortfoliosOff)
+		return
+	}
+	id, err := jobID(r, "id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var in portfolioPatch
+	if err := decodeJSON(w, r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	patch, err := in.patch()
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, err := s.portfolios.Update(r.Context(), portfolioCaller(r, "").UserID, id, patch)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, portfolioView(p))
 }
 
 func (s *Server) deletePortfolio(w http.ResponseWriter, r *http.Request) {

@@ -298,6 +298,24 @@ func (db *DB) DeletePortfolio(ctx context.Context, userID, id int64) error {
 	})
 }
 
+// UpdatePortfolio stores the user's portfolio's settings (portfolio.ErrNotFound for another user's).
+func (db *DB) UpdatePortfolio(ctx context.Context, userID, id int64, set portfolio.Settings, secret string) (portfolio.Portfolio, error) {
+	var p portfolio.Portfolio
+	err := db.tx(ctx, func(x q) error {
+		res, err := x.exec(ctx, `UPDATE portfolios SET name = ?, alert_threshold = ?, webhook_url = ?, webhook_secret = ?
+			WHERE id = ? AND user_id = ?`, set.Name, set.AlertThreshold, nullStr(set.WebhookURL), nullStr(secret), id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return portfolio.ErrNotFound
+		}
+		p, err = scanPortfolio(x.row(ctx, `SELECT `+portfolioColumns+` FROM portfolios p WHERE p.id = ?`, id))
+		return err
+	})
+	return p, err
+}
+
 // PortfoliosDue lists the portfolios of open, unsuspended accounts with work in month: a home without its valuation
 // of the month, or (with a threshold) the month's alert not yet decided.
 func (db *DB) PortfoliosDue(ctx context.Context, month string, afterID int64, limit int) ([]portfolio.Portfolio, error) {

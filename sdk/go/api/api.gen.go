@@ -1519,6 +1519,20 @@ type PortfolioRowResult struct {
 // PortfolioRowResultStatus defines model for PortfolioRowResult.Status.
 type PortfolioRowResultStatus string
 
+// PortfolioUpdateRequest defines model for PortfolioUpdateRequest.
+type PortfolioUpdateRequest struct {
+	// AlertThreshold The new threshold (a percentage); null turns alerts off; left out, unchanged.
+	AlertThreshold *float32 `json:"alertThreshold,omitempty"`
+
+	// Name One line, up to 100 characters.
+	//
+	// Examples: Seattle rentals
+	Name *string `json:"name,omitempty"`
+
+	// WebhookUrl The new webhook; null or "" removes it; left out, unchanged.
+	WebhookUrl *string `json:"webhookUrl,omitempty"`
+}
+
 // PriceEvent defines model for PriceEvent.
 type PriceEvent struct {
 	Date  openapi_types.Date `json:"date"`
@@ -1946,6 +1960,9 @@ type PublicBatchUploadMultipartRequestBody = BatchUploadForm
 // PublicCreatePortfolioJSONRequestBody defines body for PublicCreatePortfolio for application/json ContentType.
 type PublicCreatePortfolioJSONRequestBody = PortfolioCreateRequest
 
+// PublicUpdatePortfolioJSONRequestBody defines body for PublicUpdatePortfolio for application/json ContentType.
+type PublicUpdatePortfolioJSONRequestBody = PortfolioUpdateRequest
+
 // PublicRemovePortfolioPropertiesJSONRequestBody defines body for PublicRemovePortfolioProperties for application/json ContentType.
 type PublicRemovePortfolioPropertiesJSONRequestBody = PortfolioRemoveRequest
 
@@ -2291,6 +2308,24 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/portfolios/{id} (the `PublicGetPortfolio` operationId).
 	PublicGetPortfolio(ctx context.Context, id int64, params *PublicGetPortfolioParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PublicUpdatePortfolioWithBody Change a portfolio's settings
+	//
+	// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+	PublicUpdatePortfolioWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PublicUpdatePortfolio Change a portfolio's settings
+	//
+	// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+	PublicUpdatePortfolio(ctx context.Context, id int64, body PublicUpdatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PublicRemovePortfolioPropertiesWithBody Remove properties from a portfolio
 	//
 	// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
@@ -2589,6 +2624,44 @@ func (c *Client) PublicDeletePortfolio(ctx context.Context, id int64, reqEditors
 // Corresponds with GET /api/v1/portfolios/{id} (the `PublicGetPortfolio` operationId).
 func (c *Client) PublicGetPortfolio(ctx context.Context, id int64, params *PublicGetPortfolioParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPublicGetPortfolioRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicUpdatePortfolioWithBody Change a portfolio's settings
+//
+// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+func (c *Client) PublicUpdatePortfolioWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicUpdatePortfolioRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicUpdatePortfolio Change a portfolio's settings
+//
+// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+func (c *Client) PublicUpdatePortfolio(ctx context.Context, id int64, body PublicUpdatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicUpdatePortfolioRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3350,6 +3423,53 @@ func NewPublicGetPortfolioRequest(server string, id int64, params *PublicGetPort
 	return req, nil
 }
 
+// NewPublicUpdatePortfolioRequest calls the generic PublicUpdatePortfolio builder with application/json body
+func NewPublicUpdatePortfolioRequest(server string, id int64, body PublicUpdatePortfolioJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPublicUpdatePortfolioRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPublicUpdatePortfolioRequestWithBody constructs an http.Request for the PublicUpdatePortfolio method, with any body, and a specified content type
+func NewPublicUpdatePortfolioRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPublicRemovePortfolioPropertiesRequest calls the generic PublicRemovePortfolioProperties builder with application/json body
 func NewPublicRemovePortfolioPropertiesRequest(server string, id int64, body PublicRemovePortfolioPropertiesJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3802,6 +3922,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/portfolios/{id} (the `PublicGetPortfolio` operationId).
 	PublicGetPortfolioWithResponse(ctx context.Context, id int64, params *PublicGetPortfolioParams, reqEditors ...RequestEditorFn) (*PublicGetPortfolioResponse, error)
+
+	// PublicUpdatePortfolioWithBodyWithResponse Change a portfolio's settings
+	//
+	// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+	PublicUpdatePortfolioWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicUpdatePortfolioResponse, error)
+
+	// PublicUpdatePortfolioWithResponse Change a portfolio's settings
+	//
+	// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+	PublicUpdatePortfolioWithResponse(ctx context.Context, id int64, body PublicUpdatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicUpdatePortfolioResponse, error)
 
 	// PublicRemovePortfolioPropertiesWithBodyWithResponse Remove properties from a portfolio
 	//
@@ -5796,6 +5934,172 @@ func (r PublicGetPortfolioResponse) ContentType() string {
 	return ""
 }
 
+// PublicUpdatePortfolioResponse200Headers the declared response headers of an HTTP 200 response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicUpdatePortfolioResponse400Headers the declared response headers of an HTTP 400 response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicUpdatePortfolioResponse401Headers the declared response headers of an HTTP 401 response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicUpdatePortfolioResponse403Headers the declared response headers of an HTTP 403 response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicUpdatePortfolioResponse404Headers the declared response headers of an HTTP 404 response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicUpdatePortfolioResponse429Headers the declared response headers of an HTTP 429 response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicUpdatePortfolioResponse500Headers the declared response headers of an HTTP 500 response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicUpdatePortfolioResponseDefaultHeaders the declared response headers of an HTTP default response for PublicUpdatePortfolio
+type PublicUpdatePortfolioResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicUpdatePortfolioResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Portfolio
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicPortfolioNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicUpdatePortfolioResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicUpdatePortfolioResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicUpdatePortfolioResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicUpdatePortfolioResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicUpdatePortfolioResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicUpdatePortfolioResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicUpdatePortfolioResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicUpdatePortfolioResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSON200() *Portfolio {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSON404() *PublicPortfolioNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicUpdatePortfolioResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicUpdatePortfolioResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicUpdatePortfolioResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicUpdatePortfolioResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicUpdatePortfolioResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PublicRemovePortfolioPropertiesResponse200Headers the declared response headers of an HTTP 200 response for PublicRemovePortfolioProperties
 type PublicRemovePortfolioPropertiesResponse200Headers struct {
 	XRequestId          string
@@ -6623,6 +6927,36 @@ func (c *ClientWithResponses) PublicGetPortfolioWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParsePublicGetPortfolioResponse(rsp)
+}
+
+// PublicUpdatePortfolioWithBodyWithResponse Change a portfolio's settings
+//
+// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+func (c *ClientWithResponses) PublicUpdatePortfolioWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublicUpdatePortfolioResponse, error) {
+	rsp, err := c.PublicUpdatePortfolioWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicUpdatePortfolioResponse(rsp)
+}
+
+// PublicUpdatePortfolioWithResponse Change a portfolio's settings
+//
+// Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
+func (c *ClientWithResponses) PublicUpdatePortfolioWithResponse(ctx context.Context, id int64, body PublicUpdatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicUpdatePortfolioResponse, error) {
+	rsp, err := c.PublicUpdatePortfolio(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicUpdatePortfolioResponse(rsp)
 }
 
 // PublicRemovePortfolioPropertiesWithBodyWithResponse Remove properties from a portfolio
@@ -10284,6 +10618,304 @@ func ParsePublicGetPortfolioResponse(rsp *http.Response) (*PublicGetPortfolioRes
 		response.Headers500 = &headers
 	case true:
 		var headers PublicGetPortfolioResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicUpdatePortfolioResponse parses an HTTP response from a PublicUpdatePortfolioWithResponse call
+func ParsePublicUpdatePortfolioResponse(rsp *http.Response) (*PublicUpdatePortfolioResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicUpdatePortfolioResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Portfolio
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicPortfolioNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicUpdatePortfolioResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicUpdatePortfolioResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicUpdatePortfolioResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicUpdatePortfolioResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicUpdatePortfolioResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicUpdatePortfolioResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicUpdatePortfolioResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicUpdatePortfolioResponseDefaultHeaders
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -44,13 +44,20 @@ def test_portfolio_lifecycle(server: Server) -> None:
     assert c.remove_portfolio_properties(pid, [added["results"][0]["homeId"]]) == 1
     assert c.portfolio(pid)["homeCount"] == 1
 
+    changed = c.update_portfolio(pid, alert_threshold=2.5)
+    assert changed["alertThreshold"] == 2.5 and changed["name"] == "Seattle rentals", changed
+    changed = c.update_portfolio(pid, name="Rentals", alert_threshold=None)
+    assert changed["alertThreshold"] is None and changed["name"] == "Rentals", changed
+    e = raises(lambda: c.update_portfolio(pid, alert_threshold=500))
+    assert e.status == 400 and e.field == "alertThreshold", e
+
     listed = c.portfolios()
     assert [p["id"] for p in listed["data"]] == [pid] and listed["pagination"]["total"] == 1
 
     # Another account sees nothing of it, and cannot change it.
     stranger = valuator.Client(server.base_url, server.new_account_key("sdk-py-stranger"))
     for call in (lambda: stranger.portfolio(pid), lambda: stranger.add_portfolio_properties(pid, [OTHER]),
-                 lambda: stranger.delete_portfolio(pid)):
+                 lambda: stranger.update_portfolio(pid, name="Mine"), lambda: stranger.delete_portfolio(pid)):
         e = raises(call)
         assert e.status == 404 and e.is_not_found, e
     assert stranger.portfolios()["data"] == []

@@ -716,7 +716,11 @@ export interface paths {
         delete: operations["publicDeletePortfolio"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a portfolio's settings
+         * @description Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+         */
+        patch: operations["publicUpdatePortfolio"];
         trace?: never;
     };
     "/api/v1/portfolios/{id}/properties": {
@@ -803,7 +807,11 @@ export interface paths {
         delete: operations["deletePortfolio"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a portfolio's settings
+         * @description Changes a portfolio's name, alert threshold or webhook; a field left out is unchanged. `alertThreshold: null` turns alerts off; `webhookUrl: null` (or "") removes the webhook. A webhook added where there was none gets a new `webhookSecret` (in the answer); one moved to another address keeps its secret. Free. Another account's portfolio answers 404, as one that does not exist.
+         */
+        patch: operations["updatePortfolio"];
         trace?: never;
     };
     "/api/portfolios/{id}/properties": {
@@ -2816,6 +2824,22 @@ export interface components {
              */
             uploadId?: number;
             mapping?: components["schemas"]["ColumnMapping"];
+        };
+        /**
+         * @example {
+         *       "alertThreshold": 2
+         *     }
+         */
+        PortfolioUpdateRequest: {
+            /**
+             * @description One line, up to 100 characters.
+             * @example Seattle rentals
+             */
+            name?: string;
+            /** @description The new threshold (a percentage); null turns alerts off; left out, unchanged. */
+            alertThreshold?: number | null;
+            /** @description The new webhook; null or "" removes it; left out, unchanged. */
+            webhookUrl?: string | null;
         };
         /**
          * @example {
@@ -6013,6 +6037,44 @@ export interface operations {
             default: components["responses"]["DefaultError"];
         };
     };
+    publicUpdatePortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The portfolio as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Portfolio"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicPortfolioNotFound"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
     publicAddPortfolioProperties: {
         parameters: {
             query?: never;
@@ -6208,6 +6270,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["PortfolioNotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    updatePortfolio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortfolioUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The portfolio as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Portfolio"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

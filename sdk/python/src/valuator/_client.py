@@ -27,6 +27,10 @@ DONE_STATUSES = ("completed", "failed", "cancelled")
 _QueryValue = Union[None, str, int, float, Sequence[str]]
 
 
+# An argument not given (None means JSON null where null has a meaning of its own).
+_UNSET: Any = object()
+
+
 class Client:
     """A client of one Valuator server with one API key. It keeps no state between calls, so one client can be
     shared by threads.
@@ -332,6 +336,26 @@ class Client:
         body = {"homeIds": [_id(h) for h in home_ids]}
         answer = self.request("DELETE", f"/api/v1/portfolios/{_id(portfolio_id)}/properties", json_body=body)
         return int(answer["removed"])
+
+    def update_portfolio(
+        self,
+        portfolio_id: int,
+        *,
+        name: Any = _UNSET,
+        alert_threshold: Any = _UNSET,
+        webhook_url: Any = _UNSET,
+    ) -> Dict[str, Any]:
+        """Changes a portfolio's settings (PATCH /api/v1/portfolios/{id}, free); an argument left out is unchanged.
+        ``alert_threshold=None`` turns alerts off; ``webhook_url=None`` removes the webhook. A webhook added where
+        there was none gets a new ``webhookSecret`` (in the answer).
+
+        Raises ValuatorError: 400 naming the field, 404 for a portfolio that is not the account's.
+        """
+        body: Dict[str, Any] = {}
+        for key, value in (("name", name), ("alertThreshold", alert_threshold), ("webhookUrl", webhook_url)):
+            if value is not _UNSET:
+                body[key] = value
+        return cast(Dict[str, Any], self.request("PATCH", f"/api/v1/portfolios/{_id(portfolio_id)}", json_body=body))
 
     def delete_portfolio(self, portfolio_id: int) -> None:
         """Deletes a portfolio with its homes, valuations and alerts (the ledger keeps their charges).

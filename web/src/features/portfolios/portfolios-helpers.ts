@@ -49,6 +49,12 @@ export function creditsText(n: number): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? "credit" : "credits"}`;
 }
 
+/** The alert threshold's rule (the server's too): a percentage from 0.1 to 100, or none; the message, or null. */
+export function checkThreshold(t: number | null): string | null {
+  if (t !== null && (!Number.isFinite(t) || t < 0.1 || t > 100)) return "Alert threshold must be a percentage from 0.1 to 100";
+  return null;
+}
+
 /** "1 home", "3 homes". */
 export function homesText(n: number): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? "home" : "homes"}`;

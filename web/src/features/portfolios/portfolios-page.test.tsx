@@ -95,6 +95,52 @@ describe("a portfolio's page", () => {
   });
 });
 
+describe("a portfolio's settings", () => {
+  it("changes the name, turns alerts off and adds a webhook; a 400 shows at its field", async () => {
+    const asked: unknown[] = [];
+    const { user } = render(
+      {
+        [DETAIL]: { body: makeDetail() },
+        "PATCH /api/portfolios/7": (req) => {
+          asked.push(req.body);
+          if (asked.length === 1) return { status: 400, body: errorBody("webhookUrl must be an https URL", { field: "webhookUrl" }) };
+          return { body: makePortfolio({ name: "Renamed", alertThreshold: null, webhookUrl: "https://example.com/hook" }) };
+        },
+      },
+      "/portfolios/7",
+    );
+    const open = await screen.findByRole("button", { name: "Settings" });
+    await user.click(open);
+    const dialog = await screen.findByRole("dialog", { name: "Portfolio settings" });
+    expect(within(dialog).getByLabelText("Alert threshold (%)")).toHaveValue("1");
+    await user.clear(within(dialog).getByLabelText("Name"));
+    await user.type(within(dialog).getByLabelText("Name"), "Renamed");
+    await user.clear(within(dialog).getByLabelText("Alert threshold (%)"));
+    await user.type(within(dialog).getByLabelText("Webhook URL (optional)"), "http://example.com/hook");
+    await user.click(within(dialog).getByRole("button", { name: "Save Settings" }));
+    expect(await within(dialog).findByText("webhookUrl must be an https URL")).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Webhook URL (optional)")).toHaveFocus();
+    await user.clear(within(dialog).getByLabelText("Webhook URL (optional)"));
+    await user.type(within(dialog).getByLabelText("Webhook URL (optional)"), "https://example.com/hook");
+    await user.click(within(dialog).getByRole("button", { name: "Save Settings" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Portfolio settings" })).not.toBeInTheDocument());
+    expect(asked[1]).toEqual({ name: "Renamed", alertThreshold: null, webhookUrl: "https://example.com/hook" });
+    // The dialog gives focus back to the button that opened it.
+    await waitFor(() => expect(open).toHaveFocus());
+  });
+
+  it("checks the threshold before sending", async () => {
+    const { user, fetchMock } = render({ [DETAIL]: { body: makeDetail() } }, "/portfolios/7");
+    await user.click(await screen.findByRole("button", { name: "Settings" }));
+    const dialog = await screen.findByRole("dialog", { name: "Portfolio settings" });
+    await user.clear(within(dialog).getByLabelText("Alert threshold (%)"));
+    await user.type(within(dialog).getByLabelText("Alert threshold (%)"), "250");
+    await user.click(within(dialog).getByRole("button", { name: "Save Settings" }));
+    expect(await within(dialog).findByText("Alert threshold must be a percentage from 0.1 to 100")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === "PATCH")).toBe(false);
+  });
+});
+
 describe("the list", () => {
   it("lists each portfolio with its value, its month's change and its status", async () => {
     render(

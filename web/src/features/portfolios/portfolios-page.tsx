@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
-import { AlertCircle, ArrowDown, ArrowUp, ArrowUpDown, BellRing, Download, Plus, Trash2 } from "lucide-react";
+import { AlertCircle, ArrowDown, ArrowUp, ArrowUpDown, BellRing, Download, Plus, Settings, Trash2 } from "lucide-react";
 import { PageHeader } from "@/app/shell/page-header";
 import {
   AlertDialog,
@@ -41,7 +41,9 @@ import {
 } from "./api/portfolios-api";
 import { CreatePortfolioDialog, HomeFields } from "./components/create-portfolio-dialog";
 import { RowFailures } from "./components/row-failures";
+import { SettingsDialog } from "./components/settings-dialog";
 import { ValueChart } from "./components/value-chart";
+import { WebhookSecret } from "@/features/batch-upload/components/webhook-secret";
 import {
   addedCount,
   creditsText,
@@ -250,6 +252,7 @@ export function PortfolioPage() {
 function PortfolioView({ p }: { p: PortfolioDetail }) {
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
+  const [editing, setEditing] = useState(false);
   const remove = useDeletePortfolio();
   const moved = movers(p);
 
@@ -268,6 +271,7 @@ function PortfolioView({ p }: { p: PortfolioDetail }) {
       </div>
       <div className="!mt-2">
         <PageHeader
+          action={{ label: "Settings", icon: <Settings aria-hidden="true" />, onClick: () => setEditing(true) }}
           title={p.name}
           subtitle={`${homesText(p.homeCount)} · ${p.alertThreshold === null ? "no alerts" : `alerts past ${thresholdText(p.alertThreshold)} a month`} · created ${new Date(p.createdAt).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })}`}
         />
@@ -320,6 +324,10 @@ function PortfolioView({ p }: { p: PortfolioDetail }) {
           )}
         </section>
       ) : null}
+
+      {p.webhookUrl && p.webhookSecret ? <WebhookSecret url={p.webhookUrl} secret={p.webhookSecret} heading="h2" /> : null}
+
+      <SettingsDialog open={editing} onClose={() => setEditing(false)} portfolio={p} />
 
       <ValueChart history={p.history} />
 

@@ -6,6 +6,8 @@ import { toast } from "@/components/ui/use-toast";
 interface WebhookSecretProps {
   url: string;
   secret: string;
+  /** The heading's level where it is shown: h3 in a job's details, h2 on a portfolio's page. */
+  heading?: "h2" | "h3";
 }
 
 /** The secret with all but its prefix and last four characters hidden, until the person asks to see it. */
@@ -16,11 +18,11 @@ export function maskSecret(secret: string): string {
 }
 
 /**
- * A job's webhook and the secret that signs it (shown to the job's owner only, by the server): the receiver checks
+ * A job's or a portfolio's webhook and the secret that signs it (shown to its owner only, by the server): the receiver checks
  * each webhook's X-Valuator-Signature header with it. Hidden until shown, so it is not read over a shoulder; the
  * copy button copies it either way.
  */
-export function WebhookSecret({ url, secret }: WebhookSecretProps) {
+export function WebhookSecret({ url, secret, heading: Heading = "h3" }: WebhookSecretProps) {
   const [shown, setShown] = useState(false);
 
   async function copy() {
@@ -39,9 +41,9 @@ export function WebhookSecret({ url, secret }: WebhookSecretProps) {
 
   return (
     <section aria-labelledby="job-webhook-heading" data-testid="job-webhook" className="space-y-2 rounded-md border p-4">
-      <h3 id="job-webhook-heading" className="font-semibold">
+      <Heading id="job-webhook-heading" className="font-semibold">
         Webhook
-      </h3>
+      </Heading>
       <p className="break-all text-sm">
         <span className="text-muted-foreground">Sent to </span>
         <code className="font-mono text-xs">{url}</code>

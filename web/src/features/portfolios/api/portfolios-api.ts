@@ -100,6 +100,15 @@ export function useAddHomes(id: number) {
   });
 }
 
+/** Changes a portfolio's settings (PATCH, free); the answer replaces the cached portfolio's settings at once. */
+export function useUpdatePortfolio(id: number) {
+  const invalidate = useInvalidatePortfolios();
+  return useMutation({
+    mutationFn: (body: Schemas["PortfolioUpdateRequest"]) => apiJson<Portfolio>("PATCH", `${PORTFOLIOS_PATH}/${id}`, body),
+    onSuccess: () => void invalidate(),
+  });
+}
+
 export function useRemoveHomes(id: number) {
   const invalidate = useInvalidatePortfolios();
   return useMutation({

@@ -12,7 +12,7 @@ import { ApiError, errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { HOME_COST, useCreatePortfolio, type HomeInput, type PortfolioCreated, type SheetForPortfolio } from "../api/portfolios-api";
 import { plural } from "@/lib/format";
-import { addedCount, creditsText, formFieldErrors, homesText, rowFailures, type RowFailure } from "../portfolios-helpers";
+import { addedCount, checkThreshold, creditsText, formFieldErrors, homesText, rowFailures, type RowFailure } from "../portfolios-helpers";
 import { RowFailures } from "./row-failures";
 
 const CREATE_FAILED = "Could not create the portfolio";
@@ -70,7 +70,8 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
     const next: Record<string, string> = {};
     if (!name.trim()) next.name = "Portfolio name is required";
     const t = threshold.trim() === "" ? null : Number(threshold);
-    if (t !== null && (!Number.isFinite(t) || t < 0.1 || t > 100)) next.alertThreshold = "Alert threshold must be a percentage from 0.1 to 100";
+    const badThreshold = checkThreshold(t);
+    if (badThreshold) next.alertThreshold = badThreshold;
     if (!fromJob && !sheet && !home.address.trim()) next.address = "Address is required";
     if (fromJob && homes.length === 0) next.homes = "This job has no valued homes to add";
     setErrors(next);
