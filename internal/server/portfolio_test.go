@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -164,6 +165,10 @@ func TestPortfolioFromSpreadsheet(t *testing.T) {
 			{"no address column", req{method: "POST", path: "/api/portfolios", token: token,
 				body: map[string]any{"name": "P", "uploadId": uploadID, "mapping": map[string]string{"City": "city"}}},
 				http.StatusBadRequest, "mapping"},
+			{"uploadId 0", req{method: "POST", path: "/api/portfolios", token: token,
+				body: map[string]any{"name": "P", "uploadId": 0}, badRequest: true}, http.StatusBadRequest, "uploadId"},
+			{"the largest uploadId", req{method: "POST", path: "/api/portfolios", token: token,
+				body: map[string]any{"name": "P", "uploadId": int64(math.MaxInt64)}}, http.StatusNotFound, ""},
 			{"both properties and an upload", req{method: "POST", path: "/api/portfolios", token: token,
 				body: map[string]any{"name": "P", "uploadId": uploadID, "properties": []map[string]any{{"address": "3000 Test Ave N"}}}},
 				http.StatusBadRequest, "uploadId"},
