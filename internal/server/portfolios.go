@@ -27,6 +27,17 @@ func portfolioCaller(r *http.Request, endpoint string) usage.Call {
 var errPortfoliosOff = &apperr.Error{Kind: apperr.KindUnavailable, Code: "portfolios_unavailable",
 	Message: "Portfolios are not available on this server"}
 
+// withPortfolios answers 503 on a server built without portfolios, so that each route's handler may use them.
+func (s *Server) withPortfolios(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.portfolios == nil {
+			s.writeError(w, r, errPortfoliosOff)
+			return
+		}
+		next(w, r)
+	}
+}
+
 type portfolioRequest struct {
 	Name           string                `json:"name"`
 	AlertThreshold *float64              `json:"alertThreshold"`
@@ -48,10 +59,6 @@ type removeRequest struct {
 
 func (s *Server) createPortfolio(endpoint string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.portfolios == nil {
-			s.writeError(w, r, errPortfoliosOff)
-			return
-		}
 		var in portfolioRequest
 		if err := decodeJSON(w, r, &in); err != nil {
 			s.writeError(w, r, err)
@@ -112,10 +119,6 @@ func (s *Server) sheetHomes(r *http.Request, in portfolioRequest) (homes []portf
 }
 
 func (s *Server) listPortfolios(w http.ResponseWriter, r *http.Request) {
-	if s.portfolios == nil {
-		s.writeError(w, r, errPortfoliosOff)
-		return
-	}
 	page, limit, err := pageParams(r, 50)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -134,10 +137,6 @@ func (s *Server) listPortfolios(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
-	if s.portfolios == nil {
-		s.writeError(w, r, errPortfoliosOff)
-		return
-	}
 	id, err := jobID(r, "id")
 	if err != nil {
 		s.writeError(w, r, err)
@@ -174,10 +173,6 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) addPortfolioHomes(endpoint string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.portfolios == nil {
-			s.writeError(w, r, errPortfoliosOff)
-			return
-		}
 		id, err := jobID(r, "id")
 		if err != nil {
 			s.writeError(w, r, err)
@@ -198,10 +193,6 @@ func (s *Server) addPortfolioHomes(endpoint string) http.HandlerFunc {
 }
 
 func (s *Server) removePortfolioHomes(w http.ResponseWriter, r *http.Request) {
-	if s.portfolios == nil {
-		s.writeError(w, r, errPortfoliosOff)
-		return
-	}
 	id, err := jobID(r, "id")
 	if err != nil {
 		s.writeError(w, r, err)
@@ -251,10 +242,6 @@ func isNull(raw json.RawMessage) bool {
 }
 
 func (s *Server) updatePortfolio(w http.ResponseWriter, r *http.Request) {
-	if s.portfolios == nil {
-		s.writeError(w, r, errPortfoliosOff)
-		return
-	}
 	id, err := jobID(r, "id")
 	if err != nil {
 		s.writeError(w, r, err)
@@ -279,10 +266,6 @@ func (s *Server) updatePortfolio(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deletePortfolio(w http.ResponseWriter, r *http.Request) {
-	if s.portfolios == nil {
-		s.writeError(w, r, errPortfoliosOff)
-		return
-	}
 	id, err := jobID(r, "id")
 	if err == nil {
 		err = s.portfolios.Delete(r.Context(), portfolioCaller(r, "").UserID, id)
