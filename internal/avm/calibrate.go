@@ -435,7 +435,7 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 				if !usable(m, s, time.Time{}) || s.Date.Before(cut) || (keep != nil && !keep(saleKey(s, int32(i)))) {
 					continue
 				}
-				h := m.Properties[s.Property].Home
+				h := m.Home(s.Property)
 				v := sub.value(&h, s.Property, s.Date, -1)
 				held = append(held, heldOut{sig: v.signals, logErr: math.Log(s.Price) - math.Log(v.Value),
 					modelErr: math.Log(s.Price) - math.Log(v.ModelValue), compMean: v.compMean, neff: v.signals.neff,
@@ -466,7 +466,7 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 		held = held[:0]
 		for k := range e.sales {
 			s := &e.sales[k]
-			h := e.market.Properties[s.property].Home
+			h := e.market.Home(s.property)
 			v := e.value(&h, s.property, e.saleDate(s), int32(k))
 			// The engine saw this sale; its out-of-fold residual stands in for the error it would have made.
 			logErr := s.resid - math.Log(v.Value/v.ModelValue)

@@ -54,10 +54,10 @@ func trainRent(m *Market) rentModel {
 	var pts []geo.Point
 	var rs []Rental
 	for _, r := range m.Rentals {
-		if r.Rent <= 0 || int(r.Property) >= len(m.Properties) {
+		if r.Rent <= 0 || int(r.Property) >= m.NumProperties() {
 			continue
 		}
-		h := &m.Properties[r.Property].Home
+		h := m.Home(r.Property)
 		if !known(h.Lat) || !known(h.Lon) {
 			continue
 		}
@@ -121,7 +121,7 @@ func (e *Engine) rentFromComps(h *Home, at time.Time) (Rent, bool) {
 	var total float64
 	for _, x := range nb {
 		r := rm.rentals[x.ID]
-		c := &e.market.Properties[r.Property].Home
+		c := e.market.Home(r.Property)
 		rent := r.Rent * math.Pow(1+rentGrowth, at.Sub(r.Date).Hours()/24/365)
 		w := math.Exp(-x.Miles / 0.75)
 		if h.Sqft > 0 && c.Sqft > 0 {

@@ -63,7 +63,7 @@ func newMarketBuilder() *marketBuilder {
 }
 
 func (b *marketBuilder) counts(homes, sales, rents int) {
-	b.m.Properties = make([]avm.Property, 0, homes)
+	b.m.GrowProperties(homes)
 	b.m.Sales, b.m.Rentals = make([]avm.Sale, 0, sales), make([]avm.Rental, 0, rents)
 	b.idx = make(map[int64]int32, homes)
 	b.recs.grow(homes)
@@ -85,8 +85,8 @@ func (b *marketBuilder) home(h *property.Home) {
 		b.float(v)
 	}
 	b.fp.Write([]byte(h.Type + "|" + h.ZIP + "|"))
-	b.idx[h.ID] = int32(len(b.m.Properties))
-	b.m.Properties = append(b.m.Properties, avm.Property{ID: h.ID, Home: engineHome(h)})
+	b.idx[h.ID] = int32(b.m.NumProperties())
+	b.m.AddProperty(avm.Property{ID: h.ID, Home: engineHome(h)})
 	b.recs.add(h)
 }
 
