@@ -32,9 +32,9 @@ func synthMarket(n int, seed uint64) (*Market, func(h Home, at time.Time) float6
 		m.AddProperty(Property{ID: int64(i + 1), Home: h})
 		d := start.AddDate(0, 0, rng.IntN(730))
 		p := truth(h, d) * math.Exp(rng.NormFloat64()*0.03)
-		m.Sales = append(m.Sales, Sale{ID: int64(i + 1), Property: int32(i), Date: d, Price: math.Round(p)})
+		m.Sales = append(m.Sales, Sale{ID: int64(i + 1), Property: int32(i), Day: DayOf(d), Price: math.Round(p)})
 		if i%4 == 0 {
-			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Date: d, Rent: p * 0.004})
+			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Day: DayOf(d), Rent: p * 0.004})
 		}
 	}
 	return m, truth
@@ -112,10 +112,10 @@ func splitAt(m *Market, cut time.Time) (*Market, []TestSale) {
 	market := &Market{homes: m.homes}
 	var tests []TestSale
 	for _, s := range m.Sales {
-		if s.Date.Before(cut) {
+		if s.Date().Before(cut) {
 			market.Sales = append(market.Sales, s)
 		} else {
-			tests = append(tests, TestSale{Home: m.Home(s.Property), Property: -1, Date: s.Date, Price: s.Price})
+			tests = append(tests, TestSale{Home: m.Home(s.Property), Property: -1, Date: s.Date(), Price: s.Price})
 		}
 	}
 	return market, tests

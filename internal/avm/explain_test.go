@@ -57,13 +57,13 @@ func TestComparablesAreAdjustedLineByLine(t *testing.T) {
 	// A third of the homes sold again later: a comparable is the home by its latest sale, once.
 	latest := map[int32]time.Time{}
 	for _, s := range m.Sales {
-		latest[s.Property] = s.Date
+		latest[s.Property] = s.Date()
 	}
 	n := len(m.Sales)
 	for i := 0; i < n; i += 3 {
 		s := m.Sales[i]
-		d := s.Date.AddDate(0, 5, 0)
-		m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: s.Property, Date: d,
+		d := s.Date().AddDate(0, 5, 0)
+		m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: s.Property, Day: DayOf(d),
 			Price: math.Round(truth(m.Home(s.Property), d))})
 		latest[s.Property] = d
 	}

@@ -76,17 +76,43 @@ type Property struct {
 // Sale is a recorded sale of Market.Property(Property).
 type Sale struct {
 	ID       int64
-	Property int32
-	Date     time.Time
 	Price    float64
+	Property int32
+	Day      Day // the date
 }
+
+// Date is the day of the sale, at midnight UTC.
+func (s Sale) Date() time.Time { return s.Day.Time() }
 
 // Rental is a recorded monthly rent of Market.Property(Property).
 type Rental struct {
 	Property int32
-	Date     time.Time
+	Day      Day // the date
 	Rent     float64
 }
+
+// Date is the day of the rent, at midnight UTC.
+func (r Rental) Date() time.Time { return r.Day.Time() }
+
+// Day is a date as the days from 1970-01-01 (UTC): 4 bytes, where a time.Time takes 24 (issue 39). The market's
+// dates are days (the store and the importers make every date midnight UTC), so DayOf and Time give them back
+// exactly.
+type Day int32
+
+const secondsADay = 24 * 60 * 60
+
+// DayOf is the day of t (in UTC).
+func DayOf(t time.Time) Day {
+	s := t.Unix()
+	d := s / secondsADay
+	if s%secondsADay < 0 {
+		d--
+	}
+	return Day(d)
+}
+
+// Time is midnight UTC of day d.
+func (d Day) Time() time.Time { return time.Unix(int64(d)*secondsADay, 0).UTC() }
 
 // Market is everything the engine learns from. Its properties are kept compactly (homes): add them with
 // AddProperty and read them with Home, PropertyID and NumProperties.

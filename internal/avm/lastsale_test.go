@@ -35,7 +35,7 @@ func resaleMarket(n int, seed uint64) (*Market, func(h Home, p int, at time.Time
 		d := start.AddDate(0, 0, rng.IntN(300))
 		for k := 0; k < 2+rng.IntN(2) && d.Before(start.AddDate(3, 0, 0)); k++ {
 			p := truth(h, i, d) * math.Exp(rng.NormFloat64()*0.03)
-			m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: int32(i), Date: d, Price: math.Round(p)})
+			m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: int32(i), Day: DayOf(d), Price: math.Round(p)})
 			d = d.AddDate(0, 0, 200+rng.IntN(400))
 		}
 	}
@@ -58,7 +58,7 @@ func TestOwnSalesAreEvidenceNotComparables(t *testing.T) {
 	h := m.Home(p)
 	sold := at.AddDate(0, -1, 0)
 	price := truth(h, int(p), sold) * 1.25 // 25% over its true value: a premium the model cannot see
-	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Date: sold, Price: price})
+	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Day: DayOf(sold), Price: price})
 	e, err = Train(m, testOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestDisagreementIsWarnedAndWidens(t *testing.T) {
 			fair.ComparablesValue)
 	}
 	h := m.Home(p)
-	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Date: sold, Price: 1.35 * fair.ComparablesValue})
+	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Day: DayOf(sold), Price: 1.35 * fair.ComparablesValue})
 	if e, err = Train(m, testOptions()); err != nil {
 		t.Fatal(err)
 	}

@@ -26,9 +26,9 @@ func rentMarket(n int, at time.Time) (*Engine, *Market) {
 		}
 		for k := range 1 + rng.IntN(3) {
 			d := at.AddDate(0, -1-rng.IntN(34), -k*40)
-			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Date: d, Rent: math.Round(h.Sqft*1.8*(0.9+0.2*rng.Float64())/25) * 25})
+			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Day: DayOf(d), Rent: math.Round(h.Sqft*1.8*(0.9+0.2*rng.Float64())/25) * 25})
 		}
-		m.Rentals = append(m.Rentals, Rental{Property: int32(i), Date: at.AddDate(0, 2, 0), Rent: 99999})
+		m.Rentals = append(m.Rentals, Rental{Property: int32(i), Day: DayOf(at.AddDate(0, 2, 0)), Rent: 99999})
 	}
 	return &Engine{market: m, rent: trainRent(m)}, m
 }
@@ -68,9 +68,9 @@ func TestRentComparablesAreTheEstimatesEvidence(t *testing.T) {
 			}
 			// Its latest rent before the date.
 			for _, o := range m.Rentals {
-				if o.Property == c.Property && o.Date.Before(at) && o.Date.After(c.Date) {
+				if o.Property == c.Property && o.Date().Before(at) && o.Date().After(c.Date) {
 					t.Errorf("subject %d: home %d shown with its rent of %v, not its later one of %v", i, c.Property,
-						c.Date, o.Date)
+						c.Date, o.Date())
 				}
 			}
 			if j > 0 && c.Weight > r.Comparables[j-1].Weight {
@@ -117,9 +117,9 @@ func TestRentComparablesAdjustedRent(t *testing.T) {
 		m.AddProperty(p)
 	}
 	m.Rentals = []Rental{
-		{Property: 1, Date: at.AddDate(-1, 0, 0), Rent: 3000},
-		{Property: 2, Date: at.AddDate(0, -6, 0), Rent: 2000},
-		{Property: 3, Date: at.AddDate(0, -1, 0), Rent: 3500},
+		{Property: 1, Day: DayOf(at.AddDate(-1, 0, 0)), Rent: 3000},
+		{Property: 2, Day: DayOf(at.AddDate(0, -6, 0)), Rent: 2000},
+		{Property: 3, Day: DayOf(at.AddDate(0, -1, 0)), Rent: 3500},
 	}
 	e := &Engine{market: m, rent: trainRent(m)}
 	r := e.Rent(m.Home(0), 600000, at)
@@ -135,9 +135,9 @@ func TestRentComparablesAdjustedRent(t *testing.T) {
 		home int32
 		want float64
 	}{
-		{1, 3000 * grow(m.Rentals[0].Date)},
-		{2, 2000 * grow(m.Rentals[1].Date) * math.Pow(1.5, 0.6)},
-		{3, 3500 * grow(m.Rentals[2].Date) * math.Pow(0.75, 0.6)},
+		{1, 3000 * grow(m.Rentals[0].Date())},
+		{2, 2000 * grow(m.Rentals[1].Date()) * math.Pow(1.5, 0.6)},
+		{3, 3500 * grow(m.Rentals[2].Date()) * math.Pow(0.75, 0.6)},
 	} {
 		if got := byHome[tc.home].AdjustedRent; math.Abs(got-tc.want) > 1e-6 {
 			t.Errorf("home %d: adjusted rent %.2f, want %.2f", tc.home, got, tc.want)

@@ -86,7 +86,7 @@ func (e *Engine) saleLsqft(s *saleInfo) float64 {
 }
 
 // saleDate is a sale's date.
-func (e *Engine) saleDate(s *saleInfo) time.Time { return e.market.Sales[s.sale].Date }
+func (e *Engine) saleDate(s *saleInfo) time.Time { return e.market.Sales[s.sale].Date() }
 
 // logPrice is a sale's log price.
 func (e *Engine) logPrice(s *saleInfo) float64 { return math.Log(e.market.Sales[s.sale].Price) }
@@ -150,7 +150,7 @@ func usable(m *Market, s Sale, before time.Time) bool {
 	if !known(m.homes.lat[s.Property]) || !known(m.homes.lon[s.Property]) {
 		return false
 	}
-	return before.IsZero() || s.Date.Before(before)
+	return before.IsZero() || s.Date().Before(before)
 }
 
 // trainCore fits the index, the value model, the out-of-fold residuals and the comparable blend on the sales
@@ -189,7 +189,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 			X[k] = features(new(home(k)), make([]float64, 0, len(featureNames)))
 		}
 		y[k] = math.Log(s.Price)
-		dates[k] = s.Date
+		dates[k] = s.Date()
 		// Folds by property, so a home's other sales never help predict it out of fold.
 		fold[k] = foldOf(m.PropertyID(s.Property), opt.Folds)
 	}
@@ -246,8 +246,8 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 		yd[k] = y[k] - ix.At(dates[k])
 		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, deflated: yd[k]})
 		pts[k] = geo.Point{ID: int32(k), Lat: m.homes.lat[s.Property], Lon: m.homes.lon[s.Property]}
-		if !s.Date.Before(e.dataEnd) {
-			e.dataEnd = s.Date.AddDate(0, 0, 1)
+		if !s.Date().Before(e.dataEnd) {
+			e.dataEnd = s.Date().AddDate(0, 0, 1)
 		}
 	}
 	e.spatial = geo.NewIndex(pts)

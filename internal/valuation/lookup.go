@@ -466,7 +466,7 @@ func (s *snapshot) priceHistory(p int32) []PriceEvent {
 	out := make([]PriceEvent, 0, len(idx))
 	for _, i := range idx {
 		sale := s.market.Sales[i]
-		out = append(out, PriceEvent{Date: day(sale.Date), Price: int64(sale.Price), Event: "sale"})
+		out = append(out, PriceEvent{Date: day(sale.Date()), Price: int64(sale.Price), Event: "sale"})
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Date > out[b].Date })
 	return out

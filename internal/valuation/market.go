@@ -97,7 +97,7 @@ func (b *marketBuilder) sale(s property.Sale) {
 	b.int(s.Price)
 	b.sales++
 	if p, ok := b.idx[s.PropertyID]; ok {
-		b.m.Sales = append(b.m.Sales, avm.Sale{ID: s.ID, Property: p, Date: s.Date, Price: float64(s.Price)})
+		b.m.Sales = append(b.m.Sales, avm.Sale{ID: s.ID, Property: p, Day: avm.DayOf(s.Date), Price: float64(s.Price)})
 	}
 }
 
@@ -107,7 +107,7 @@ func (b *marketBuilder) rent(r property.Rental) {
 	b.int(r.Date.Unix())
 	b.int(r.Rent)
 	if p, ok := b.idx[r.PropertyID]; ok {
-		b.m.Rentals = append(b.m.Rentals, avm.Rental{Property: p, Date: r.Date, Rent: float64(r.Rent)})
+		b.m.Rentals = append(b.m.Rentals, avm.Rental{Property: p, Day: avm.DayOf(r.Date), Rent: float64(r.Rent)})
 	}
 }
 

@@ -120,11 +120,11 @@ func (snap *snapshot) records() ([]property.Sale, []property.Rental) {
 	m := snap.market
 	sales := make([]property.Sale, len(m.Sales))
 	for i, s := range m.Sales {
-		sales[i] = property.Sale{ID: s.ID, PropertyID: m.PropertyID(s.Property), Date: s.Date, Price: int64(s.Price)}
+		sales[i] = property.Sale{ID: s.ID, PropertyID: m.PropertyID(s.Property), Date: s.Date(), Price: int64(s.Price)}
 	}
 	rents := make([]property.Rental, len(m.Rentals))
 	for i, r := range m.Rentals {
-		rents[i] = property.Rental{PropertyID: m.PropertyID(r.Property), Date: r.Date, Rent: int64(r.Rent)}
+		rents[i] = property.Rental{PropertyID: m.PropertyID(r.Property), Date: r.Date(), Rent: int64(r.Rent)}
 	}
 	return sales, rents
 }
