@@ -6,6 +6,8 @@ package avm
 import (
 	"math"
 	"time"
+
+	days "valuator/internal/day"
 )
 
 // PropertyType is the kind of home.
@@ -94,25 +96,11 @@ type Rental struct {
 // Date is the day of the rent, at midnight UTC.
 func (r Rental) Date() time.Time { return r.Day.Time() }
 
-// Day is a date as the days from 1970-01-01 (UTC): 4 bytes, where a time.Time takes 24 (issue 39). The market's
-// dates are days (the store and the importers make every date midnight UTC), so DayOf and Time give them back
-// exactly.
-type Day int32
+// Day is a date as a day number (package day): 4 bytes, where a time.Time takes 24 (issue 39).
+type Day = days.Day
 
-const secondsADay = 24 * 60 * 60
-
-// DayOf is the day of t (in UTC).
-func DayOf(t time.Time) Day {
-	s := t.Unix()
-	d := s / secondsADay
-	if s%secondsADay < 0 {
-		d--
-	}
-	return Day(d)
-}
-
-// Time is midnight UTC of day d.
-func (d Day) Time() time.Time { return time.Unix(int64(d)*secondsADay, 0).UTC() }
+// DayOf is the day of t (day.Of).
+func DayOf(t time.Time) Day { return days.Of(t) }
 
 // Market is everything the engine learns from. Its properties are kept compactly (homes): add them with
 // AddProperty and read them with Home, PropertyID and NumProperties.

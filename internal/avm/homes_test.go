@@ -3,7 +3,6 @@ package avm
 import (
 	"math"
 	"testing"
-	"time"
 )
 
 // A column gives back every value exactly as it was stored, whatever form its values move it to.
@@ -63,16 +62,6 @@ func TestMarketHomesRoundTrip(t *testing.T) {
 		if got.ID != p.ID || got.ZIP != p.ZIP || got.Type != p.Type || math.Float64bits(got.Lat) != math.Float64bits(p.Lat) ||
 			math.Float64bits(got.Lon) != math.Float64bits(p.Lon) {
 			t.Fatalf("home %d: %+v, want %+v", i, got, p)
-		}
-	}
-}
-
-// A sale's or a rent's date is kept as a Day: every day from before 1970 to far ahead reads back as the same
-// midnight UTC, the form the store and the importers give dates.
-func TestDayRoundTrip(t *testing.T) {
-	for d := time.Date(1901, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() < 2200; d = d.AddDate(0, 0, 1) {
-		if got := DayOf(d).Time(); got != d {
-			t.Fatalf("%s read back as %s", d, got)
 		}
 	}
 }

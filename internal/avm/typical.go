@@ -30,19 +30,11 @@ func (e *Engine) typicalHome(lat, lon float64) Home {
 		sort.Float64s(v)
 		return v[len(v)/2]
 	}
-	t.Beds = pick(fBeds)
-	t.Baths = pick(fBaths)
-	t.Sqft = pick(fSqft)
-	t.LotSqft = pick(fLotSqft)
-	t.Floors = pick(fFloors)
-	t.YearBuilt = pick(fYearBuilt)
-	t.Grade = pick(fGrade)
-	t.Condition = pick(fCondition)
-	t.View = pick(fView)
-	t.Waterfront = pick(fWaterfront)
-	t.SqftBasement = pick(fSqftBasement)
-	t.NbrSqft = pick(fNbrSqft)
-	t.NbrLot = pick(fNbrLot)
+	// Each fact but the year renovated and the area above ground.
+	for _, f := range []int{fBeds, fBaths, fSqft, fLotSqft, fFloors, fYearBuilt, fGrade, fCondition, fView,
+		fWaterfront, fSqftBasement, fNbrSqft, fNbrLot} {
+		*t.fact(f) = pick(f)
+	}
 	types := map[PropertyType]int{}
 	for _, x := range nb {
 		types[PropertyType(e.market.homes.typ.at(x.ID))]++

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"valuator/internal/day"
 	"valuator/internal/property"
 )
 
@@ -31,25 +32,13 @@ var Types = []string{"Single Family", "Condo", "Townhouse", "Multi-Family", "Man
 // Record is one sale or rent of a home. What the groups and the per-square-foot figure need of the home is read
 // from its HomeRef in the ZIP (16 bytes a record, not 64 with a time.Time and the home's facts: issue 39).
 type Record struct {
-	Amount int64 // sale price or monthly rent, dollars
-	day    int32 // the date, in days from 1970-01-01 (UTC); the records' dates are days (the store's)
-	home   int32 // the home, in ZIP.Homes
+	Amount int64   // sale price or monthly rent, dollars
+	day    day.Day // the date (the records' dates are days: the store's)
+	home   int32   // the home, in ZIP.Homes
 }
 
 // Date is the record's day, at midnight UTC.
-func (r Record) Date() time.Time { return time.Unix(int64(r.day)*secondsADay, 0).UTC() }
-
-const secondsADay = 24 * 60 * 60
-
-// dayOf is the day of t, a date at midnight UTC, for Record.
-func dayOf(t time.Time) int32 {
-	s := t.Unix()
-	d := s / secondsADay
-	if s%secondsADay < 0 {
-		d--
-	}
-	return int32(d)
-}
+func (r Record) Date() time.Time { return r.day.Time() }
 
 // HomeRef is a home on record in a ZIP: its position in the market's homes, its type for the filter, and what
 // the groups and the per-square-foot figure need of it.
@@ -143,12 +132,12 @@ func ByZIPOf(n int, home func(i int32, h *property.Home), sales []property.Sale,
 	}
 	for _, s := range sales {
 		if f := of(s.PropertyID, s.Price); f != nil {
-			f.zip.Sales = append(f.zip.Sales, Record{Amount: s.Price, day: dayOf(s.Date), home: f.at})
+			f.zip.Sales = append(f.zip.Sales, Record{Amount: s.Price, day: day.Of(s.Date), home: f.at})
 		}
 	}
 	for _, s := range rents {
 		if f := of(s.PropertyID, s.Rent); f != nil {
-			f.zip.Rents = append(f.zip.Rents, Record{Amount: s.Rent, day: dayOf(s.Date), home: f.at})
+			f.zip.Rents = append(f.zip.Rents, Record{Amount: s.Rent, day: day.Of(s.Date), home: f.at})
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"valuator/internal/day"
 	"valuator/internal/property"
 )
 
@@ -191,7 +192,7 @@ func TestHistoryWindow(t *testing.T) {
 		var rs []Record
 		for i, n := range append([]int{1, 1}, perMonth...) {
 			for k := 0; k < n; k++ {
-				rs = append(rs, Record{day: dayOf(first.AddDate(0, i-2, k+1)), Amount: int64(100*(i+1) + k)})
+				rs = append(rs, Record{day: day.Of(first.AddDate(0, i-2, k+1)), Amount: int64(100*(i+1) + k)})
 			}
 		}
 		return rs
@@ -253,14 +254,5 @@ func TestRentPerSqftCentsAndDemo(t *testing.T) {
 	homes[0].Source = "kingcounty"
 	if z := ByZIP(homes[:1], nil, rents[:1])["90001"]; z.IsDemo {
 		t.Errorf("county home: IsDemo true")
-	}
-}
-
-// A record's date is kept as a day: every day from before 1970 to far ahead reads back as the same midnight UTC.
-func TestRecordDay(t *testing.T) {
-	for d := time.Date(1901, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() < 2200; d = d.AddDate(0, 0, 1) {
-		if got := (Record{day: dayOf(d)}).Date(); got != d {
-			t.Fatalf("%s read back as %s", d, got)
-		}
 	}
 }
