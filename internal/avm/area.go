@@ -276,7 +276,7 @@ func (e *Engine) indexFor(h *Home) (*Index, string, string) {
 	zip := h.ZIP
 	if _, ok := e.areas.ByZIP[zip]; !ok && e.spatial != nil && known(h.Lat) && known(h.Lon) {
 		if nb := e.spatial.Nearest(h.Lat, h.Lon, 1, math.Inf(1), nil); len(nb) > 0 {
-			zip = e.market.Properties[e.sales[nb[0].ID].property].ZIP
+			zip = e.market.homes.zip.at(e.sales[nb[0].ID].property)
 		}
 	}
 	ix, a := e.indexOfZIP(zip)
@@ -288,7 +288,7 @@ func (e *Engine) indexFor(h *Home) (*Index, string, string) {
 
 // saleIndex is the price index of a market sale's home (its ZIP code's: every market ZIP code has one).
 func (e *Engine) saleIndex(s *saleInfo) *Index {
-	ix, _ := e.indexOfZIP(e.market.Properties[s.property].ZIP)
+	ix, _ := e.indexOfZIP(e.market.homes.zip.at(s.property))
 	return ix
 }
 

@@ -414,7 +414,7 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 		if !usable(m, s, time.Time{}) {
 			continue
 		}
-		if s.Date.Before(cut) {
+		if s.Date().Before(cut) {
 			nBefore++
 		} else {
 			nAfter++
@@ -432,11 +432,11 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 			keep := sampler(nAfter, opt.MaxHoldout)
 			valued := 0 // held-out sales valued so far: which variants a sale gets (appendApprox)
 			for i, s := range m.Sales {
-				if !usable(m, s, time.Time{}) || s.Date.Before(cut) || (keep != nil && !keep(saleKey(s, int32(i)))) {
+				if !usable(m, s, time.Time{}) || s.Date().Before(cut) || (keep != nil && !keep(saleKey(s, int32(i)))) {
 					continue
 				}
-				h := m.Properties[s.Property].Home
-				v := sub.value(&h, s.Property, s.Date, -1)
+				h := m.Home(s.Property)
+				v := sub.value(&h, s.Property, s.Date(), -1)
 				held = append(held, heldOut{sig: v.signals, logErr: math.Log(s.Price) - math.Log(v.Value),
 					modelErr: math.Log(s.Price) - math.Log(v.ModelValue), compMean: v.compMean, neff: v.signals.neff,
 					last: v.last, modelVsComps: logRatio(v.ModelValue, v.ComparablesValue), sale: valued})
@@ -466,7 +466,7 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 		held = held[:0]
 		for k := range e.sales {
 			s := &e.sales[k]
-			h := e.market.Properties[s.property].Home
+			h := e.market.Home(s.property)
 			v := e.value(&h, s.property, e.saleDate(s), int32(k))
 			// The engine saw this sale; its out-of-fold residual stands in for the error it would have made.
 			logErr := s.resid - math.Log(v.Value/v.ModelValue)
@@ -485,13 +485,13 @@ func calibrate(m *Market, opt Options, e *Engine) calibration {
 // its type, size, beds and baths).
 func appendApprox(held []heldOut, e *Engine, h Home, s Sale, n int) []heldOut {
 	if v, ok := approxVariant(h, n%3 != 0); ok {
-		val, _ := e.ValueApprox(v, s.Date)
+		val, _ := e.ValueApprox(v, s.Date())
 		held = append(held, heldOut{sig: val.signals, logErr: math.Log(s.Price) - math.Log(val.Value), approx: true,
 			sale: n})
 	}
 	if n%4 == 0 {
 		if v, ok := unitVariant(h); ok {
-			val, _ := e.ValueUnit(v, s.Date)
+			val, _ := e.ValueUnit(v, s.Date())
 			held = append(held, heldOut{sig: val.signals, logErr: math.Log(s.Price) - math.Log(val.Value), approx: true,
 				sale: n})
 		}

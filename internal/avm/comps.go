@@ -86,7 +86,7 @@ func (e *Engine) latestSale(property, k int32, keep func(int32) bool) int32 {
 // value may use: never the subject's own), less the comparable's own.
 func (e *Engine) adjust(c *Comparable, h *Home, m *gbm.Model, keep func(int32) bool, subjectLog float64, at time.Time) {
 	s := &e.sales[c.k]
-	comp := e.market.Properties[c.Property].Home
+	comp := e.market.Home(c.Property)
 	own := c.Property
 	notOwn := func(id int32) bool { return e.sales[id].property != own && (keep == nil || keep(id)) }
 	buf := make([]float64, 0, len(featureNames))

@@ -118,13 +118,13 @@ func (e *Engine) Drivers(h Home, property int32, at time.Time) Drivers {
 func (e *Engine) sizeShares(h Home) struct{ sqft, lot float64 } {
 	out := struct{ sqft, lot float64 }{math.NaN(), math.NaN()}
 	nb := e.homes.Nearest(h.Lat, h.Lon, 50, compRadiusWide, nil)
-	share := func(v float64, get func(*Home) float64) float64 {
+	share := func(v float64, fact int) float64 {
 		if !known(v) {
 			return math.NaN()
 		}
 		var n, below float64
 		for _, x := range nb {
-			if o := get(&e.market.Properties[x.ID].Home); known(o) && o > 0 {
+			if o := e.market.homes.facts[fact].at(x.ID); known(o) && o > 0 {
 				n++
 				if o < v {
 					below++
@@ -136,7 +136,7 @@ func (e *Engine) sizeShares(h Home) struct{ sqft, lot float64 } {
 		}
 		return below / n
 	}
-	out.sqft = share(h.Sqft, func(o *Home) float64 { return o.Sqft })
-	out.lot = share(h.LotSqft, func(o *Home) float64 { return o.LotSqft })
+	out.sqft = share(h.Sqft, fSqft)
+	out.lot = share(h.LotSqft, fLotSqft)
 	return out
 }

@@ -29,12 +29,12 @@ func synthMarket(n int, seed uint64) (*Market, func(h Home, at time.Time) float6
 		h.LotSqft = 3000 + rng.Float64()*4000
 		h.YearBuilt = 1920 + math.Floor(rng.Float64()*100)
 		h.Type = SingleFamily
-		m.Properties = append(m.Properties, Property{ID: int64(i + 1), Home: h})
+		m.AddProperty(Property{ID: int64(i + 1), Home: h})
 		d := start.AddDate(0, 0, rng.IntN(730))
 		p := truth(h, d) * math.Exp(rng.NormFloat64()*0.03)
-		m.Sales = append(m.Sales, Sale{ID: int64(i + 1), Property: int32(i), Date: d, Price: math.Round(p)})
+		m.Sales = append(m.Sales, Sale{ID: int64(i + 1), Property: int32(i), Day: DayOf(d), Price: math.Round(p)})
 		if i%4 == 0 {
-			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Date: d, Rent: p * 0.004})
+			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Day: DayOf(d), Rent: p * 0.004})
 		}
 	}
 	return m, truth
@@ -99,7 +99,7 @@ func TestMarketDataBeforeTheValuationDateOnly(t *testing.T) {
 	}
 	// Valued in the middle of the data, no comparable may come from after the date.
 	at := time.Date(2022, 7, 1, 0, 0, 0, 0, time.UTC)
-	v := e.Value(m.Properties[0].Home, 0, at)
+	v := e.Value(m.Home(0), 0, at)
 	for _, c := range v.Comparables {
 		if !c.Date.Before(at) {
 			t.Fatalf("comparable dated %v used for a valuation at %v", c.Date, at)
@@ -109,13 +109,13 @@ func TestMarketDataBeforeTheValuationDateOnly(t *testing.T) {
 
 // splitAt is the market of m's sales before cut, and the later sales as test sales of homes not on record.
 func splitAt(m *Market, cut time.Time) (*Market, []TestSale) {
-	market := &Market{Properties: m.Properties}
+	market := &Market{homes: m.homes}
 	var tests []TestSale
 	for _, s := range m.Sales {
-		if s.Date.Before(cut) {
+		if s.Date().Before(cut) {
 			market.Sales = append(market.Sales, s)
 		} else {
-			tests = append(tests, TestSale{Home: m.Properties[s.Property].Home, Property: -1, Date: s.Date, Price: s.Price})
+			tests = append(tests, TestSale{Home: m.Home(s.Property), Property: -1, Date: s.Date(), Price: s.Price})
 		}
 	}
 	return market, tests
@@ -151,7 +151,7 @@ func TestApproxValuationIsLessSure(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
-	h := m.Properties[10].Home
+	h := m.Home(10)
 	exact := e.Value(h, 10, at)
 	approxHome, ok := approxVariant(h, true)
 	if !ok {
@@ -186,7 +186,7 @@ func TestMarshalRestoreGivesTheSameValuations(t *testing.T) {
 	}
 	at := time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 20; i++ {
-		a, b := e.Value(m.Properties[i].Home, int32(i), at), r.Value(m2.Properties[i].Home, int32(i), at)
+		a, b := e.Value(m.Home(int32(i)), int32(i), at), r.Value(m2.Home(int32(i)), int32(i), at)
 		if a.Value != b.Value || a.Confidence != b.Confidence || a.Low != b.Low || len(a.Comparables) != len(b.Comparables) {
 			t.Fatalf("home %d: restored engine answers %+v, trained one %+v", i, b, a)
 		}
@@ -228,7 +228,7 @@ func BenchmarkValue(b *testing.B) {
 	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		e.Value(m.Properties[i%len(m.Properties)].Home, -1, at)
+		e.Value(m.Home(int32(i%m.NumProperties())), -1, at)
 	}
 }
 
@@ -297,7 +297,7 @@ func TestPointValueIsValuesEstimate(t *testing.T) {
 	}
 	at := e.DataEnd().AddDate(0, 1, 0)
 	for i := int32(0); i < 40; i++ {
-		h := m.Properties[i].Home
+		h := m.Home(i)
 		if got, want := e.PointValue(h, i, at), e.Value(h, i, at).Value; got != want {
 			t.Errorf("home %d: point value %v, valuation %v", i, got, want)
 		}
@@ -324,8 +324,8 @@ func TestModelValueRisesWithLivingArea(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
-	for p := 0; p < len(m.Properties); p += 40 {
-		rec := m.Properties[p].Home
+	for p := 0; p < m.NumProperties(); p += 40 {
+		rec := m.Home(int32(p))
 		approx, ok := approxVariant(rec, true)
 		if !ok {
 			t.Fatal("98103 has no centre")

@@ -27,7 +27,7 @@ func TestDriversAddUpToTheModelValue(t *testing.T) {
 		return d
 	}
 	for p := int32(0); p < 40; p++ {
-		h := m.Properties[p].Home
+		h := m.Home(p)
 		v := e.Value(h, p, at)
 		check("record", h, p, v.ModelValue)
 	}
@@ -57,14 +57,14 @@ func TestComparablesAreAdjustedLineByLine(t *testing.T) {
 	// A third of the homes sold again later: a comparable is the home by its latest sale, once.
 	latest := map[int32]time.Time{}
 	for _, s := range m.Sales {
-		latest[s.Property] = s.Date
+		latest[s.Property] = s.Date()
 	}
 	n := len(m.Sales)
 	for i := 0; i < n; i += 3 {
 		s := m.Sales[i]
-		d := s.Date.AddDate(0, 5, 0)
-		m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: s.Property, Date: d,
-			Price: math.Round(truth(m.Properties[s.Property].Home, d))})
+		d := s.Date().AddDate(0, 5, 0)
+		m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: s.Property, Day: DayOf(d),
+			Price: math.Round(truth(m.Home(s.Property), d))})
 		latest[s.Property] = d
 	}
 	e, err := Train(m, testOptions())
@@ -73,7 +73,7 @@ func TestComparablesAreAdjustedLineByLine(t *testing.T) {
 	}
 	at := time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)
 	for p := int32(0); p < 60; p++ {
-		v := e.Value(m.Properties[p].Home, p, at)
+		v := e.Value(m.Home(p), p, at)
 		if len(v.Comparables) == 0 || len(v.Comparables) > gridComps {
 			t.Fatalf("home %d: %d comparables", p, len(v.Comparables))
 		}

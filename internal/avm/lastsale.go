@@ -61,7 +61,7 @@ func (e *Engine) lastSaleOf(property int32, at time.Time, skip int32, modelLog f
 func (e *Engine) indexByProperty() {
 	// Two arrays rather than a map of slices (issue 39: about 60 bytes a home): counted, placed in the order of
 	// the sales, then each property's sorted by date as before.
-	n := len(e.market.Properties)
+	n := e.market.NumProperties()
 	e.ownStart = make([]int32, n+1)
 	for k := range e.sales {
 		e.ownStart[e.sales[k].property+1]++

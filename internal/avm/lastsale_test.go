@@ -31,11 +31,11 @@ func resaleMarket(n int, seed uint64) (*Market, func(h Home, p int, at time.Time
 		h.YearBuilt = 1920 + math.Floor(rng.Float64()*100)
 		h.Type = SingleFamily
 		premium[i] = rng.NormFloat64() * 0.15
-		m.Properties = append(m.Properties, Property{ID: int64(i + 1), Home: h})
+		m.AddProperty(Property{ID: int64(i + 1), Home: h})
 		d := start.AddDate(0, 0, rng.IntN(300))
 		for k := 0; k < 2+rng.IntN(2) && d.Before(start.AddDate(3, 0, 0)); k++ {
 			p := truth(h, i, d) * math.Exp(rng.NormFloat64()*0.03)
-			m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: int32(i), Date: d, Price: math.Round(p)})
+			m.Sales = append(m.Sales, Sale{ID: int64(len(m.Sales) + 1), Property: int32(i), Day: DayOf(d), Price: math.Round(p)})
 			d = d.AddDate(0, 0, 200+rng.IntN(400))
 		}
 	}
@@ -54,11 +54,11 @@ func TestOwnSalesAreEvidenceNotComparables(t *testing.T) {
 	}
 	// A home that sold last month, at a price well above what its attributes say (its premium).
 	at := time.Date(2025, 1, 15, 0, 0, 0, 0, time.UTC)
-	p := int32(len(m.Properties) - 1)
-	h := m.Properties[p].Home
+	p := int32(m.NumProperties() - 1)
+	h := m.Home(p)
 	sold := at.AddDate(0, -1, 0)
 	price := truth(h, int(p), sold) * 1.25 // 25% over its true value: a premium the model cannot see
-	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Date: sold, Price: price})
+	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Day: DayOf(sold), Price: price})
 	e, err = Train(m, testOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -139,8 +139,8 @@ func TestDisagreementIsWarnedAndWidens(t *testing.T) {
 	// A home its comparables agree with.
 	p := int32(-1)
 	var fair Valuation
-	for q := int32(len(m.Properties) - 1); q >= 0 && p < 0; q-- {
-		if v := e.Value(m.Properties[q].Home, q, at); known(v.Disagreement) && math.Abs(v.Disagreement) < 0.03 {
+	for q := int32(m.NumProperties() - 1); q >= 0 && p < 0; q-- {
+		if v := e.Value(m.Home(q), q, at); known(v.Disagreement) && math.Abs(v.Disagreement) < 0.03 {
 			p, fair = q, v
 		}
 	}
@@ -151,8 +151,8 @@ func TestDisagreementIsWarnedAndWidens(t *testing.T) {
 		t.Errorf("an estimate %.1f%% from its comparables' %.0f is called a disagreement", 100*fair.Disagreement,
 			fair.ComparablesValue)
 	}
-	h := m.Properties[p].Home
-	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Date: sold, Price: 1.35 * fair.ComparablesValue})
+	h := m.Home(p)
+	m.Sales = append(m.Sales, Sale{ID: 1 << 40, Property: p, Day: DayOf(sold), Price: 1.35 * fair.ComparablesValue})
 	if e, err = Train(m, testOptions()); err != nil {
 		t.Fatal(err)
 	}

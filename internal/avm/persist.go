@@ -102,11 +102,11 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 			return nil, fmt.Errorf("%w (sale %d is gone)", ErrStale, id)
 		}
 		sale := m.Sales[i]
-		h := &m.Properties[sale.Property].Home
+		h := m.Home(sale.Property)
 		y := math.Log(sale.Price)
 		ix, _ := e.indexOfZIP(h.ZIP)
 		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property,
-			deflated: y - ix.At(sale.Date), resid: s.Resid[k], pred: s.Pred[k]})
+			deflated: y - ix.At(sale.Date()), resid: s.Resid[k], pred: s.Pred[k]})
 		pts = append(pts, geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon})
 	}
 	if s.Opt.Bag {

@@ -54,10 +54,10 @@ func trainRent(m *Market) rentModel {
 	var pts []geo.Point
 	var rs []Rental
 	for _, r := range m.Rentals {
-		if r.Rent <= 0 || int(r.Property) >= len(m.Properties) {
+		if r.Rent <= 0 || int(r.Property) >= m.NumProperties() {
 			continue
 		}
-		h := &m.Properties[r.Property].Home
+		h := m.Home(r.Property)
 		if !known(h.Lat) || !known(h.Lon) {
 			continue
 		}
@@ -69,7 +69,7 @@ func trainRent(m *Market) rentModel {
 		order[i] = int32(i)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {
-		return cmp.Or(cmp.Compare(rs[a].Property, rs[b].Property), rs[a].Date.Compare(rs[b].Date))
+		return cmp.Or(cmp.Compare(rs[a].Property, rs[b].Property), rs[a].Date().Compare(rs[b].Date()))
 	})
 	next := make([]int32, len(rs))
 	for i, id := range order {
@@ -109,9 +109,9 @@ func (e *Engine) rentFromComps(h *Home, at time.Time) (Rent, bool) {
 	}
 	oldest := at.AddDate(-rentMaxAgeYears, 0, 0)
 	nb := rm.spatial.Nearest(h.Lat, h.Lon, rentMaxComps, rentRadius, func(id int32) bool {
-		d := rm.rentals[id].Date
+		d := rm.rentals[id].Date()
 		// Only a home's latest rent before the date: one entry per home, as it lets now.
-		latest := rm.next[id] < 0 || !rm.rentals[rm.next[id]].Date.Before(at)
+		latest := rm.next[id] < 0 || !rm.rentals[rm.next[id]].Date().Before(at)
 		return d.Before(at) && d.After(oldest) && latest
 	})
 	if len(nb) < rentMinComps {
@@ -121,8 +121,8 @@ func (e *Engine) rentFromComps(h *Home, at time.Time) (Rent, bool) {
 	var total float64
 	for _, x := range nb {
 		r := rm.rentals[x.ID]
-		c := &e.market.Properties[r.Property].Home
-		rent := r.Rent * math.Pow(1+rentGrowth, at.Sub(r.Date).Hours()/24/365)
+		c := e.market.Home(r.Property)
+		rent := r.Rent * math.Pow(1+rentGrowth, at.Sub(r.Date()).Hours()/24/365)
 		w := math.Exp(-x.Miles / 0.75)
 		if h.Sqft > 0 && c.Sqft > 0 {
 			// Rent grows with size, but less than in proportion.
@@ -132,7 +132,7 @@ func (e *Engine) rentFromComps(h *Home, at time.Time) (Rent, bool) {
 		if known(h.Beds) && known(c.Beds) {
 			w *= math.Exp(-math.Abs(h.Beds-c.Beds) / 2)
 		}
-		comps = append(comps, RentalComparable{Property: r.Property, Date: r.Date, Rent: r.Rent, Miles: x.Miles,
+		comps = append(comps, RentalComparable{Property: r.Property, Date: r.Date(), Rent: r.Rent, Miles: x.Miles,
 			AdjustedRent: rent, Similarity: w})
 		total += w
 	}

@@ -20,15 +20,15 @@ func rentMarket(n int, at time.Time) (*Engine, *Market) {
 		h.Lon = -122.35 + rng.Float64()*0.03 - 0.015
 		h.Sqft = 700 + rng.Float64()*2000
 		h.Beds = math.Round(h.Sqft / 600)
-		m.Properties = append(m.Properties, Property{ID: int64(i + 1), Home: h})
+		m.AddProperty(Property{ID: int64(i + 1), Home: h})
 		if i%3 != 0 {
 			continue
 		}
 		for k := range 1 + rng.IntN(3) {
 			d := at.AddDate(0, -1-rng.IntN(34), -k*40)
-			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Date: d, Rent: math.Round(h.Sqft*1.8*(0.9+0.2*rng.Float64())/25) * 25})
+			m.Rentals = append(m.Rentals, Rental{Property: int32(i), Day: DayOf(d), Rent: math.Round(h.Sqft*1.8*(0.9+0.2*rng.Float64())/25) * 25})
 		}
-		m.Rentals = append(m.Rentals, Rental{Property: int32(i), Date: at.AddDate(0, 2, 0), Rent: 99999})
+		m.Rentals = append(m.Rentals, Rental{Property: int32(i), Day: DayOf(at.AddDate(0, 2, 0)), Rent: 99999})
 	}
 	return &Engine{market: m, rent: trainRent(m)}, m
 }
@@ -40,8 +40,8 @@ func rentMarket(n int, at time.Time) (*Engine, *Market) {
 func TestRentComparablesAreTheEstimatesEvidence(t *testing.T) {
 	at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	e, m := rentMarket(600, at)
-	subjects := []Home{m.Properties[0].Home, m.Properties[1].Home, m.Properties[200].Home}
-	unknownSize := m.Properties[5].Home
+	subjects := []Home{m.Home(0), m.Home(1), m.Home(200)}
+	unknownSize := m.Home(5)
 	unknownSize.Sqft, unknownSize.Beds = math.NaN(), math.NaN()
 	subjects = append(subjects, unknownSize)
 	for i, h := range subjects {
@@ -68,9 +68,9 @@ func TestRentComparablesAreTheEstimatesEvidence(t *testing.T) {
 			}
 			// Its latest rent before the date.
 			for _, o := range m.Rentals {
-				if o.Property == c.Property && o.Date.Before(at) && o.Date.After(c.Date) {
+				if o.Property == c.Property && o.Date().Before(at) && o.Date().After(c.Date) {
 					t.Errorf("subject %d: home %d shown with its rent of %v, not its later one of %v", i, c.Property,
-						c.Date, o.Date)
+						c.Date, o.Date())
 				}
 			}
 			if j > 0 && c.Weight > r.Comparables[j-1].Weight {
@@ -112,14 +112,17 @@ func TestRentComparablesAdjustedRent(t *testing.T) {
 		h.Lat, h.Lon, h.Sqft, h.Beds = lat, -122.35, sqft, 3
 		return Property{Home: h}
 	}
-	m := &Market{Properties: []Property{home(47.66, 1500), home(47.661, 1500), home(47.662, 1000), home(47.67, 2000)}}
+	m := &Market{}
+	for _, p := range []Property{home(47.66, 1500), home(47.661, 1500), home(47.662, 1000), home(47.67, 2000)} {
+		m.AddProperty(p)
+	}
 	m.Rentals = []Rental{
-		{Property: 1, Date: at.AddDate(-1, 0, 0), Rent: 3000},
-		{Property: 2, Date: at.AddDate(0, -6, 0), Rent: 2000},
-		{Property: 3, Date: at.AddDate(0, -1, 0), Rent: 3500},
+		{Property: 1, Day: DayOf(at.AddDate(-1, 0, 0)), Rent: 3000},
+		{Property: 2, Day: DayOf(at.AddDate(0, -6, 0)), Rent: 2000},
+		{Property: 3, Day: DayOf(at.AddDate(0, -1, 0)), Rent: 3500},
 	}
 	e := &Engine{market: m, rent: trainRent(m)}
-	r := e.Rent(m.Properties[0].Home, 600000, at)
+	r := e.Rent(m.Home(0), 600000, at)
 	if len(r.Comparables) != 3 {
 		t.Fatalf("%d comparables, want 3", len(r.Comparables))
 	}
@@ -132,9 +135,9 @@ func TestRentComparablesAdjustedRent(t *testing.T) {
 		home int32
 		want float64
 	}{
-		{1, 3000 * grow(m.Rentals[0].Date)},
-		{2, 2000 * grow(m.Rentals[1].Date) * math.Pow(1.5, 0.6)},
-		{3, 3500 * grow(m.Rentals[2].Date) * math.Pow(0.75, 0.6)},
+		{1, 3000 * grow(m.Rentals[0].Date())},
+		{2, 2000 * grow(m.Rentals[1].Date()) * math.Pow(1.5, 0.6)},
+		{3, 3500 * grow(m.Rentals[2].Date()) * math.Pow(0.75, 0.6)},
 	} {
 		if got := byHome[tc.home].AdjustedRent; math.Abs(got-tc.want) > 1e-6 {
 			t.Errorf("home %d: adjusted rent %.2f, want %.2f", tc.home, got, tc.want)
@@ -150,7 +153,7 @@ func TestRentComparablesAdjustedRent(t *testing.T) {
 func TestRentFallbackHasNoComparables(t *testing.T) {
 	at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 	e, m := rentMarket(600, at)
-	far := m.Properties[0].Home
+	far := m.Home(0)
 	far.Lat += 1 // about 69 miles north
 	for _, tc := range []struct {
 		name string
@@ -158,8 +161,8 @@ func TestRentFallbackHasNoComparables(t *testing.T) {
 		h    Home
 	}{
 		{"far from every rent", e, far},
-		{"before any rent", e, m.Properties[0].Home},
-		{"no rents at all", &Engine{market: &Market{Properties: m.Properties}, rent: trainRent(&Market{})}, m.Properties[0].Home},
+		{"before any rent", e, m.Home(0)},
+		{"no rents at all", &Engine{market: &Market{homes: m.homes}, rent: trainRent(&Market{})}, m.Home(0)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			when := at

@@ -78,10 +78,15 @@ type saleInfo struct {
 }
 
 // saleHome is the home a sale is of.
-func (e *Engine) saleHome(s *saleInfo) *Home { return &e.market.Properties[s.property].Home }
+func (e *Engine) saleHome(s *saleInfo) Home { return e.market.Home(s.property) }
+
+// saleLsqft is the log living area of the home a sale is of (lsqft of saleHome).
+func (e *Engine) saleLsqft(s *saleInfo) float64 {
+	return logOr(e.market.homes.facts[fSqft].at(s.property))
+}
 
 // saleDate is a sale's date.
-func (e *Engine) saleDate(s *saleInfo) time.Time { return e.market.Sales[s.sale].Date }
+func (e *Engine) saleDate(s *saleInfo) time.Time { return e.market.Sales[s.sale].Date() }
 
 // logPrice is a sale's log price.
 func (e *Engine) logPrice(s *saleInfo) float64 { return math.Log(e.market.Sales[s.sale].Price) }
@@ -139,14 +144,13 @@ func Train(m *Market, opt Options) (*Engine, error) {
 
 // usable reports whether a sale can teach the model.
 func usable(m *Market, s Sale, before time.Time) bool {
-	if s.Price <= 0 || int(s.Property) >= len(m.Properties) {
+	if s.Price <= 0 || int(s.Property) >= m.NumProperties() {
 		return false
 	}
-	h := &m.Properties[s.Property].Home
-	if !known(h.Lat) || !known(h.Lon) {
+	if !known(m.homes.lat[s.Property]) || !known(m.homes.lon[s.Property]) {
 		return false
 	}
-	return before.IsZero() || s.Date.Before(before)
+	return before.IsZero() || s.Date().Before(before)
 }
 
 // trainCore fits the index, the value model, the out-of-fold residuals and the comparable blend on the sales
@@ -174,7 +178,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	}
 	// X holds the features of the sales the models learn from; the others' are computed when they are predicted
 	// (baseRow, fullRow), so that a large market's features are never all held at once.
-	home := func(k int) *Home { return &m.Properties[m.Sales[idx[k]].Property].Home }
+	home := func(k int) Home { return m.Home(m.Sales[idx[k]].Property) }
 	X := make([][]float64, n)
 	y := make([]float64, n)
 	dates := make([]time.Time, n)
@@ -182,14 +186,14 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	for k, i := range idx {
 		s := m.Sales[i]
 		if fit == nil || fit[k] {
-			X[k] = features(home(k), make([]float64, 0, len(featureNames)))
+			X[k] = features(new(home(k)), make([]float64, 0, len(featureNames)))
 		}
 		y[k] = math.Log(s.Price)
-		dates[k] = s.Date
+		dates[k] = s.Date()
 		// Folds by property, so a home's other sales never help predict it out of fold.
-		fold[k] = foldOf(m.Properties[s.Property].ID, opt.Folds)
+		fold[k] = foldOf(m.PropertyID(s.Property), opt.Folds)
 	}
-	baseRow := func(k int, dst []float64) []float64 { return features(home(k), dst) }
+	baseRow := func(k int, dst []float64) []float64 { return features(new(home(k)), dst) }
 
 	// 1. The index of the market and of its areas, from the time effects of a quick model (timeEffects).
 	quick := opt.Model
@@ -238,13 +242,12 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	yd := make([]float64, n)
 	for k, i := range idx {
 		s := m.Sales[i]
-		h := &m.Properties[s.Property].Home
-		ix, _ := e.indexOfZIP(h.ZIP)
+		ix, _ := e.indexOfZIP(m.homes.zip.at(s.Property))
 		yd[k] = y[k] - ix.At(dates[k])
 		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, deflated: yd[k]})
-		pts[k] = geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon}
-		if !s.Date.Before(e.dataEnd) {
-			e.dataEnd = s.Date.AddDate(0, 0, 1)
+		pts[k] = geo.Point{ID: int32(k), Lat: m.homes.lat[s.Property], Lon: m.homes.lon[s.Property]}
+		if !s.Date().Before(e.dataEnd) {
+			e.dataEnd = s.Date().AddDate(0, 0, 1)
 		}
 	}
 	e.spatial = geo.NewIndex(pts)
@@ -256,15 +259,16 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	// weighed apart, as its last sale).
 	withNbr := func(k int, x []float64) []float64 {
 		own := e.sales[k].property
-		nb := e.knnFor(home(k), func(id int32) bool { return e.sales[id].property != own })
-		return nb.append(x, home(k))
+		h := home(k)
+		nb := e.knnFor(&h, func(id int32) bool { return e.sales[id].property != own })
+		return nb.append(x, &h)
 	}
 	for k := range X {
 		if X[k] != nil {
 			X[k] = withNbr(k, X[k])
 		}
 	}
-	fullRow := func(k int, dst []float64) []float64 { return withNbr(k, features(home(k), dst)) }
+	fullRow := func(k int, dst []float64) []float64 { return withNbr(k, features(new(home(k)), dst)) }
 
 	// 4. Out-of-fold residuals of the full model, for the comparables' adjustments and the blend.
 	oof, foldModels, err := outOfFold(X, fullRow, yd, fold, fit, opt.Folds, opt.Model)
@@ -321,12 +325,12 @@ func foldOf(id int64, folds int) int {
 	return int(h.Sum32() % uint32(folds))
 }
 
-// propertyIndex indexes the market's located properties in space, by their index in m.Properties.
+// propertyIndex indexes the market's located properties in space, by their index in the market.
 func propertyIndex(m *Market) *geo.Index {
 	var pts []geo.Point
-	for i, p := range m.Properties {
-		if known(p.Lat) && known(p.Lon) {
-			pts = append(pts, geo.Point{ID: int32(i), Lat: p.Lat, Lon: p.Lon})
+	for i, lat := range m.homes.lat {
+		if lon := m.homes.lon[i]; known(lat) && known(lon) {
+			pts = append(pts, geo.Point{ID: int32(i), Lat: lat, Lon: lon})
 		}
 	}
 	return geo.NewIndex(pts)
@@ -435,31 +439,31 @@ const (
 // less its neighbours' likeness-weighted mean on its log size less theirs (never the sale's own home). That is the
 // elasticity with which that price best predicts the sales it is built from, and so it is learned from the market
 // the engine trains on, never from a sale it is tested on (King County: 0.45 was a fixed guess).
-func (e *Engine) fitElasticity(use func(k int) bool, home func(k int) *Home) float64 {
+func (e *Engine) fitElasticity(use func(k int) bool, home func(k int) Home) float64 {
 	var sxy, sxx float64
 	n := 0
 	for k := range e.sales {
-		if !use(k) || !known(lsqft(e.saleHome(&e.sales[k]))) {
+		if !use(k) || !known(e.saleLsqft(&e.sales[k])) {
 			continue
 		}
 		own := e.sales[k].property
-		h := home(k)
+		h := new(home(k))
 		var sw, sp, sl float64
 		for _, x := range e.knnNeighbours(h, func(id int32) bool { return e.sales[id].property != own }) {
 			s := &e.sales[x.ID]
 			sh := e.saleHome(s)
-			if !known(lsqft(sh)) {
+			if !known(lsqft(&sh)) {
 				continue
 			}
-			w := likeness(h, sh, x.Miles)
+			w := likeness(h, &sh, x.Miles)
 			sw += w
 			sp += w * s.deflated
-			sl += w * lsqft(sh)
+			sl += w * lsqft(&sh)
 		}
 		if sw <= 0 {
 			continue
 		}
-		dp, dl := e.sales[k].deflated-sp/sw, lsqft(e.saleHome(&e.sales[k]))-sl/sw
+		dp, dl := e.sales[k].deflated-sp/sw, e.saleLsqft(&e.sales[k])-sl/sw
 		sxy += dp * dl
 		sxx += dl * dl
 		n++
@@ -497,8 +501,8 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 	for _, x := range nb {
 		s := &e.sales[x.ID]
 		sh := e.saleHome(s)
-		sl := lsqft(sh)
-		sim := likeness(h, sh, x.Miles)
+		sl := lsqft(&sh)
+		sim := likeness(h, &sh, x.Miles)
 		if known(h.Grade) && known(sh.Grade) {
 			sim *= math.Exp(-math.Abs(h.Grade-sh.Grade) / 1.5)
 			if h.Grade == sh.Grade && gn < 10 && known(sl) {
@@ -524,7 +528,7 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 	var n10, np int
 	for i, x := range nb {
 		s := &e.sales[x.ID]
-		ls := lsqft(e.saleHome(s))
+		ls := e.saleLsqft(s)
 		if i < 10 {
 			w := 1 / (0.1 + x.Miles)
 			sl += s.deflated
@@ -561,39 +565,41 @@ func (e *Engine) knnOf(h *Home, nb []geo.Neighbor) knn {
 // fillNeighbourhood sets NbrSqft and NbrLot, where unknown, to the mean of the 15 nearest other homes that know
 // theirs.
 func fillNeighbourhood(m *Market) {
+	t := &m.homes
+	sqft, lot, nbrSqft, nbrLot := &t.facts[fSqft], &t.facts[fLotSqft], &t.facts[fNbrSqft], &t.facts[fNbrLot]
 	var pts []geo.Point
-	for i, p := range m.Properties {
-		if known(p.Lat) && known(p.Lon) && p.Sqft > 0 {
-			pts = append(pts, geo.Point{ID: int32(i), Lat: p.Lat, Lon: p.Lon})
+	for i, lat := range t.lat {
+		if lon := t.lon[i]; known(lat) && known(lon) && sqft.at(int32(i)) > 0 {
+			pts = append(pts, geo.Point{ID: int32(i), Lat: lat, Lon: lon})
 		}
 	}
 	if len(pts) < 2 {
 		return
 	}
 	sp := geo.NewIndex(pts)
-	for i := range m.Properties {
-		h := &m.Properties[i].Home
-		if (known(h.NbrSqft) && known(h.NbrLot)) || !known(h.Lat) || !known(h.Lon) {
+	for i := range int32(t.len()) {
+		lat, lon := t.lat[i], t.lon[i]
+		hasSqft, hasLot := known(nbrSqft.at(i)), known(nbrLot.at(i))
+		if (hasSqft && hasLot) || !known(lat) || !known(lon) {
 			continue
 		}
-		self := int32(i)
-		nb := sp.Nearest(h.Lat, h.Lon, 15, 10, func(id int32) bool { return id != self })
+		self := i
+		nb := sp.Nearest(lat, lon, 15, 10, func(id int32) bool { return id != self })
 		var ss, sl float64
 		var ns, nl int
 		for _, x := range nb {
-			o := &m.Properties[x.ID].Home
-			ss += o.Sqft
+			ss += sqft.at(x.ID)
 			ns++
-			if o.LotSqft > 0 {
-				sl += o.LotSqft
+			if o := lot.at(x.ID); o > 0 {
+				sl += o
 				nl++
 			}
 		}
-		if !known(h.NbrSqft) && ns > 0 {
-			h.NbrSqft = ss / float64(ns)
+		if !hasSqft && ns > 0 {
+			nbrSqft.set(i, ss/float64(ns))
 		}
-		if !known(h.NbrLot) && nl > 0 {
-			h.NbrLot = sl / float64(nl)
+		if !hasLot && nl > 0 {
+			nbrLot.set(i, sl/float64(nl))
 		}
 	}
 }

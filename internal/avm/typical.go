@@ -17,10 +17,10 @@ func (e *Engine) typicalHome(lat, lon float64) Home {
 	if len(nb) == 0 {
 		return t
 	}
-	pick := func(get func(*Home) float64) float64 {
+	pick := func(fact int) float64 {
 		var v []float64
 		for _, x := range nb {
-			if f := get(&e.market.Properties[x.ID].Home); known(f) {
+			if f := e.market.homes.facts[fact].at(x.ID); known(f) {
 				v = append(v, f)
 			}
 		}
@@ -30,22 +30,14 @@ func (e *Engine) typicalHome(lat, lon float64) Home {
 		sort.Float64s(v)
 		return v[len(v)/2]
 	}
-	t.Beds = pick(func(h *Home) float64 { return h.Beds })
-	t.Baths = pick(func(h *Home) float64 { return h.Baths })
-	t.Sqft = pick(func(h *Home) float64 { return h.Sqft })
-	t.LotSqft = pick(func(h *Home) float64 { return h.LotSqft })
-	t.Floors = pick(func(h *Home) float64 { return h.Floors })
-	t.YearBuilt = pick(func(h *Home) float64 { return h.YearBuilt })
-	t.Grade = pick(func(h *Home) float64 { return h.Grade })
-	t.Condition = pick(func(h *Home) float64 { return h.Condition })
-	t.View = pick(func(h *Home) float64 { return h.View })
-	t.Waterfront = pick(func(h *Home) float64 { return h.Waterfront })
-	t.SqftBasement = pick(func(h *Home) float64 { return h.SqftBasement })
-	t.NbrSqft = pick(func(h *Home) float64 { return h.NbrSqft })
-	t.NbrLot = pick(func(h *Home) float64 { return h.NbrLot })
+	// Each fact but the year renovated and the area above ground.
+	for _, f := range []int{fBeds, fBaths, fSqft, fLotSqft, fFloors, fYearBuilt, fGrade, fCondition, fView,
+		fWaterfront, fSqftBasement, fNbrSqft, fNbrLot} {
+		*t.fact(f) = pick(f)
+	}
 	types := map[PropertyType]int{}
 	for _, x := range nb {
-		types[e.market.Properties[x.ID].Type]++
+		types[PropertyType(e.market.homes.typ.at(x.ID))]++
 	}
 	best := 0
 	for ty, n := range types {

@@ -160,7 +160,7 @@ func (e *Engine) comparables(h *Home, at time.Time, keep func(int32) bool) []Com
 		seen[s.property] = true
 		k := e.latestSale(s.property, x.ID, keep)
 		s = &e.sales[k]
-		sim, rec := similarity(h, e.saleHome(s), x.Miles), recency(e.saleDate(s), at)
+		sim, rec := similarity(h, new(e.saleHome(s)), x.Miles), recency(e.saleDate(s), at)
 		comps = append(comps, Comparable{Sale: s.sale, Property: s.property, Miles: x.Miles, Date: e.saleDate(s),
 			Price: math.Exp(e.logPrice(s)), Similarity: sim, weight: sim * rec, resid: s.resid, k: k})
 	}
@@ -384,7 +384,7 @@ func (e *Engine) DataEnd() time.Time { return e.dataEnd }
 // from, else all of them.
 func (e *Engine) modelsFor(property int32) []*gbm.Model {
 	if property >= 0 && len(e.byProperty(property)) > 0 && len(e.folds) == e.opt.Folds {
-		if m := e.folds[foldOf(e.market.Properties[property].ID, e.opt.Folds)]; m != nil {
+		if m := e.folds[foldOf(e.market.PropertyID(property), e.opt.Folds)]; m != nil {
 			return []*gbm.Model{m}
 		}
 	}
@@ -393,7 +393,7 @@ func (e *Engine) modelsFor(property int32) []*gbm.Model {
 
 func (e *Engine) predictFor(x []float64, property int32) float64 {
 	if property >= 0 && len(e.byProperty(property)) > 0 && len(e.folds) == e.opt.Folds {
-		if m := e.folds[foldOf(e.market.Properties[property].ID, e.opt.Folds)]; m != nil {
+		if m := e.folds[foldOf(e.market.PropertyID(property), e.opt.Folds)]; m != nil {
 			return m.Predict(x) + e.offset
 		}
 	}

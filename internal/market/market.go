@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"valuator/internal/day"
 	"valuator/internal/property"
 )
 
@@ -28,19 +29,24 @@ const (
 // Types are the engine's property types, in the order groups are shown (avm.PropertyType values).
 var Types = []string{"Single Family", "Condo", "Townhouse", "Multi-Family", "Manufactured", "Other"}
 
-// Record is one sale or rent of a home, with what the groups and the per-square-foot figure need.
+// Record is one sale or rent of a home. What the groups and the per-square-foot figure need of the home is read
+// from its HomeRef in the ZIP (16 bytes a record, not 64 with a time.Time and the home's facts: issue 39).
 type Record struct {
-	Date   time.Time
-	Amount int64 // sale price or monthly rent, dollars
-	Type   string
-	Beds   float64
-	Sqft   float64
+	Amount int64   // sale price or monthly rent, dollars
+	day    day.Day // the date (the records' dates are days: the store's)
+	home   int32   // the home, in ZIP.Homes
 }
 
-// HomeRef is a home on record in a ZIP: its position in the market's homes, and its type for the filter.
+// Date is the record's day, at midnight UTC.
+func (r Record) Date() time.Time { return r.day.Time() }
+
+// HomeRef is a home on record in a ZIP: its position in the market's homes, its type for the filter, and what
+// the groups and the per-square-foot figure need of it.
 type HomeRef struct {
 	Index int32
+	beds  uint8 // bedsGroup's group, as bedsCode
 	Type  string
+	Sqft  float64
 }
 
 // ZIP is every record of one ZIP code, grouped once per loaded market.
@@ -66,6 +72,7 @@ func ByZIPOf(n int, home func(i int32, h *property.Home), sales []property.Sale,
 	// Each home's ZIP code, type, bedrooms and living area, for its sales and rents.
 	type facts struct {
 		zip        *ZIP
+		at         int32 // in zip.Homes
 		typ        string
 		beds, sqft float64
 	}
@@ -82,7 +89,7 @@ func ByZIPOf(n int, home func(i int32, h *property.Home), sales []property.Sale,
 			z = &ZIP{ZIP: h.ZIP, City: h.City, State: h.State}
 			out[h.ZIP] = z
 		}
-		fs[i] = facts{z, h.Type, h.Beds, h.Sqft}
+		fs[i] = facts{zip: z, typ: h.Type, beds: h.Beds, sqft: h.Sqft}
 		z.IsDemo = z.IsDemo || h.Source == property.SourceDemo
 	}
 	// Each list is counted first and allocated at its size: grown by appending, a million homes' lists would keep
@@ -119,17 +126,18 @@ func ByZIPOf(n int, home func(i int32, h *property.Home), sales []property.Sale,
 	}
 	for i := range fs {
 		if f := &fs[i]; f.zip != nil {
-			f.zip.Homes = append(f.zip.Homes, HomeRef{Index: int32(i), Type: f.typ})
+			f.at = int32(len(f.zip.Homes))
+			f.zip.Homes = append(f.zip.Homes, HomeRef{Index: int32(i), beds: bedsCode(f.beds), Type: f.typ, Sqft: f.sqft})
 		}
 	}
 	for _, s := range sales {
 		if f := of(s.PropertyID, s.Price); f != nil {
-			f.zip.Sales = append(f.zip.Sales, Record{Date: s.Date, Amount: s.Price, Type: f.typ, Beds: f.beds, Sqft: f.sqft})
+			f.zip.Sales = append(f.zip.Sales, Record{Amount: s.Price, day: day.Of(s.Date), home: f.at})
 		}
 	}
 	for _, s := range rents {
 		if f := of(s.PropertyID, s.Rent); f != nil {
-			f.zip.Rents = append(f.zip.Rents, Record{Date: s.Date, Amount: s.Rent, Type: f.typ, Beds: f.beds, Sqft: f.sqft})
+			f.zip.Rents = append(f.zip.Rents, Record{Amount: s.Rent, day: day.Of(s.Date), home: f.at})
 		}
 	}
 	return out
@@ -311,7 +319,7 @@ type Month struct {
 // Compute is the market of z as opt selects. values are the engine's values of z.Homes (same order; NaN or 0 for
 // a home it could not value); ix is the engine's index (nil when there is no engine).
 func Compute(z *ZIP, opt Options, values []float64, ix Index) Market {
-	sales, rents := filter(z.Sales, opt.PropertyType), filter(z.Rents, opt.PropertyType)
+	sales, rents := filter(z.Homes, z.Sales, opt.PropertyType), filter(z.Homes, z.Rents, opt.PropertyType)
 	asOf := newest(sales, rents)
 	if asOf.IsZero() {
 		// No record of the type asked: the blocks are empty, dated by the ZIP's newest record.
@@ -323,8 +331,8 @@ func Compute(z *ZIP, opt Options, values []float64, ix Index) Market {
 		m.PropertyType = &t
 	}
 	from := asOf.AddDate(0, -WindowMonths, 0)
-	m.Sales = block(window(sales, from, asOf), "sales", false)
-	m.Rents = block(window(rents, from, asOf), "rents", true)
+	m.Sales = block(z.Homes, window(sales, from, asOf), "sales", false)
+	m.Rents = block(z.Homes, window(rents, from, asOf), "rents", true)
 	m.Values = distribution(z.Homes, values, opt.PropertyType)
 	months := opt.HistoryMonths
 	if months <= 0 {
@@ -336,13 +344,13 @@ func Compute(z *ZIP, opt Options, values []float64, ix Index) Market {
 	return m
 }
 
-func filter(rs []Record, typ string) []Record {
+func filter(homes []HomeRef, rs []Record, typ string) []Record {
 	if typ == "" {
 		return rs
 	}
 	var out []Record
 	for _, r := range rs {
-		if r.Type == typ {
+		if homes[r.home].Type == typ {
 			out = append(out, r)
 		}
 	}
@@ -353,8 +361,8 @@ func newest(lists ...[]Record) time.Time {
 	var t time.Time
 	for _, l := range lists {
 		for _, r := range l {
-			if r.Date.After(t) {
-				t = r.Date
+			if d := r.Date(); d.After(t) {
+				t = d
 			}
 		}
 	}
@@ -365,7 +373,7 @@ func newest(lists ...[]Record) time.Time {
 func window(rs []Record, from, to time.Time) []Record {
 	var out []Record
 	for _, r := range rs {
-		if r.Date.After(from) && !r.Date.After(to) {
+		if d := r.Date(); d.After(from) && !d.After(to) {
 			out = append(out, r)
 		}
 	}
@@ -376,22 +384,23 @@ func thinReason(what string) string {
 	return "Fewer than 5 " + what + " in the last 12 months."
 }
 
-func block(rs []Record, what string, rent bool) Block {
+func block(homes []HomeRef, rs []Record, what string, rent bool) Block {
 	b := Block{Count: len(rs), rent: rent}
 	if len(rs) < MinRecords {
 		b.Thin = thinReason(what)
 		return b
 	}
-	b.Figures = figures(rs)
+	b.Figures = figures(homes, rs)
 	byType := map[string][]Record{}
 	byBeds := map[string][]Record{}
 	for _, r := range rs {
-		t := r.Type
+		h := &homes[r.home]
+		t := h.Type
 		if t == "" {
 			t = "Other"
 		}
 		byType[t] = append(byType[t], r)
-		if k := bedsGroup(r.Beds); k != "" {
+		if k := bedsGroups[h.beds]; k != "" {
 			byBeds[k] = append(byBeds[k], r)
 		}
 	}
@@ -403,7 +412,7 @@ func block(rs []Record, what string, rent bool) Block {
 			b.Omit = append(b.Omit, OmittedGroup{Group: name, Reason: thinReason(what)})
 			return
 		}
-		g.Count, g.Figures, g.rent = len(list), figures(list), rent
+		g.Count, g.Figures, g.rent = len(list), figures(homes, list), rent
 		*to = append(*to, g)
 	}
 	for _, t := range Types {
@@ -415,29 +424,34 @@ func block(rs []Record, what string, rent bool) Block {
 	return b
 }
 
-// bedsGroup is the bedroom group of a home; "" when its bedrooms are unknown or none (studios are not a group of
-// the contract).
-func bedsGroup(beds float64) string {
+// bedsCode is the bedroom group of a home, as its index in bedsGroups; 0 ("") when its bedrooms are unknown or
+// none (studios are not a group of the contract).
+func bedsCode(beds float64) uint8 {
 	n := int(math.Round(beds))
 	switch {
 	case !(beds >= 0.5):
-		return ""
+		return 0
 	case n >= 5:
-		return "5+"
+		return 5
+	case n < 1: // too large for an int: no group, as before
+		return 0
 	default:
-		return string(rune('0' + n))
+		return uint8(n)
 	}
 }
 
-func figures(rs []Record) Figures {
+// bedsGroups are the bedroom groups by bedsCode.
+var bedsGroups = [...]string{"", "1", "2", "3", "4", "5+"}
+
+func figures(homes []HomeRef, rs []Record) Figures {
 	amounts := make([]float64, len(rs))
 	var per []float64
 	sum := 0.0
 	for i, r := range rs {
 		amounts[i] = float64(r.Amount)
 		sum += amounts[i]
-		if r.Sqft > 0 {
-			per = append(per, float64(r.Amount)/r.Sqft)
+		if sqft := homes[r.home].Sqft; sqft > 0 {
+			per = append(per, float64(r.Amount)/sqft)
 		}
 	}
 	sort.Float64s(amounts)
@@ -484,7 +498,7 @@ func history(sales, rents []Record, first time.Time, months int) ([]Month, Histo
 	bucket := func(rs []Record) [][]float64 {
 		by := make([][]float64, n)
 		for _, r := range rs {
-			if i := monthsBetween(start, r.Date); i >= 0 && i < n {
+			if i := monthsBetween(start, r.Date()); i >= 0 && i < n {
 				by[i] = append(by[i], float64(r.Amount))
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"valuator/internal/day"
 	"valuator/internal/property"
 )
 
@@ -191,7 +192,7 @@ func TestHistoryWindow(t *testing.T) {
 		var rs []Record
 		for i, n := range append([]int{1, 1}, perMonth...) {
 			for k := 0; k < n; k++ {
-				rs = append(rs, Record{Date: first.AddDate(0, i-2, k+1), Amount: int64(100*(i+1) + k)})
+				rs = append(rs, Record{day: day.Of(first.AddDate(0, i-2, k+1)), Amount: int64(100*(i+1) + k)})
 			}
 		}
 		return rs

@@ -32,8 +32,8 @@ func kingCountyEngine(b *testing.B) (*avm.Engine, []avm.Home) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, p := range market.Properties {
-			kcHomes = append(kcHomes, p.Home)
+		for i := range int32(market.NumProperties()) {
+			kcHomes = append(kcHomes, market.Home(i))
 		}
 	})
 	if kcEngine == nil {

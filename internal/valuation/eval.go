@@ -102,5 +102,5 @@ func Describe(m *avm.Market, tests []avm.TestSale) string {
 		}
 	}
 	return fmt.Sprintf("market: %d sales of %d homes; test: %d sales (%d of homes that also sold before the cut)",
-		len(m.Sales), len(m.Properties), len(tests), repeat)
+		len(m.Sales), m.NumProperties(), len(tests), repeat)
 }

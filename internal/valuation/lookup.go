@@ -153,7 +153,7 @@ func (s *snapshot) match(a address.Address) (matched, bool) {
 			if uk == "" && len(units) == 1 {
 				return matched{code: MatchExact, property: units[0]}, true
 			}
-			h := &s.market.Properties[units[0]]
+			h := s.market.Home(units[0])
 			return matched{code: MatchUnitFallback, property: -1, lat: h.Lat, lon: h.Lon, zip: zip}, true
 		}
 		// The street suffix missing or different ("Main" for "Main St"): accept one home with that number and
@@ -398,7 +398,7 @@ func (s *Service) value(snap *snapshot, a address.Address, m matched, rec *prope
 	var val avm.Valuation
 	var subject avm.Home
 	if rec != nil {
-		subject = snap.market.Properties[m.property].Home
+		subject = snap.market.Home(m.property)
 		val = snap.engine.Value(subject, m.property, at)
 	} else {
 		given := avm.Unknown()
@@ -466,7 +466,7 @@ func (s *snapshot) priceHistory(p int32) []PriceEvent {
 	out := make([]PriceEvent, 0, len(idx))
 	for _, i := range idx {
 		sale := s.market.Sales[i]
-		out = append(out, PriceEvent{Date: day(sale.Date), Price: int64(sale.Price), Event: "sale"})
+		out = append(out, PriceEvent{Date: day(sale.Date()), Price: int64(sale.Price), Event: "sale"})
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Date > out[b].Date })
 	return out

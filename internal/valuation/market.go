@@ -63,7 +63,7 @@ func newMarketBuilder() *marketBuilder {
 }
 
 func (b *marketBuilder) counts(homes, sales, rents int) {
-	b.m.Properties = make([]avm.Property, 0, homes)
+	b.m.GrowProperties(homes)
 	b.m.Sales, b.m.Rentals = make([]avm.Sale, 0, sales), make([]avm.Rental, 0, rents)
 	b.idx = make(map[int64]int32, homes)
 	b.recs.grow(homes)
@@ -85,8 +85,8 @@ func (b *marketBuilder) home(h *property.Home) {
 		b.float(v)
 	}
 	b.fp.Write([]byte(h.Type + "|" + h.ZIP + "|"))
-	b.idx[h.ID] = int32(len(b.m.Properties))
-	b.m.Properties = append(b.m.Properties, avm.Property{ID: h.ID, Home: engineHome(h)})
+	b.idx[h.ID] = int32(b.m.NumProperties())
+	b.m.AddProperty(avm.Property{ID: h.ID, Home: engineHome(h)})
 	b.recs.add(h)
 }
 
@@ -97,7 +97,7 @@ func (b *marketBuilder) sale(s property.Sale) {
 	b.int(s.Price)
 	b.sales++
 	if p, ok := b.idx[s.PropertyID]; ok {
-		b.m.Sales = append(b.m.Sales, avm.Sale{ID: s.ID, Property: p, Date: s.Date, Price: float64(s.Price)})
+		b.m.Sales = append(b.m.Sales, avm.Sale{ID: s.ID, Property: p, Day: avm.DayOf(s.Date), Price: float64(s.Price)})
 	}
 }
 
@@ -107,7 +107,7 @@ func (b *marketBuilder) rent(r property.Rental) {
 	b.int(r.Date.Unix())
 	b.int(r.Rent)
 	if p, ok := b.idx[r.PropertyID]; ok {
-		b.m.Rentals = append(b.m.Rentals, avm.Rental{Property: p, Date: r.Date, Rent: float64(r.Rent)})
+		b.m.Rentals = append(b.m.Rentals, avm.Rental{Property: p, Day: avm.DayOf(r.Date), Rent: float64(r.Rent)})
 	}
 }
 

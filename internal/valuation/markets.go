@@ -120,11 +120,11 @@ func (snap *snapshot) records() ([]property.Sale, []property.Rental) {
 	m := snap.market
 	sales := make([]property.Sale, len(m.Sales))
 	for i, s := range m.Sales {
-		sales[i] = property.Sale{ID: s.ID, PropertyID: m.Properties[s.Property].ID, Date: s.Date, Price: int64(s.Price)}
+		sales[i] = property.Sale{ID: s.ID, PropertyID: m.PropertyID(s.Property), Date: s.Date(), Price: int64(s.Price)}
 	}
 	rents := make([]property.Rental, len(m.Rentals))
 	for i, r := range m.Rentals {
-		rents[i] = property.Rental{PropertyID: m.Properties[r.Property].ID, Date: r.Date, Rent: int64(r.Rent)}
+		rents[i] = property.Rental{PropertyID: m.PropertyID(r.Property), Date: r.Date(), Rent: int64(r.Rent)}
 	}
 	return sales, rents
 }
@@ -156,7 +156,7 @@ func (snap *snapshot) zipValues(z *market.ZIP, at time.Time) []float64 {
 		at, _ = snap.engine.AsOf(at)
 		zv.v = make([]float64, len(z.Homes))
 		for i, h := range z.Homes {
-			v := snap.engine.PointValue(snap.market.Properties[h.Index].Home, h.Index, at)
+			v := snap.engine.PointValue(snap.market.Home(h.Index), h.Index, at)
 			if v > 0 && !math.IsInf(v, 0) {
 				zv.v[i] = v
 			}

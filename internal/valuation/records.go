@@ -10,7 +10,7 @@ import (
 
 // records are the homes' records as the answers show them, kept compactly (issue 39): as property.Home they took
 // 336 bytes a home beside the engine's copy of the same numbers. Their numbers are read from the engine's market
-// (market.Properties, converted from the records by engineHome, so the same values); the strings that repeat
+// (the market's properties, converted from the records by engineHome, so the same values); the strings that repeat
 // across homes (source, unit type, city, state, ZIP code, county, type, image) are codes into one table; the
 // strings of each home's own are laid end to end in one string (text), which the records' strings are slices of:
 // 16 bytes a home for where they are instead of 96 for six string headers, and no allocation of each.
@@ -151,7 +151,7 @@ func (r *records) str(p int32, which int) string { return r.table[r.shared[p][wh
 // fill writes home p's record into h. Its NbrSqft and NbrLot are the engine's: filled from the neighbours where
 // the record had none (nothing in an answer reads them).
 func (r *records) fill(p int32, h *property.Home) {
-	e := &r.market.Properties[p]
+	e := r.market.Property(p)
 	o := r.own(p)
 	c := &r.shared[p]
 	*h = property.Home{ID: e.ID, Source: r.table[c[sSource]], ExternalID: o.ExternalID, Street: o.Street,

@@ -36,10 +36,10 @@ func TestSplitLinksRepeatSales(t *testing.T) {
 		{Home: h("A"), SaleDate: d(2014, 9), Price: 110},
 	}
 	m, tests := Split(recs, d(2015, 1))
-	if len(m.Properties) != 2 || len(m.Sales) != 3 || len(tests) != 2 {
-		t.Fatalf("market %d homes %d sales, %d tests", len(m.Properties), len(m.Sales), len(tests))
+	if m.NumProperties() != 2 || len(m.Sales) != 3 || len(tests) != 2 {
+		t.Fatalf("market %d homes %d sales, %d tests", m.NumProperties(), len(m.Sales), len(tests))
 	}
-	if tests[0].Property < 0 || m.Properties[tests[0].Property].ID != 1 {
+	if tests[0].Property < 0 || m.PropertyID(tests[0].Property) != 1 {
 		t.Errorf("the repeat sale of A is not linked to its market record: %+v", tests[0])
 	}
 	if tests[1].Property != -1 {
