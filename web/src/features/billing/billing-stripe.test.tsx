@@ -22,6 +22,10 @@ import {
 
 vi.setConfig({ testTimeout: 20_000 });
 
+// The card form is its own chunk, imported when a dialog first needs it: on a loaded machine that first import (and
+// its transform) has taken over the default second of findBy (a .ci/run beside two other test runs failed here).
+const CARD_FORM_LOADS = { timeout: 10_000 };
+
 const stripe = vi.hoisted(() => ({
   loadStripe: vi.fn(),
   createPaymentMethod: vi.fn(),
@@ -90,7 +94,7 @@ describe("Stripe mode", () => {
     });
     await user.click(planButton("basic"));
     const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
-    expect(await within(dialog).findByTestId("stripe-card-element")).toBeInTheDocument();
+    expect(await within(dialog).findByTestId("stripe-card-element", {}, CARD_FORM_LOADS)).toBeInTheDocument();
     expect(within(dialog).queryByText("Test mode")).not.toBeInTheDocument();
     expect(stripe.loadStripe).toHaveBeenCalledWith("pk_test_123");
 
@@ -113,7 +117,7 @@ describe("Stripe mode", () => {
     });
     await user.click(planButton("basic"));
     const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
-    await within(dialog).findByTestId("stripe-card-element");
+    await within(dialog).findByTestId("stripe-card-element", {}, CARD_FORM_LOADS);
     await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
     expect(await screen.findByText("Subscription Failed")).toBeInTheDocument();
     expect(within(screen.getByText("Subscription Failed").closest("li")!).getByText("Your card has insufficient funds.")).toBeInTheDocument();
@@ -158,7 +162,7 @@ describe("Stripe mode", () => {
     await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
     const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
     expect(within(pay).getByRole("alert")).toHaveTextContent("We are unable to authenticate your payment method.");
-    expect(await within(pay).findByTestId("stripe-card-element")).toBeInTheDocument();
+    expect(await within(pay).findByTestId("stripe-card-element", {}, CARD_FORM_LOADS)).toBeInTheDocument();
   });
 
   it("pays a declined upgrade with another card: confirmCardPayment(clientSecret, {payment_method: {card}})", async () => {
@@ -177,7 +181,7 @@ describe("Stripe mode", () => {
     await user.click(within(dialog).getByRole("button", { name: "Confirm Upgrade" }));
     const pay = await screen.findByRole("dialog", { name: "Pay for the upgrade to Professional" });
     expect(within(pay).getByRole("alert")).toHaveTextContent("Your card was declined.");
-    await within(pay).findByTestId("stripe-card-element");
+    await within(pay).findByTestId("stripe-card-element", {}, CARD_FORM_LOADS);
     await user.click(within(pay).getByRole("button", { name: "Pay $63.33" }));
 
     expect(await screen.findByText("Plan Updated")).toBeInTheDocument();
@@ -193,7 +197,7 @@ describe("Stripe mode", () => {
     );
     await user.click(await screen.findByRole("button", { name: "Update card" }));
     const dialog = await screen.findByRole("dialog", { name: "Update card" });
-    await within(dialog).findByTestId("stripe-card-element");
+    await within(dialog).findByTestId("stripe-card-element", {}, CARD_FORM_LOADS);
     await user.click(within(dialog).getByRole("button", { name: "Save card" }));
     expect(await screen.findByText("Card Updated")).toBeInTheDocument();
     expect(stripe.createPaymentMethod).toHaveBeenCalledWith({ type: "card", card: { id: "card-element" } });
@@ -208,7 +212,7 @@ describe("Stripe mode", () => {
     const { requests, user } = await renderStripeBilling({});
     await user.click(planButton("basic"));
     const dialog = await screen.findByRole("dialog", { name: "Subscribe to Basic" });
-    await within(dialog).findByTestId("stripe-card-element");
+    await within(dialog).findByTestId("stripe-card-element", {}, CARD_FORM_LOADS);
     await user.click(within(dialog).getByRole("button", { name: "Subscribe for $30/month" }));
     expect(await screen.findByText("Card element not found")).toBeInTheDocument();
     await waitFor(() => expect(requests.filter((r) => r.method === "POST")).toEqual([]));
