@@ -72,6 +72,10 @@ func (h *Home) fact(f int) *float64 {
 
 func (t *homes) len() int { return len(t.ids) }
 
+// latLon is home i's latitude and longitude, for the spatial indexes (geo.NewIndexAt), which read them here rather
+// than keep copies.
+func (t *homes) latLon(i int32) (lat, lon float64) { return t.lat[i], t.lon[i] }
+
 func (t *homes) add(p Property) {
 	t.ids = append(t.ids, p.ID)
 	t.lat = append(t.lat, p.Lat)

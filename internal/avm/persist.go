@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"valuator/internal/avm/gbm"
-	"valuator/internal/geo"
 )
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
@@ -95,7 +94,6 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		alpha: s.Alpha, k0: s.K0, offset: s.Offset, elasticity: s.Elasticity, blendSale: s.BlendSale, dataEnd: s.DataEnd,
 		calib: calibration{scale: s.Scale, bands: s.Bands, widen: thinWidening(s.Bands), disagreeUsual: s.Disagree,
 			horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
-	pts := make([]geo.Point, 0, len(s.SaleIDs))
 	for k, id := range s.SaleIDs {
 		i, ok := byID[id]
 		if !ok {
@@ -107,12 +105,11 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 		ix, _ := e.indexOfZIP(h.ZIP)
 		e.sales = append(e.sales, saleInfo{sale: i, property: sale.Property,
 			deflated: y - ix.At(sale.Date()), resid: s.Resid[k], pred: s.Pred[k]})
-		pts = append(pts, geo.Point{ID: int32(k), Lat: h.Lat, Lon: h.Lon})
 	}
 	if s.Opt.Bag {
 		e.models = append(e.models, s.Folds...)
 	}
-	e.spatial = geo.NewIndex(pts)
+	e.spatial = e.salesIndex()
 	e.homes = propertyIndex(m)
 	e.indexByProperty()
 	e.rent = trainRent(m)

@@ -51,7 +51,7 @@ type rentModel struct {
 }
 
 func trainRent(m *Market) rentModel {
-	var pts []geo.Point
+	var pts []int32
 	var rs []Rental
 	for _, r := range m.Rentals {
 		if r.Rent <= 0 || int(r.Property) >= m.NumProperties() {
@@ -61,7 +61,7 @@ func trainRent(m *Market) rentModel {
 		if !known(h.Lat) || !known(h.Lon) {
 			continue
 		}
-		pts = append(pts, geo.Point{ID: int32(len(rs)), Lat: h.Lat, Lon: h.Lon})
+		pts = append(pts, int32(len(rs)))
 		rs = append(rs, r)
 	}
 	order := make([]int32, len(rs))
@@ -78,7 +78,9 @@ func trainRent(m *Market) rentModel {
 			next[id] = order[i+1]
 		}
 	}
-	return rentModel{rentals: rs, next: next, spatial: geo.NewIndex(pts)}
+	// A rent is where its home is: the index reads the home's position from the market.
+	at := func(id int32) (float64, float64) { return m.homes.latLon(rs[id].Property) }
+	return rentModel{rentals: rs, next: next, spatial: geo.NewIndexAt(pts, at)}
 }
 
 // Rent comparables: the latest rent of each of the ten nearest homes let within 2 miles in the last three years,

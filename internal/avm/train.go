@@ -238,19 +238,17 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	// 2. Deflate prices to the average level of the index of each sale's area and index the sales in space.
 	e := &Engine{market: m, opt: opt, index: index, areas: buildAreas(index, as)}
 	as = nil
-	pts := make([]geo.Point, n)
 	yd := make([]float64, n)
 	for k, i := range idx {
 		s := m.Sales[i]
 		ix, _ := e.indexOfZIP(m.homes.zip.at(s.Property))
 		yd[k] = y[k] - ix.At(dates[k])
 		e.sales = append(e.sales, saleInfo{sale: i, property: s.Property, deflated: yd[k]})
-		pts[k] = geo.Point{ID: int32(k), Lat: m.homes.lat[s.Property], Lon: m.homes.lon[s.Property]}
 		if !s.Date().Before(e.dataEnd) {
 			e.dataEnd = s.Date().AddDate(0, 0, 1)
 		}
 	}
-	e.spatial = geo.NewIndex(pts)
+	e.spatial = e.salesIndex()
 	e.homes = propertyIndex(m)
 	e.indexByProperty()
 	e.elasticity = e.fitElasticity(func(k int) bool { return fit == nil || fit[k] }, home)
@@ -325,15 +323,25 @@ func foldOf(id int64, folds int) int {
 	return int(h.Sum32() % uint32(folds))
 }
 
+// salesIndex indexes the engine's sales in space, by their index in e.sales: a sale is where its home is, and the
+// index reads the home's position from the market.
+func (e *Engine) salesIndex() *geo.Index {
+	ids := make([]int32, len(e.sales))
+	for k := range ids {
+		ids[k] = int32(k)
+	}
+	return geo.NewIndexAt(ids, func(k int32) (float64, float64) { return e.market.homes.latLon(e.sales[k].property) })
+}
+
 // propertyIndex indexes the market's located properties in space, by their index in the market.
 func propertyIndex(m *Market) *geo.Index {
-	var pts []geo.Point
+	var ids []int32
 	for i, lat := range m.homes.lat {
 		if lon := m.homes.lon[i]; known(lat) && known(lon) {
-			pts = append(pts, geo.Point{ID: int32(i), Lat: lat, Lon: lon})
+			ids = append(ids, int32(i))
 		}
 	}
-	return geo.NewIndex(pts)
+	return geo.NewIndexAt(ids, m.homes.latLon)
 }
 
 // sampler returns a test that keeps about limit of n items, chosen by a hash of each item's key, or nil when all are
@@ -602,4 +610,10 @@ func fillNeighbourhood(m *Market) {
 			nbrLot.set(i, sl/float64(nl))
 		}
 	}
+}
+
+// SpatialBytes is the memory the engine's spatial indexes hold, over the market's homes, the sales and the rents,
+// for measuring (TestMemoryBreakdown in internal/valuation).
+func (e *Engine) SpatialBytes() (homes, sales, rents int) {
+	return e.homes.Bytes(), e.spatial.Bytes(), e.rent.spatial.Bytes()
 }

@@ -1,6 +1,9 @@
 package geo
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Point is a location to index, such as a sale; ID is the caller's handle for it (a row index, say).
 type Point struct {
@@ -34,98 +37,169 @@ type Neighbor struct {
 // Results are exact, the same as a brute-force scan by Miles up to rounding far below an inch, with
 // ties at equal distance broken by ascending ID so that a valuation picks the same comparables every
 // time.
+//
+// It is kept small (issue 39: a market's homes, sales and rents are indexed; each point took 40 to 48
+// bytes as its unit vector, its ID and explicit nodes of float64 boxes): the tree is implicit, node i's
+// children at 2i+1 and 2i+2 and each node's range of points found from its size on the way down, so a
+// node is only its box, in float32 rounded outwards (still a lower bound on every distance inside, so
+// no answer moves; it prunes a hair less); and an index built with NewIndexAt keeps only its points'
+// IDs, reading each point's latitude and longitude from the caller (a market that holds them anyway)
+// and turning them into the same unit vector as it scans a leaf: 4 bytes a point, and 3 to 6 of nodes
+// (a leaf holds 8 to 16 points).
 type Index struct {
-	points []kdPoint // in tree order: each node owns a contiguous range
-	nodes  []kdNode  // nodes[0] is the root; children of an inner node are at left and left+1
+	ids   []int32 // in tree order: each node owns a contiguous range
+	nodes []kdBox // the implicit tree's boxes; nodes[0] is the root
+	// The points' positions: vecs, in tree order, when the index keeps its own (NewIndex); else read
+	// through at by ID (NewIndexAt).
+	vecs [][3]float64
+	at   func(id int32) (lat, lon float64)
 }
 
+// kdPoint is a point while the tree is built.
 type kdPoint struct {
 	x, y, z float64
 	id      int32
 }
 
-type kdNode struct {
-	min, max [3]float64
-	lo, hi   int32 // the node's points are points[lo:hi]
-	left     int32 // first child, or -1 for a leaf
+// kdBox is a node's bounding box, rounded outwards to float32.
+type kdBox struct {
+	min, max [3]float32
 }
 
 // leafSize is the most points a leaf holds. Scanning a few points in a row is cheaper than another
-// level of boxes: 16 measured a little faster than 8 or 24 for k=30 among 25,000 points, and its nodes
-// cost about 8 bytes per point.
+// level of boxes: 16 measured a little faster than 8 or 24 for k=30 among 25,000 points.
 const leafSize = 16
 
 // maxDepth bounds the traversal stack. Median splits halve the points at each level, so even 2^31
 // points need only 29 levels above the leaves.
 const maxDepth = 64
 
-// NewIndex builds an index over points; it keeps its own copy, so the caller may reuse the slice.
-// Points whose coordinates are not finite or whose latitude is beyond ±90° are left out, since no
-// distance to them means anything; Len tells how many were indexed. Building takes O(n log n) time
-// (about 0.4 s for a million points) and 40 bytes per point.
+// NewIndex builds an index over points; it keeps its own copy of their positions, so the caller may
+// reuse the slice. Points whose coordinates are not finite or whose latitude is beyond ±90° are left
+// out, since no distance to them means anything; Len tells how many were indexed. Building takes
+// O(n log n) time (about 0.4 s for a million points); the index keeps about 31 bytes a point.
 func NewIndex(points []Point) *Index {
-	if len(points) > math.MaxInt32 {
-		// Nodes address points with int32 to stay small; 2 billion points would need 80 GB anyway.
-		panic("geo: NewIndex: more than 2^31-1 points")
-	}
-	ix := &Index{points: make([]kdPoint, 0, len(points))}
+	pts := make([]kdPoint, 0, len(points))
 	for _, p := range points {
-		if !validLatLon(p.Lat, p.Lon) {
-			continue
+		if validLatLon(p.Lat, p.Lon) {
+			x, y, z := unitVector(p.Lat, p.Lon)
+			pts = append(pts, kdPoint{x: x, y: y, z: z, id: p.ID})
 		}
-		x, y, z := unitVector(p.Lat, p.Lon)
-		ix.points = append(ix.points, kdPoint{x: x, y: y, z: z, id: p.ID})
 	}
-	if len(ix.points) == 0 {
-		return ix
+	ix := newIndex(pts)
+	ix.vecs = make([][3]float64, len(pts))
+	for i, p := range pts {
+		ix.vecs[i] = [3]float64{p.x, p.y, p.z}
 	}
-	ix.nodes = make([]kdNode, 1, nodeCount(len(ix.points)))
-	ix.build(0, 0, len(ix.points))
 	return ix
 }
 
-// nodeCount is the number of nodes build makes for n points, so that the node slice is allocated once
-// at its exact size.
-func nodeCount(n int) int {
-	if n <= leafSize {
-		return 1
+// NewIndexAt builds an index over the points with the given IDs, whose latitude and longitude at gives:
+// the index keeps only the IDs (7 to 10 bytes a point with its nodes) and asks at again for each point a
+// search looks at, so at must give the same position for an ID for as long as the index is used, and be
+// safe to call from any number of goroutines at once. IDs whose position is not valid are left out, as
+// by NewIndex; the answers are those of NewIndex over the same points.
+func NewIndexAt(ids []int32, at func(id int32) (lat, lon float64)) *Index {
+	pts := make([]kdPoint, 0, len(ids))
+	for _, id := range ids {
+		if lat, lon := at(id); validLatLon(lat, lon) {
+			x, y, z := unitVector(lat, lon)
+			pts = append(pts, kdPoint{x: x, y: y, z: z, id: id})
+		}
 	}
-	return 1 + nodeCount(n/2) + nodeCount(n-n/2)
+	ix := newIndex(pts)
+	ix.at = at
+	return ix
+}
+
+func newIndex(pts []kdPoint) *Index {
+	if len(pts) > math.MaxInt32 {
+		// Nodes address points with int32 to stay small; 2 billion points would need 80 GB anyway.
+		panic("geo: NewIndex: more than 2^31-1 points")
+	}
+	ix := &Index{ids: make([]int32, len(pts))}
+	if len(pts) == 0 {
+		return ix
+	}
+	ix.nodes = make([]kdBox, lastNode(0, len(pts))+1)
+	build(ix.nodes, 0, pts)
+	for i, p := range pts {
+		ix.ids[i] = p.id
+	}
+	return ix
+}
+
+// lastNode is the highest node number in the subtree of node ni over n points, so that the node slice
+// is allocated once at its size.
+func lastNode(ni, n int) int {
+	if n <= leafSize {
+		return ni
+	}
+	return max(lastNode(2*ni+1, n/2), lastNode(2*ni+2, n-n/2))
 }
 
 // Len returns the number of points in the index.
-func (ix *Index) Len() int { return len(ix.points) }
+func (ix *Index) Len() int { return len(ix.ids) }
 
-func (ix *Index) build(ni, lo, hi int) {
-	pts := ix.points[lo:hi]
-	n := kdNode{lo: int32(lo), hi: int32(hi), left: -1}
-	n.min = [3]float64{pts[0].x, pts[0].y, pts[0].z}
-	n.max = n.min
+// Bytes is the memory the index holds, for measuring.
+func (ix *Index) Bytes() int {
+	return cap(ix.ids)*4 + cap(ix.nodes)*int(unsafe.Sizeof(kdBox{})) + cap(ix.vecs)*24
+}
+
+// build lays out the subtree of node ni over pts, reordering them.
+func build(nodes []kdBox, ni int, pts []kdPoint) {
+	lo := [3]float64{pts[0].x, pts[0].y, pts[0].z}
+	hi := lo
 	for _, p := range pts[1:] {
 		c := [3]float64{p.x, p.y, p.z}
 		for a := range 3 {
-			n.min[a] = min(n.min[a], c[a])
-			n.max[a] = max(n.max[a], c[a])
+			lo[a] = min(lo[a], c[a])
+			hi[a] = max(hi[a], c[a])
 		}
 	}
-	if hi-lo > leafSize {
+	for a := range 3 {
+		nodes[ni].min[a] = float32Down(lo[a])
+		nodes[ni].max[a] = float32Up(hi[a])
+	}
+	if len(pts) > leafSize {
 		// Split the widest side at the median: balanced, so the depth is log2(n/leafSize).
 		axis := 0
 		for a := 1; a < 3; a++ {
-			if n.max[a]-n.min[a] > n.max[axis]-n.min[axis] {
+			if hi[a]-lo[a] > hi[axis]-lo[axis] {
 				axis = a
 			}
 		}
-		mid := lo + (hi-lo)/2
-		selectNth(pts, mid-lo, axis)
-		n.left = int32(len(ix.nodes))
-		ix.nodes = append(ix.nodes, kdNode{}, kdNode{})
-		ix.nodes[ni] = n
-		ix.build(int(n.left), lo, mid)
-		ix.build(int(n.left)+1, mid, hi)
-		return
+		mid := len(pts) / 2
+		selectNth(pts, mid, axis)
+		build(nodes, 2*ni+1, pts[:mid])
+		build(nodes, 2*ni+2, pts[mid:])
 	}
-	ix.nodes[ni] = n
+}
+
+// float32Down is the largest float32 at most v; float32Up the smallest at least v.
+func float32Down(v float64) float32 {
+	f := float32(v)
+	if float64(f) > v {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+func float32Up(v float64) float32 {
+	f := float32(v)
+	if float64(f) < v {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+// vec is the unit vector of the point at position i in tree order.
+func (ix *Index) vec(i int32) (x, y, z float64) {
+	if ix.vecs != nil {
+		v := &ix.vecs[i]
+		return v[0], v[1], v[2]
+	}
+	return unitVector(ix.at(ix.ids[i]))
 }
 
 func coord(p *kdPoint, axis int) float64 {
@@ -215,11 +289,14 @@ func chord2ToMiles(d2 float64) float64 {
 
 // boxDist2 is the squared distance from q to the nearest point of the node's box: a lower bound on
 // the distance to any point inside.
-func boxDist2(n *kdNode, qx, qy, qz float64) float64 {
+func boxDist2(n *kdBox, qx, qy, qz float64) float64 {
 	return axisGap2(qx, n.min[0], n.max[0]) + axisGap2(qy, n.min[1], n.max[1]) + axisGap2(qz, n.min[2], n.max[2])
 }
 
-func axisGap2(q, lo, hi float64) float64 {
+// axisGap2 is the squared gap from q to [lo, hi]. The bounds are float32 rounded outwards, read as
+// float64: a gap no wider than the one to the exact box, so the bound stays below every point's distance.
+func axisGap2(q float64, lo32, hi32 float32) float64 {
+	lo, hi := float64(lo32), float64(hi32)
 	if q < lo {
 		return (lo - q) * (lo - q)
 	}
@@ -240,10 +317,10 @@ func axisGap2(q, lo, hi float64) float64 {
 // Nearest returns nil when no point qualifies, including when k <= 0, maxMiles is negative or NaN, or
 // the query is not a valid location.
 func (ix *Index) Nearest(lat, lon float64, k int, maxMiles float64, keep func(id int32) bool) []Neighbor {
-	if _, ok := chord2Bound(maxMiles); !ok || k <= 0 || len(ix.points) == 0 || !validLatLon(lat, lon) {
+	if _, ok := chord2Bound(maxMiles); !ok || k <= 0 || len(ix.ids) == 0 || !validLatLon(lat, lon) {
 		return nil
 	}
-	found := ix.NearestAppend(make([]Neighbor, 0, min(k, len(ix.points))), lat, lon, k, maxMiles, keep)
+	found := ix.NearestAppend(make([]Neighbor, 0, min(k, len(ix.ids))), lat, lon, k, maxMiles, keep)
 	if len(found) == 0 {
 		return nil
 	}
@@ -254,7 +331,7 @@ func (ix *Index) Nearest(lat, lon float64, k int, maxMiles float64, keep func(id
 // capacity is at least k it allocates nothing, as the search keeps its working set in that capacity.
 func (ix *Index) NearestAppend(dst []Neighbor, lat, lon float64, k int, maxMiles float64, keep func(id int32) bool) []Neighbor {
 	bound, ok := chord2Bound(maxMiles)
-	if !ok || k <= 0 || len(ix.points) == 0 || !validLatLon(lat, lon) {
+	if !ok || k <= 0 || len(ix.ids) == 0 || !validLatLon(lat, lon) {
 		return dst
 	}
 	qx, qy, qz := unitVector(lat, lon)
@@ -266,11 +343,11 @@ func (ix *Index) NearestAppend(dst []Neighbor, lat, lon float64, k int, maxMiles
 	worst := bound
 
 	type pending struct {
-		node int32
-		d2   float64
+		node, lo, hi int32 // the node and its points, ids[lo:hi]
+		d2           float64
 	}
 	var stack [maxDepth]pending
-	stack[0] = pending{0, boxDist2(&ix.nodes[0], qx, qy, qz)}
+	stack[0] = pending{0, 0, int32(len(ix.ids)), boxDist2(&ix.nodes[0], qx, qy, qz)}
 	sp := 1
 	for sp > 0 {
 		sp--
@@ -279,45 +356,45 @@ func (ix *Index) NearestAppend(dst []Neighbor, lat, lon float64, k int, maxMiles
 		if e.d2 > worst {
 			continue
 		}
-		n := &ix.nodes[e.node]
-		if n.left >= 0 {
-			near, far := n.left, n.left+1
-			dNear := boxDist2(&ix.nodes[near], qx, qy, qz)
-			dFar := boxDist2(&ix.nodes[far], qx, qy, qz)
-			if dFar < dNear {
-				near, far, dNear, dFar = far, near, dFar, dNear
+		if e.hi-e.lo > leafSize {
+			mid := e.lo + (e.hi-e.lo)/2
+			near := pending{2*e.node + 1, e.lo, mid, boxDist2(&ix.nodes[2*e.node+1], qx, qy, qz)}
+			far := pending{2*e.node + 2, mid, e.hi, boxDist2(&ix.nodes[2*e.node+2], qx, qy, qz)}
+			if far.d2 < near.d2 {
+				near, far = far, near
 			}
 			// Push the farther child first so that the nearer is searched first and tightens worst
 			// before the farther is looked at again.
-			if dFar <= worst {
-				stack[sp] = pending{far, dFar}
+			if far.d2 <= worst {
+				stack[sp] = far
 				sp++
 			}
-			if dNear <= worst {
-				stack[sp] = pending{near, dNear}
+			if near.d2 <= worst {
+				stack[sp] = near
 				sp++
 			}
 			continue
 		}
-		for i := n.lo; i < n.hi; i++ {
-			p := &ix.points[i]
-			dx, dy, dz := p.x-qx, p.y-qy, p.z-qz
+		for i := e.lo; i < e.hi; i++ {
+			x, y, z := ix.vec(i)
+			dx, dy, dz := x-qx, y-qy, z-qz
 			d2 := dx*dx + dy*dy + dz*dz
 			if d2 > worst {
 				continue
 			}
+			id := ix.ids[i]
 			full := len(dst)-base == k
-			if full && !neighborLess(d2, p.id, dst[base]) {
+			if full && !neighborLess(d2, id, dst[base]) {
 				continue
 			}
-			if keep != nil && !keep(p.id) {
+			if keep != nil && !keep(id) {
 				continue
 			}
 			if full {
-				dst[base] = Neighbor{ID: p.id, Miles: d2}
+				dst[base] = Neighbor{ID: id, Miles: d2}
 				h.down(dst[base:], 0)
 			} else {
-				dst = append(dst, Neighbor{ID: p.id, Miles: d2})
+				dst = append(dst, Neighbor{ID: id, Miles: d2})
 				h.up(dst[base:], len(dst)-base-1)
 			}
 			if len(dst)-base == k {
@@ -397,41 +474,43 @@ func (ix *Index) Within(lat, lon float64, maxMiles float64, keep func(id int32) 
 // WithinAppend is Within appending to dst, so a caller can reuse one buffer across queries.
 func (ix *Index) WithinAppend(dst []Neighbor, lat, lon float64, maxMiles float64, keep func(id int32) bool) []Neighbor {
 	bound, ok := chord2Bound(maxMiles)
-	if !ok || len(ix.points) == 0 || !validLatLon(lat, lon) {
+	if !ok || len(ix.ids) == 0 || !validLatLon(lat, lon) {
 		return dst
 	}
 	qx, qy, qz := unitVector(lat, lon)
-	var stack [maxDepth]int32
+	type pending struct{ node, lo, hi int32 }
+	var stack [maxDepth]pending
 	sp := 0
 	if boxDist2(&ix.nodes[0], qx, qy, qz) <= bound {
-		stack[0] = 0
+		stack[0] = pending{0, 0, int32(len(ix.ids))}
 		sp = 1
 	}
 	for sp > 0 {
 		sp--
-		n := &ix.nodes[stack[sp]]
-		if n.left >= 0 {
-			for _, c := range [2]int32{n.left, n.left + 1} {
-				if boxDist2(&ix.nodes[c], qx, qy, qz) <= bound {
+		e := stack[sp]
+		if e.hi-e.lo > leafSize {
+			mid := e.lo + (e.hi-e.lo)/2
+			for _, c := range [2]pending{{2*e.node + 1, e.lo, mid}, {2*e.node + 2, mid, e.hi}} {
+				if boxDist2(&ix.nodes[c.node], qx, qy, qz) <= bound {
 					stack[sp] = c
 					sp++
 				}
 			}
 			continue
 		}
-		for i := n.lo; i < n.hi; i++ {
-			p := &ix.points[i]
-			dx, dy, dz := p.x-qx, p.y-qy, p.z-qz
+		for i := e.lo; i < e.hi; i++ {
+			x, y, z := ix.vec(i)
+			dx, dy, dz := x-qx, y-qy, z-qz
 			d2 := dx*dx + dy*dy + dz*dz
 			if d2 > bound {
 				continue
 			}
 			// The bound is a hair wide, so check the exact distance before asking keep.
 			miles := chord2ToMiles(d2)
-			if miles > maxMiles || (keep != nil && !keep(p.id)) {
+			if miles > maxMiles || (keep != nil && !keep(ix.ids[i])) {
 				continue
 			}
-			dst = append(dst, Neighbor{ID: p.id, Miles: miles})
+			dst = append(dst, Neighbor{ID: ix.ids[i], Miles: miles})
 		}
 	}
 	return dst

@@ -90,6 +90,16 @@ func TestMemoryBreakdown(t *testing.T) {
 		f.Close()
 	}
 
+	if e := snap.engine; e != nil {
+		hb, sb, rb := e.SpatialBytes()
+		for _, x := range []struct {
+			what  string
+			bytes int
+		}{{"spatial index over homes", hb}, {"spatial index over sales", sb}, {"spatial index over rents", rb}} {
+			t.Logf("  %-52s %8.1f MiB %6.1f B/home", x.what, float64(x.bytes)/(1<<20), float64(x.bytes)/float64(n))
+		}
+	}
+
 	// Then what each part holds: dropped one at a time from a copy of the snapshot, newest first.
 	last := heap()
 	release := []struct {
