@@ -180,29 +180,7 @@ export function CreatePortfolioDialog({ open, onClose, jobHomes, jobId, jobLoadi
                   />
                 </Field>
                 <div className="grid gap-4 sm:grid-cols-2">
-                  <Field
-                    id="portfolio-alertThreshold"
-                    label="Alert threshold (%)"
-                    error={errors.alertThreshold}
-                    hint="Alert when a home moves more than this in a month; empty for no alerts"
-                  >
-                    <Input
-                      inputMode="decimal"
-                      value={threshold}
-                      onChange={(e) => setThreshold(e.target.value)}
-                      {...fieldA11y("portfolio-alertThreshold", errors.alertThreshold)}
-                    />
-                  </Field>
-                  <Field id="portfolio-webhookUrl" label="Webhook URL (optional)" error={errors.webhookUrl} hint="Alerts are posted here, signed">
-                    <Input
-                      type="url"
-                      inputMode="url"
-                      maxLength={2000}
-                      value={webhook}
-                      onChange={(e) => setWebhook(e.target.value)}
-                      {...fieldA11y("portfolio-webhookUrl", errors.webhookUrl)}
-                    />
-                  </Field>
+                  <AlertFields idPrefix="portfolio" threshold={threshold} onThreshold={setThreshold} webhook={webhook} onWebhook={setWebhook} errors={errors} />
                 </div>
                 {fromJob || sheet ? (
                   errors.homes ? (
@@ -258,5 +236,45 @@ export function HomeFields({ idPrefix, home, onChange, errors }: HomeFieldsProps
         <Input autoComplete="postal-code" inputMode="numeric" maxLength={10} value={home.zip ?? ""} onChange={set("zip")} {...fieldA11y(`${idPrefix}-zip`, errors.zip)} />
       </Field>
     </div>
+  );
+}
+
+interface AlertFieldsProps {
+  idPrefix: string;
+  threshold: string;
+  onThreshold: (v: string) => void;
+  webhook: string;
+  onWebhook: (v: string) => void;
+  errors: Record<string, string>;
+}
+
+/** A portfolio's alert threshold (%) and webhook fields, as creating it and its settings ask them. */
+export function AlertFields({ idPrefix, threshold, onThreshold, webhook, onWebhook, errors }: AlertFieldsProps) {
+  return (
+    <>
+      <Field
+        id={`${idPrefix}-alertThreshold`}
+        label="Alert threshold (%)"
+        error={errors.alertThreshold}
+        hint="Alert when a home moves more than this in a month; empty for no alerts"
+      >
+        <Input
+          inputMode="decimal"
+          value={threshold}
+          onChange={(e) => onThreshold(e.target.value)}
+          {...fieldA11y(`${idPrefix}-alertThreshold`, errors.alertThreshold)}
+        />
+      </Field>
+      <Field id={`${idPrefix}-webhookUrl`} label="Webhook URL (optional)" error={errors.webhookUrl} hint="Alerts are posted here, signed; empty for none">
+        <Input
+          type="url"
+          inputMode="url"
+          maxLength={2000}
+          value={webhook}
+          onChange={(e) => onWebhook(e.target.value)}
+          {...fieldA11y(`${idPrefix}-webhookUrl`, errors.webhookUrl)}
+        />
+      </Field>
+    </>
   );
 }

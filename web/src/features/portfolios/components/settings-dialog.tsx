@@ -8,6 +8,7 @@ import { toast } from "@/components/ui/use-toast";
 import { ApiError, errorMessage } from "@/lib/api";
 import { useUpdatePortfolio, type Portfolio } from "../api/portfolios-api";
 import { checkThreshold } from "../portfolios-helpers";
+import { AlertFields } from "./create-portfolio-dialog";
 
 const SAVE_FAILED = "Could not save the portfolio's settings";
 const FIELDS = ["name", "alertThreshold", "webhookUrl"] as const;
@@ -79,29 +80,7 @@ export function SettingsDialog({ open, onClose, portfolio }: { open: boolean; on
           <Field id="settings-name" label="Name" error={errors.name}>
             <Input maxLength={100} value={name} onChange={(e) => setName(e.target.value)} {...fieldA11y("settings-name", errors.name, true)} />
           </Field>
-          <Field
-            id="settings-alertThreshold"
-            label="Alert threshold (%)"
-            error={errors.alertThreshold}
-            hint="Alert when a home moves more than this in a month; empty for no alerts"
-          >
-            <Input
-              inputMode="decimal"
-              value={threshold}
-              onChange={(e) => setThreshold(e.target.value)}
-              {...fieldA11y("settings-alertThreshold", errors.alertThreshold)}
-            />
-          </Field>
-          <Field id="settings-webhookUrl" label="Webhook URL (optional)" error={errors.webhookUrl} hint="Alerts are posted here, signed; empty for none">
-            <Input
-              type="url"
-              inputMode="url"
-              maxLength={2000}
-              value={webhook}
-              onChange={(e) => setWebhook(e.target.value)}
-              {...fieldA11y("settings-webhookUrl", errors.webhookUrl)}
-            />
-          </Field>
+          <AlertFields idPrefix="settings" threshold={threshold} onThreshold={setThreshold} webhook={webhook} onWebhook={setWebhook} errors={errors} />
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onClose} disabled={update.isPending}>
               Cancel
