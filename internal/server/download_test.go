@@ -95,11 +95,12 @@ func TestDownloadsStreamInBoundedMemory(t *testing.T) {
 	// buffer of the sheet, which it spills to a temporary file once it reaches 16 MB (the buffer's capacity may
 	// then be 32 MB): bounds that do not grow with the job. The XLSX peak reads about 35 MB on an idle machine and read
 	// 40.8 MB once in a loaded CI run (what the test process's other goroutines hold meanwhile): bound 44 MB, far
-	// under the hundreds of megabytes the job's results and sheet take when held whole.
+	// under the hundreds of megabytes the job's results and sheet take when held whole. The CSV peak reads 3.7-4.6 MB
+	// on an idle machine and read 8.4 MB once in a loaded CI run (the same other goroutines): bound 12 MB.
 	for _, tt := range []struct {
 		format string
 		bound  uint64
-	}{{"csv", 8 << 20}, {"xlsx", 44 << 20}} {
+	}{{"csv", 12 << 20}, {"xlsx", 44 << 20}} {
 		format, bound := tt.format, tt.bound
 		t.Run(format, func(t *testing.T) {
 			out, err := os.Create(filepath.Join(t.TempDir(), "results."+format))
