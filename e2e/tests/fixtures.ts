@@ -96,6 +96,23 @@ export async function signInThroughUI(page: Page, email: string, password: strin
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/** A home as Property Lookup's form takes it; `state` is the State list's option as it reads ("Washington"). */
+export interface LookupHome {
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/** Fills Property Lookup's form (the page is open) with a home; the caller presses the button. */
+export async function fillLookup(page: Page, home: LookupHome): Promise<void> {
+  await page.getByLabel("Street Address").fill(home.address);
+  await page.getByLabel("City").fill(home.city);
+  await page.getByLabel("State").click();
+  await page.getByRole("option", { name: home.state, exact: true }).click();
+  await page.getByLabel("ZIP Code").fill(home.zip);
+}
+
 /** The notifications area that holds the (single) toast. */
 export function toasts(page: Page) {
   return page.getByRole("region", { name: /Notifications/ });

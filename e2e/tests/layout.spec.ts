@@ -4,7 +4,7 @@
 // signed-in header on a phone shows the brand.
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_ROWS, jobById, nowhere } from "./batch";
-import { expect, test } from "./fixtures";
+import { expect, fillLookup, test } from "./fixtures";
 import { openSignedIn, registerByApi } from "./public-api";
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -85,11 +85,7 @@ for (const [name, viewport] of [
       const session = await registerByApi(request, "layout-chart", "Cai Chart");
       await openSignedIn(page, session.token, "/property-lookup");
       const home = DEMO_ROWS[0];
-      await page.getByLabel("Street Address").fill(home.street);
-      await page.getByLabel("City").fill(home.city);
-      await page.getByLabel("State").click();
-      await page.getByRole("option", { name: "Washington", exact: true }).click();
-      await page.getByLabel("ZIP Code").fill(home.zip);
+      await fillLookup(page, { address: home.street, city: home.city, state: "Washington", zip: home.zip });
       await page.getByRole("button", { name: "Get Property Valuation" }).click();
       await expect(page.getByTestId("valuation-result")).toBeVisible();
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Download, Page } from "@playwright/test";
 import { csvFile, DEMO_ROWS, isZip, jobRow, nowhere } from "./batch";
-import { expect, test, toastTitle, toasts } from "./fixtures";
+import { expect, fillLookup, test, toastTitle, toasts } from "./fixtures";
 import { creditsOf, openSignedIn, parseCsv, registerByApi } from "./public-api";
 import { portfolioById, runDemoJob, usd } from "./portfolios";
 import { checkScreen, scan, VIEWPORTS } from "./walk";
@@ -220,11 +220,7 @@ for (const viewport of VIEWPORTS) {
       await closeToast(page);
       await page.goto("/property-lookup");
       const home = DEMO_ROWS[3];
-      await page.getByLabel("Street Address").fill(home.street);
-      await page.getByLabel("City").fill(home.city);
-      await page.getByLabel("State").click();
-      await page.getByRole("option", { name: "Washington", exact: true }).click();
-      await page.getByLabel("ZIP Code").fill(home.zip);
+      await fillLookup(page, { address: home.street, city: home.city, state: "Washington", zip: home.zip });
       await page.getByRole("button", { name: "Get Property Valuation" }).click();
       await expect(page.getByTestId("valuation-result")).toContainText(home.formatted.split(",")[0]!);
       expect(await creditsOf(request, session.token)).toBe(97);

@@ -1,18 +1,10 @@
 import { readFileSync } from "node:fs";
-import { expect, registerThroughUI, test, toastTitle, uniqueEmail } from "./fixtures";
+import { expect, fillLookup, registerThroughUI, test, toastTitle, uniqueEmail } from "./fixtures";
 import { checkAtBothSizes } from "./walk";
 
 // The server under test starts on an empty development database, so it generates the demo market (seed 1).
 // 7006 Maple Rd, Seattle 98103 is one of its homes with several recorded sales.
 const DEMO_HOME = { address: "7006 Maple Road", city: "Seattle", state: "Washington", zip: "98103" };
-
-async function fillLookup(page: import("@playwright/test").Page, a: typeof DEMO_HOME) {
-  await page.getByLabel("Street Address").fill(a.address);
-  await page.getByLabel("City").fill(a.city);
-  await page.getByLabel("State").click();
-  await page.getByRole("option", { name: a.state, exact: true }).click();
-  await page.getByLabel("ZIP Code").fill(a.zip);
-}
 
 test("looking up a demo home shows its valuation and costs one credit", async ({ page }) => {
   await registerThroughUI(page, { fullName: "Lee Lookup", email: uniqueEmail("lookup"), password: "password-123" });

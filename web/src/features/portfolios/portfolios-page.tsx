@@ -582,7 +582,7 @@ function HomesCard({ p, onExportCsv, onExportXlsx }: HomesCardProps) {
 const EMPTY_HOME: HomeInput = { address: "", city: "", state: "", zip: "" };
 
 function AddHomeCard({ portfolioId }: { portfolioId: number }) {
-  const add = useAddHomes(portfolioId);
+  const add = useAddHomes();
   const { refreshUser } = useAuth();
   const [home, setHome] = useState<HomeInput>(EMPTY_HOME);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -603,7 +603,7 @@ function AddHomeCard({ portfolioId }: { portfolioId: number }) {
     }
     setErrors({});
     const asked = Object.fromEntries(Object.entries(home).filter(([, v]) => v !== "")) as HomeInput;
-    add.mutate([asked], {
+    add.mutate({ id: portfolioId, homes: [asked] }, {
       onSuccess: (res) => {
         void refreshUser();
         const { added, credits } = addedCount(res.results);

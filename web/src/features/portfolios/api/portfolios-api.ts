@@ -91,11 +91,15 @@ export function useCreatePortfolio() {
   });
 }
 
-export function useAddHomes(id: number) {
+/**
+ * Adds homes to a portfolio (each valued and charged as creating). The portfolio is named at each call, not at the
+ * hook: Add to Portfolio lets the user choose it in the dialog.
+ */
+export function useAddHomes() {
   const invalidate = useInvalidatePortfolios();
   return useMutation({
-    mutationFn: (properties: HomeInput[]) =>
-      apiJson<Schemas["PortfolioAddResult"]>("POST", `${PORTFOLIOS_PATH}/${id}/properties`, { properties }),
+    mutationFn: ({ id, homes }: { id: number; homes: HomeInput[] }) =>
+      apiJson<Schemas["PortfolioAddResult"]>("POST", `${PORTFOLIOS_PATH}/${id}/properties`, { properties: homes }),
     onSuccess: () => void invalidate(),
   });
 }

@@ -47,6 +47,23 @@ describe("Add to Portfolio", () => {
     expect(screen.getByText("Open the portfolio").closest("a")).toHaveAttribute("href", "/portfolios/7");
   });
 
+  it("sends one request for a double click, and holds the dialog open while it is sent", async () => {
+    let answer!: (reply: { body: unknown }) => void;
+    const { user, onClose, requests } = render({
+      "GET /api/portfolios?limit=100": page([makePortfolio()]),
+      "POST /api/portfolios/7/properties": () => new Promise((resolve) => (answer = resolve)),
+    });
+    const dialog = await screen.findByRole("dialog", { name: "Add to Portfolio" });
+    await user.dblClick(await within(dialog).findByRole("button", { name: "Add (1 credit)" }));
+    expect(within(dialog).getByRole("button", { name: "Adding..." })).toHaveAttribute("aria-disabled", "true");
+    expect(within(dialog).getByRole("button", { name: "Cancel" })).toBeDisabled();
+    await user.keyboard("{Escape}");
+    expect(onClose).not.toHaveBeenCalled();
+    answer({ body: { results: [{ index: 0, status: "added", homeId: 3, formattedAddress: FORMATTED, value: 700000, creditsUsed: 1 }] } });
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
   it("says a home the portfolio already holds was not added and not charged", async () => {
     const { user, onClose } = render({
       "GET /api/portfolios?limit=100": page([makePortfolio()]),

@@ -9,18 +9,17 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { toastInsufficientCredits } from "@/components/insufficient-credits";
-import { ApiError, apiJson, errorMessage } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import {
   HOME_COST,
-  PORTFOLIOS_PATH,
+  useAddHomes,
   useCreatePortfolio,
   usePortfolios,
   type HomeInput,
   type PortfolioRowResult,
 } from "../api/portfolios-api";
 import { creditsText, homesText } from "../portfolios-helpers";
-import { useQueryClient } from "@tanstack/react-query";
 
 const ADD_FAILED = "Could not add the home to the portfolio";
 /** The choice of the select that makes a new portfolio rather than adding to one. */
@@ -44,11 +43,11 @@ interface AddToPortfolioDialogProps {
 export function AddToPortfolioDialog({ open, onClose, home, formattedAddress }: AddToPortfolioDialogProps) {
   const list = usePortfolios();
   const create = useCreatePortfolio();
-  const queryClient = useQueryClient();
+  const add = useAddHomes();
+  const pending = create.isPending || add.isPending;
   const { refreshUser } = useAuth();
   const [choice, setChoice] = useState<string>("");
   const [name, setName] = useState("");
-  const [pending, setPending] = useState(false);
   const [error, setError] = useState<{ field: "name" | "portfolio" | "home"; message: string } | null>(null);
   const portfolios = list.data?.data ?? [];
 
@@ -64,9 +63,9 @@ export function AddToPortfolioDialog({ open, onClose, home, formattedAddress }: 
   const selected = choice || (newest ? String(newest.id) : NEW);
   const isNew = selected === NEW;
 
+  // (The mutations read the portfolios again themselves.)
   const added = (id: number, portfolioName: string) => {
     void refreshUser();
-    void queryClient.invalidateQueries({ queryKey: ["portfolios"] });
     toast({
       title: "Added to Portfolio",
       description: (
@@ -104,7 +103,7 @@ export function AddToPortfolioDialog({ open, onClose, home, formattedAddress }: 
     toast({ variant: "destructive", title: ADD_FAILED, description: errorMessage(err, ADD_FAILED) });
   };
 
-  const submit = async (ev: FormEvent) => {
+  const submit = (ev: FormEvent) => {
     ev.preventDefault();
     if (pending) return;
     setError(null);
@@ -114,31 +113,24 @@ export function AddToPortfolioDialog({ open, onClose, home, formattedAddress }: 
         document.getElementById("add-portfolio-name")?.focus();
         return;
       }
-      setPending(true);
       create.mutate(
         { name: name.trim(), alertThreshold: 5, properties: [home] },
         {
           onSuccess: (created) => (created.homeCount > 0 ? added(created.id, created.name) : refused(created.results[0])),
           onError: failed,
-          onSettled: () => setPending(false),
         },
       );
       return;
     }
     const target = portfolios.find((p) => String(p.id) === selected);
     if (!target) return;
-    setPending(true);
-    try {
-      const res = await apiJson<{ results: PortfolioRowResult[] }>("POST", `${PORTFOLIOS_PATH}/${target.id}/properties`, {
-        properties: [home],
-      });
-      if (res.results[0]?.status === "added") added(target.id, target.name);
-      else refused(res.results[0]);
-    } catch (err) {
-      failed(err);
-    } finally {
-      setPending(false);
-    }
+    add.mutate(
+      { id: target.id, homes: [home] },
+      {
+        onSuccess: (res) => (res.results[0]?.status === "added" ? added(target.id, target.name) : refused(res.results[0])),
+        onError: failed,
+      },
+    );
   };
 
   return (
@@ -160,7 +152,7 @@ export function AddToPortfolioDialog({ open, onClose, home, formattedAddress }: 
             {errorMessage(list.error, "Could not load your portfolios")}
           </p>
         ) : (
-          <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4" aria-label="Add to portfolio">
+          <form noValidate onSubmit={submit} className="space-y-4" aria-label="Add to portfolio">
             {portfolios.length > 0 ? (
               <Field id="add-portfolio-choice" label="Portfolio" error={error?.field === "portfolio" ? error.message : undefined}>
                 <Select value={selected} onValueChange={setChoice}>
