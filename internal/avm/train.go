@@ -211,6 +211,7 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 	}
 	for k := range as {
 		as[k].lat, as[k].lon = home(k).Lat, home(k).Lon
+		as[k].home = m.Sales[idx[k]].Property
 	}
 	// The whole market's index: over a long history, from the time effects too; over a short one, the monthly
 	// median residual against a quick model without time, out of fold so that the residuals are honest. The time

@@ -13,7 +13,7 @@ import (
 // metro's ZIP codes follow their metro's own index, whose change over five years is the generator's growth within 1
 // point a year (the bound) and over the last twelve months within 2.5, and Phoenix (+7% a year) rises faster
 // than Seattle (+4.5%) over both. Before the area indexes every ZIP of every metro showed one +2.4% a year. The bounds
-// hold on every day measured (docs/accuracy.md, "Price index": the largest misses over eight days are 0.82 and 1.90
+// hold on every day measured (docs/accuracy.md, "Price index": the largest misses over eight days are 0.79 and 1.71
 // points), not the 1 point for the twelve months, which at 3,000 homes even an estimator that knows every
 // home's true value misses by up to 2.8 points (the sales' own luck).
 func TestDemoMetroIndexes(t *testing.T) {
