@@ -681,12 +681,14 @@ function PastAlert({ alert: a }: { alert: PortfolioAlert }) {
                 <th scope="row" className={cn("py-2 pr-4 text-left font-medium", cardTable.span)}>
                   <span className="break-words">{m.formattedAddress}</span>
                 </th>
-                <td data-label={`Before (${monthLabel(m.previousMonth)})`} className={cn("py-2 pr-4 text-right tabular-nums", cardTable.cell)}>
+                {/* On a phone each value is labelled with its month; above, the month is under the value. */}
+                <td data-label={monthLabel(m.previousMonth)} className={cn("py-2 pr-4 text-right tabular-nums", cardTable.cell)}>
                   {dollars(m.previousValue)}
                   <span className="block text-xs text-muted-foreground max-sm:hidden">{monthLabel(m.previousMonth)}</span>
                 </td>
-                <td data-label="After" className={cn("py-2 pr-4 text-right tabular-nums", cardTable.cell)}>
+                <td data-label={monthLabel(a.month)} className={cn("py-2 pr-4 text-right tabular-nums", cardTable.cell)}>
                   {dollars(m.value)}
+                  <span className="block text-xs text-muted-foreground max-sm:hidden">{monthLabel(a.month)}</span>
                 </td>
                 <td data-label="Change" className={cn("py-2 text-right font-semibold tabular-nums", cardTable.cell)}>
                   {signedPercent(m.changePercent)}
