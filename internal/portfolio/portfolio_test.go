@@ -521,7 +521,7 @@ func TestMonthlyRevaluationAcrossInstances(t *testing.T) {
 // A portfolio's past alerts are the months that sent one, newest first, each as it was sent (the threshold then,
 // the homes that moved); a month with no home past the threshold sent nothing and is not listed; pages read a
 // part; another account's portfolio is not found.
-func TestAlertsAreListedNewestFirst(t *testing.T) {
+func TestPortfolioAlertsAreListedNewestFirst(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, url string) {
 		e := setup(t, url)
 		ctx := context.Background()

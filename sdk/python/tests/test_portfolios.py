@@ -86,7 +86,7 @@ def test_portfolio_alerts(server: Server) -> None:
     pid = c.create_portfolio("Watched", [HOME], alert_threshold=0.1)["id"]
     # A new portfolio has sent nothing: its first alert comes with next month's revaluation. (The server's clock
     # is shared by every test of the session, so no month is made to pass here; internal/server's
-    # TestPortfolioAlerts and internal/portfolio's TestAlertsAreListedNewestFirst read alerts that were sent.)
+    # TestPortfolioAlerts and internal/portfolio's TestPortfolioAlertsAreListedNewestFirst read alerts that were sent.)
     alerts = c.portfolio_alerts(pid)
     assert alerts["data"] == [], alerts
     assert alerts["pagination"]["total"] == 0 and alerts["pagination"]["limit"] == 12, alerts
