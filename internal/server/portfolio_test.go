@@ -409,7 +409,7 @@ func TestPortfolioAlerts(t *testing.T) {
 		pg = read(req{method: "GET", path: dash + "?limit=1&page=2", token: token})
 		if len(pg.Data) != 1 || pg.Data[0].Month != "2026-04" || !pg.Pagination.HasPreviousPage || pg.Pagination.HasNextPage ||
 			pg.Pagination.TotalPages != 2 {
-			t.Errorf("page 2 of 1 = %+v, want April, the last page", pg)
+			t.Errorf("page 2 at one alert a page = %+v, want April, the last page", pg)
 		}
 		pg = read(req{method: "GET", path: pub + "?page=1000000&limit=1000", header: map[string]string{"x-api-key": key}})
 		if len(pg.Data) != 0 || pg.Pagination.Total != 2 || pg.Pagination.HasNextPage {
