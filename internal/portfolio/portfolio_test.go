@@ -517,3 +517,77 @@ func TestMonthlyRevaluationAcrossInstances(t *testing.T) {
 		}
 	})
 }
+
+// A portfolio's past alerts are the months that sent one, newest first, each as it was sent (the threshold then,
+// the homes that moved); a month with no home past the threshold sent nothing and is not listed; pages read a
+// part; another account's portfolio is not found.
+func TestPortfolioAlertsAreListedNewestFirst(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, url string) {
+		e := setup(t, url)
+		ctx := context.Background()
+		threshold := 5.0
+		p, _, err := e.svc.Create(ctx, call(e.userID), portfolio.Settings{Name: "Rentals", AlertThreshold: &threshold},
+			homes("1 A St", "2 B St"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if list, total, err := e.svc.Alerts(ctx, e.userID, p.ID, 0, 10); err != nil || total != 0 || len(list) != 0 {
+			t.Fatalf("alerts of a new portfolio = %+v, %d, %v; want none", list, total, err)
+		}
+		// April: 1 A St up 10%. May: nothing moves. June: 1 A St back down (-9.09%), 2 B St up 20%.
+		e.valuer.factor["1 A ST|2026-04"], e.valuer.factor["1 A ST|2026-05"] = 1.10, 1.10
+		e.valuer.factor["2 B ST|2026-06"] = 1.20
+		runs := map[string]time.Time{}
+		for _, at := range []time.Time{
+			time.Date(2026, 4, 1, 0, 30, 0, 0, time.UTC),
+			time.Date(2026, 5, 1, 0, 30, 0, 0, time.UTC),
+			time.Date(2026, 6, 1, 0, 30, 0, 0, time.UTC),
+		} {
+			e.clock.Set(at)
+			if _, err := e.svc.Revalue(ctx); err != nil {
+				t.Fatal(err)
+			}
+			runs[portfolio.Month(at)] = at
+		}
+
+		list, total, err := e.svc.Alerts(ctx, e.userID, p.ID, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != 2 || len(list) != 2 || list[0].Month != "2026-06" || list[1].Month != "2026-04" {
+			t.Fatalf("alerts = %+v (total %d), want June then April (May sent nothing)", list, total)
+		}
+		june, april := list[0], list[1]
+		if !june.CreatedAt.Equal(runs["2026-06"]) || june.Threshold != 5 || len(june.Homes) != 2 {
+			t.Errorf("June's alert = %+v, want the run's time, threshold 5, two homes", june)
+		}
+		want := portfolio.Move{HomeID: april.Homes[0].HomeID, FormattedAddress: "1 A ST, SEATTLE, WA 98103",
+			PreviousMonth: "2026-03", PreviousValue: 500000, Value: 550000, ChangePercent: 10}
+		if len(april.Homes) != 1 || april.Homes[0] != want || !april.CreatedAt.Equal(runs["2026-04"]) {
+			t.Errorf("April's alert = %+v, want %+v", april, want)
+		}
+		if m := june.Homes[0]; m.PreviousMonth != "2026-05" || m.PreviousValue != 550000 || m.Value != 500000 ||
+			m.ChangePercent != -9.09 {
+			t.Errorf("June's first mover = %+v, want 550000 in May to 500000 (-9.09%%)", m)
+		}
+
+		// Pages: the second of one alert a page is April; a page past the last is empty with the same total.
+		for _, c := range []struct {
+			offset, limit int
+			months        []string
+		}{{0, 1, []string{"2026-06"}}, {1, 1, []string{"2026-04"}}, {2, 1, nil}, {999_999_000, 1000, nil}} {
+			list, total, err := e.svc.Alerts(ctx, e.userID, p.ID, c.offset, c.limit)
+			var got []string
+			for _, a := range list {
+				got = append(got, a.Month)
+			}
+			if err != nil || total != 2 || strings.Join(got, ",") != strings.Join(c.months, ",") {
+				t.Errorf("offset %d limit %d = %v (total %d), %v; want %v", c.offset, c.limit, got, total, err, c.months)
+			}
+		}
+
+		if _, _, err := e.svc.Alerts(ctx, e.otherID, p.ID, 0, 10); !errors.Is(err, portfolio.ErrNotFound) {
+			t.Errorf("another account's alerts: %v, want portfolio_not_found", err)
+		}
+	})
+}

@@ -64,6 +64,9 @@ type Store interface {
 	// SaveAlert stores a's month as decided and, when it has homes, queues its email and (with a webhook) its
 	// webhook; false when the month was decided before.
 	SaveAlert(ctx context.Context, a Alert, enqueue Enqueue) (bool, error)
+	// PortfolioAlerts is a page of a portfolio's sent alerts (those with homes), newest month first, and how many
+	// there are.
+	PortfolioAlerts(ctx context.Context, portfolioID int64, offset, limit int) ([]Alert, int, error)
 }
 
 // Service runs portfolios.
@@ -297,6 +300,17 @@ func (s *Service) Get(ctx context.Context, userID, id int64, offset, limit int) 
 // List is a page of the user's portfolios, newest first, and how many there are.
 func (s *Service) List(ctx context.Context, userID int64, offset, limit int) ([]Portfolio, int, error) {
 	return s.store.Portfolios(ctx, userID, offset, limit)
+}
+
+// Alerts is a page of the alerts the user's portfolio has sent (by email, and to its webhook if it has one), newest
+// month first, each as it was sent, and how many there are. A month whose homes all stayed within the threshold sent
+// nothing and is not listed.
+func (s *Service) Alerts(ctx context.Context, userID, id int64, offset, limit int) ([]Alert, int, error) {
+	p, err := s.store.Portfolio(ctx, userID, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s.store.PortfolioAlerts(ctx, p.ID, offset, limit)
 }
 
 // Remove removes homes from the user's portfolio; ids that are not its homes are a 404.

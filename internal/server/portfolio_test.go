@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"valuator/internal/portfolio"
 	"valuator/internal/testdb"
 )
 
@@ -316,6 +319,132 @@ func TestPortfolioSettings(t *testing.T) {
 		r.json(t, &d)
 		if d.Name != "Seattle rentals" {
 			t.Errorf("after the refused requests the name is %q", d.Name)
+		}
+	})
+}
+
+// A portfolio's past alerts, by key and by session: the months that sent one, newest first, each with its threshold
+// and the homes that moved as the alert carried them; a month that sent nothing is not listed; pages; another
+// account's portfolio is 404; a bad id or paging parameter is 400 naming it; a page far past the last is an empty
+// page. The alerts are stored as the monthly run stores them (store.SaveAlert), at times of the test's clock.
+func TestPortfolioAlerts(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, dbURL string) {
+		a := newTestApp(t, dbURL, withSeattle)
+		token, _ := a.register("jane@example.com", "correct-horse", "Jane Doe")
+		john, _ := a.register("john@example.com", "correct-horse", "John Roe")
+		key := a.createKey(token, "Production", 60).Value
+		johnKey := a.createKey(john, "Other", 60).Value
+		r := a.do(req{method: "POST", path: "/api/v1/portfolios", header: map[string]string{"x-api-key": key},
+			body: map[string]any{"name": "Rentals", "alertThreshold": 0.1, "properties": []map[string]any{
+				{"address": "1000 N 40th St", "city": "Seattle", "state": "WA", "zip": "98103"}}}})
+		expectStatus(t, r, http.StatusCreated)
+		var p struct {
+			ID      int64
+			Results []struct {
+				HomeID           int64
+				FormattedAddress string
+				Value            int64
+			}
+		}
+		r.json(t, &p)
+		pub := fmt.Sprintf("/api/v1/portfolios/%d/alerts", p.ID)
+		dash := fmt.Sprintf("/api/portfolios/%d/alerts", p.ID)
+
+		type page struct {
+			Data []struct {
+				Month     string
+				CreatedAt time.Time
+				Threshold float64
+				Homes     []portfolio.Move
+			}
+			Pagination struct {
+				Page, Limit, Total, TotalPages int
+				HasPreviousPage, HasNextPage   bool
+			}
+		}
+		read := func(rq req) page {
+			t.Helper()
+			r := a.do(rq)
+			expectStatus(t, r, http.StatusOK)
+			var pg page
+			r.json(t, &pg)
+			return pg
+		}
+		if pg := read(req{method: "GET", path: dash, token: token}); len(pg.Data) != 0 || pg.Pagination.Total != 0 {
+			t.Errorf("a new portfolio's alerts = %+v, want none", pg)
+		}
+
+		// April: the home moved past 0.1%; May: nothing did (decided, not sent); June: it moved again. Each is
+		// decided on its month's first day on the test's clock (which stays put, so the session lasts).
+		home := p.Results[0]
+		var sent []time.Time
+		for i, moved := range []bool{true, false, true} {
+			at := a.clock.Now().AddDate(0, i+1, 0)
+			al := portfolio.Alert{PortfolioID: p.ID, PortfolioName: "Rentals", Month: portfolio.Month(at),
+				Threshold: 0.1, CreatedAt: at}
+			if moved {
+				al.Homes = []portfolio.Move{{HomeID: home.HomeID, FormattedAddress: home.FormattedAddress,
+					PreviousMonth: fmt.Sprintf("2026-%02d", 3+i), PreviousValue: home.Value, Value: home.Value + 1000 + int64(i),
+					ChangePercent: 0.2}}
+				sent = append(sent, at)
+			}
+			if saved, err := a.db.SaveAlert(context.Background(), al, nil); err != nil || !saved {
+				t.Fatalf("save %s's alert: %v, %v", al.Month, saved, err)
+			}
+		}
+
+		pg := read(req{method: "GET", path: pub, header: map[string]string{"x-api-key": key}})
+		if len(pg.Data) != 2 || pg.Data[0].Month != "2026-06" || pg.Data[1].Month != "2026-04" ||
+			pg.Pagination.Total != 2 || pg.Pagination.Limit != 12 || pg.Pagination.HasNextPage {
+			t.Fatalf("alerts = %+v, want June then April on one page (May sent nothing)", pg)
+		}
+		june := pg.Data[0]
+		want := portfolio.Move{HomeID: home.HomeID, FormattedAddress: home.FormattedAddress, PreviousMonth: "2026-05",
+			PreviousValue: home.Value, Value: home.Value + 1002, ChangePercent: 0.2}
+		if !june.CreatedAt.Equal(sent[1]) || june.Threshold != 0.1 || len(june.Homes) != 1 || june.Homes[0] != want {
+			t.Errorf("June's alert = %+v, want sent at %s with %+v", june, sent[1], want)
+		}
+
+		// The session twin, a page at a time; a page far past the last is empty.
+		pg = read(req{method: "GET", path: dash + "?limit=1&page=2", token: token})
+		if len(pg.Data) != 1 || pg.Data[0].Month != "2026-04" || !pg.Pagination.HasPreviousPage || pg.Pagination.HasNextPage ||
+			pg.Pagination.TotalPages != 2 {
+			t.Errorf("page 2 at one alert a page = %+v, want April, the last page", pg)
+		}
+		pg = read(req{method: "GET", path: pub + "?page=1000000&limit=1000", header: map[string]string{"x-api-key": key}})
+		if len(pg.Data) != 0 || pg.Pagination.Total != 2 || pg.Pagination.HasNextPage {
+			t.Errorf("page 1000000 = %+v, want an empty page of 2 alerts", pg)
+		}
+
+		for _, rq := range []req{
+			{method: "GET", path: pub, header: map[string]string{"x-api-key": johnKey}},
+			{method: "GET", path: dash, token: john},
+			{method: "GET", path: "/api/portfolios/9223372036854775807/alerts", token: token},
+		} {
+			r := a.do(rq)
+			if r.status != http.StatusNotFound || r.errBody(t).Code != "portfolio_not_found" {
+				t.Errorf("GET %s = %d %s, want 404 portfolio_not_found", rq.path, r.status, r.body)
+			}
+		}
+
+		for _, c := range []struct {
+			rq    req
+			field string
+		}{
+			{req{method: "GET", path: "/api/portfolios/abc/alerts", token: token}, "id"},
+			{req{method: "GET", path: "/api/v1/portfolios/0/alerts", header: map[string]string{"x-api-key": key}}, "id"},
+			{req{method: "GET", path: "/api/portfolios/9223372036854775808/alerts", token: token}, "id"},
+			{req{method: "GET", path: dash + "?page=0", token: token}, "page"},
+			{req{method: "GET", path: dash + "?page=1000001", token: token}, "page"},
+			{req{method: "GET", path: pub + "?page=two", header: map[string]string{"x-api-key": key}}, "page"},
+			{req{method: "GET", path: dash + "?limit=0", token: token}, "limit"},
+			{req{method: "GET", path: pub + "?limit=1001", header: map[string]string{"x-api-key": key}}, "limit"},
+		} {
+			c.rq.badRequest = true
+			r := a.do(c.rq)
+			if r.status != http.StatusBadRequest || r.errBody(t).Field != c.field {
+				t.Errorf("GET %s = %d %s, want 400 naming %s", c.rq.path, r.status, r.body, c.field)
+			}
 		}
 	})
 }

@@ -171,6 +171,37 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, view)
 }
 
+// listPortfolioAlerts is a page of the alerts a portfolio sent, newest month first, each as its email and webhook
+// carried it (portfolio.Alert): the month, when it was decided, the threshold then, and the homes that moved past it.
+func (s *Server) listPortfolioAlerts(w http.ResponseWriter, r *http.Request) {
+	id, err := jobID(r, "id")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	page, limit, err := pageParams(r, 12)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	list, total, err := s.portfolios.Alerts(r.Context(), portfolioCaller(r, "").UserID, id, (page-1)*limit, limit)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := make([]map[string]any, len(list))
+	for i, a := range list {
+		homes := make([]map[string]any, len(a.Homes))
+		for j, m := range a.Homes {
+			homes[j] = map[string]any{"homeId": m.HomeID, "formattedAddress": m.FormattedAddress,
+				"previousMonth": m.PreviousMonth, "previousValue": m.PreviousValue, "value": m.Value,
+				"changePercent": m.ChangePercent}
+		}
+		out[i] = map[string]any{"month": a.Month, "createdAt": a.CreatedAt, "threshold": a.Threshold, "homes": homes}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": out, "pagination": paginationOf(page, limit, total)})
+}
+
 func (s *Server) addPortfolioHomes(endpoint string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, err := jobID(r, "id")

@@ -68,6 +68,7 @@ func (s *Server) routeTable() []route {
 		{"PATCH", "/api/v1/portfolios/{id}", s.requireAPIKey(s.withPortfolios(s.updatePortfolio))},
 		{"POST", "/api/v1/portfolios/{id}/properties", s.requireAPIKey(s.withPortfolios(s.addPortfolioHomes("POST /api/v1/portfolios/{id}/properties")))},
 		{"DELETE", "/api/v1/portfolios/{id}/properties", s.requireAPIKey(s.withPortfolios(s.removePortfolioHomes))},
+		{"GET", "/api/v1/portfolios/{id}/alerts", noHead(s.requireAPIKey(s.withPortfolios(s.listPortfolioAlerts)))},
 		{"POST", "/api/portfolios", s.requireUser(s.withPortfolios(s.createPortfolio("POST /api/portfolios")))},
 		{"GET", "/api/portfolios", s.requireUser(s.withPortfolios(s.listPortfolios))},
 		{"GET", "/api/portfolios/{id}", s.requireUser(s.withPortfolios(s.getPortfolio))},
@@ -75,6 +76,7 @@ func (s *Server) routeTable() []route {
 		{"PATCH", "/api/portfolios/{id}", s.requireUser(s.withPortfolios(s.updatePortfolio))},
 		{"POST", "/api/portfolios/{id}/properties", s.requireUser(s.withPortfolios(s.addPortfolioHomes("POST /api/portfolios/{id}/properties")))},
 		{"DELETE", "/api/portfolios/{id}/properties", s.requireUser(s.withPortfolios(s.removePortfolioHomes))},
+		{"GET", "/api/portfolios/{id}/alerts", s.requireUser(s.withPortfolios(s.listPortfolioAlerts))},
 
 		// Usage history and statistics.
 		{"GET", "/api/usage/history", s.requireUser(s.usageHistory)},

@@ -468,3 +468,44 @@ func (db *DB) PortfolioAlert(ctx context.Context, id int64) (a portfolio.Alert, 
 	a.ID = id
 	return a, hook.String, sec.String, nil
 }
+
+// sentAlert holds of a portfolio_alerts row whose payload lists homes: a month decided with no home past the
+// threshold is stored too (so that the month is not decided again) but was never sent. The payload is always
+// portfolio.Alert as json.Marshal writes it, where no homes is "homes":null (or [] for an empty slice), and a quote
+// inside the portfolio's name is escaped, so these patterns match nothing else.
+const sentAlert = `a.payload NOT LIKE '%"homes":null%' AND a.payload NOT LIKE '%"homes":[]%'`
+
+// PortfolioAlerts is a page of a portfolio's sent alerts, newest month first, and how many there are. The month is
+// 'YYYY-MM', so its text orders as time does, and UNIQUE (portfolio_id, month) serves the order.
+func (db *DB) PortfolioAlerts(ctx context.Context, portfolioID int64, offset, limit int) ([]portfolio.Alert, int, error) {
+	x := db.q()
+	var total int
+	if err := x.row(ctx, `SELECT COUNT(*) FROM portfolio_alerts a WHERE a.portfolio_id = ? AND `+sentAlert,
+		portfolioID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if offset >= total {
+		return nil, total, nil
+	}
+	rows, err := x.query(ctx, `SELECT a.id, a.payload FROM portfolio_alerts a WHERE a.portfolio_id = ? AND `+sentAlert+`
+		ORDER BY a.month DESC LIMIT ? OFFSET ?`, portfolioID, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []portfolio.Alert
+	for rows.Next() {
+		var id int64
+		var payload string
+		if err := rows.Scan(&id, &payload); err != nil {
+			return nil, 0, err
+		}
+		var a portfolio.Alert
+		if err := json.Unmarshal([]byte(payload), &a); err != nil {
+			return nil, 0, fmt.Errorf("portfolio alert %d: %w", id, err)
+		}
+		a.ID = id
+		out = append(out, a)
+	}
+	return out, total, rows.Err()
+}

@@ -1356,6 +1356,43 @@ type PortfolioAddResult struct {
 	Results []PortfolioRowResult `json:"results"`
 }
 
+// PortfolioAlert One month's alert of a portfolio, as its email and webhook carried it.
+type PortfolioAlert struct {
+	// CreatedAt When the alert was decided and sent.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Homes The homes whose value moved by more than the threshold from their previous valuation.
+	Homes []struct {
+		// ChangePercent Of the previous value, two decimals.
+		ChangePercent    float32 `json:"changePercent"`
+		FormattedAddress string  `json:"formattedAddress"`
+
+		// HomeId The home's id (it may since have been removed).
+		HomeId int64 `json:"homeId"`
+
+		// PreviousMonth The month of the value before.
+		PreviousMonth string `json:"previousMonth"`
+
+		// PreviousValue Dollars.
+		PreviousValue int64 `json:"previousValue"`
+
+		// Value Dollars, the alert month's value.
+		Value int64 `json:"value"`
+	} `json:"homes"`
+
+	// Month The month revalued.
+	Month string `json:"month"`
+
+	// Threshold The portfolio's alertThreshold that month, a percentage.
+	Threshold float32 `json:"threshold"`
+}
+
+// PortfolioAlertList defines model for PortfolioAlertList.
+type PortfolioAlertList struct {
+	Data       []PortfolioAlert `json:"data"`
+	Pagination Pagination       `json:"pagination"`
+}
+
 // PortfolioChange defines model for PortfolioChange.
 type PortfolioChange struct {
 	// Amount Dollars.
@@ -1934,6 +1971,12 @@ type PublicGetPortfolioParams struct {
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// PublicListPortfolioAlertsParams defines parameters for PublicListPortfolioAlerts.
+type PublicListPortfolioAlertsParams struct {
+	Page  *int `form:"page,omitempty" json:"page,omitempty"`
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // PublicValuationParams defines parameters for PublicValuation.
 type PublicValuationParams struct {
 	// Address Street address (with unit), or the whole address on one line.
@@ -2326,6 +2369,18 @@ type ClientInterface interface {
 	// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
 	PublicUpdatePortfolio(ctx context.Context, id int64, body PublicUpdatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PublicListPortfolioAlerts A portfolio's past alerts
+	//
+	// The alerts the portfolio has sent, newest month first, a page at a time: each month whose revaluation moved
+	// homes by more than the portfolio's `alertThreshold` sent one alert (by email, and to `webhookUrl` when there
+	// is one), listed here as it was sent, with the threshold of that month and each home that moved (its value
+	// the month before and after, and the change in percent). A month whose homes all stayed within the threshold
+	// sent nothing and is not listed; a portfolio without a threshold sends no alerts. Free. Another account's
+	// portfolio answers 404, as one that does not exist.
+	//
+	// Corresponds with GET /api/v1/portfolios/{id}/alerts (the `PublicListPortfolioAlerts` operationId).
+	PublicListPortfolioAlerts(ctx context.Context, id int64, params *PublicListPortfolioAlertsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PublicRemovePortfolioPropertiesWithBody Remove properties from a portfolio
 	//
 	// The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
@@ -2662,6 +2717,28 @@ func (c *Client) PublicUpdatePortfolioWithBody(ctx context.Context, id int64, co
 // Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
 func (c *Client) PublicUpdatePortfolio(ctx context.Context, id int64, body PublicUpdatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPublicUpdatePortfolioRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PublicListPortfolioAlerts A portfolio's past alerts
+//
+// The alerts the portfolio has sent, newest month first, a page at a time: each month whose revaluation moved
+// homes by more than the portfolio's `alertThreshold` sent one alert (by email, and to `webhookUrl` when there
+// is one), listed here as it was sent, with the threshold of that month and each home that moved (its value
+// the month before and after, and the change in percent). A month whose homes all stayed within the threshold
+// sent nothing and is not listed; a portfolio without a threshold sends no alerts. Free. Another account's
+// portfolio answers 404, as one that does not exist.
+//
+// Corresponds with GET /api/v1/portfolios/{id}/alerts (the `PublicListPortfolioAlerts` operationId).
+func (c *Client) PublicListPortfolioAlerts(ctx context.Context, id int64, params *PublicListPortfolioAlertsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublicListPortfolioAlertsRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3470,6 +3547,79 @@ func NewPublicUpdatePortfolioRequestWithBody(server string, id int64, contentTyp
 	return req, nil
 }
 
+// NewPublicListPortfolioAlertsRequest constructs an http.Request for the PublicListPortfolioAlerts method
+func NewPublicListPortfolioAlertsRequest(server string, id int64, params *PublicListPortfolioAlertsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/portfolios/%s/alerts", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPublicRemovePortfolioPropertiesRequest calls the generic PublicRemovePortfolioProperties builder with application/json body
 func NewPublicRemovePortfolioPropertiesRequest(server string, id int64, body PublicRemovePortfolioPropertiesJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3940,6 +4090,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/v1/portfolios/{id} (the `PublicUpdatePortfolio` operationId).
 	PublicUpdatePortfolioWithResponse(ctx context.Context, id int64, body PublicUpdatePortfolioJSONRequestBody, reqEditors ...RequestEditorFn) (*PublicUpdatePortfolioResponse, error)
+
+	// PublicListPortfolioAlertsWithResponse A portfolio's past alerts
+	//
+	// The alerts the portfolio has sent, newest month first, a page at a time: each month whose revaluation moved
+	// homes by more than the portfolio's `alertThreshold` sent one alert (by email, and to `webhookUrl` when there
+	// is one), listed here as it was sent, with the threshold of that month and each home that moved (its value
+	// the month before and after, and the change in percent). A month whose homes all stayed within the threshold
+	// sent nothing and is not listed; a portfolio without a threshold sends no alerts. Free. Another account's
+	// portfolio answers 404, as one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/portfolios/{id}/alerts (the `PublicListPortfolioAlerts` operationId).
+	PublicListPortfolioAlertsWithResponse(ctx context.Context, id int64, params *PublicListPortfolioAlertsParams, reqEditors ...RequestEditorFn) (*PublicListPortfolioAlertsResponse, error)
 
 	// PublicRemovePortfolioPropertiesWithBodyWithResponse Remove properties from a portfolio
 	//
@@ -6100,6 +6264,172 @@ func (r PublicUpdatePortfolioResponse) ContentType() string {
 	return ""
 }
 
+// PublicListPortfolioAlertsResponse200Headers the declared response headers of an HTTP 200 response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponse200Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfolioAlertsResponse400Headers the declared response headers of an HTTP 400 response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponse400Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfolioAlertsResponse401Headers the declared response headers of an HTTP 401 response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponse401Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfolioAlertsResponse403Headers the declared response headers of an HTTP 403 response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponse403Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfolioAlertsResponse404Headers the declared response headers of an HTTP 404 response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponse404Headers struct {
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfolioAlertsResponse429Headers the declared response headers of an HTTP 429 response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponse429Headers struct {
+	RetryAfter          *int
+	XRequestId          string
+	XRatelimitLimit     *int
+	XRatelimitRemaining *int
+	XRatelimitReset     *int
+}
+
+// PublicListPortfolioAlertsResponse500Headers the declared response headers of an HTTP 500 response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponse500Headers struct {
+	XRequestId string
+}
+
+// PublicListPortfolioAlertsResponseDefaultHeaders the declared response headers of an HTTP default response for PublicListPortfolioAlerts
+type PublicListPortfolioAlertsResponseDefaultHeaders struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+type PublicListPortfolioAlertsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PortfolioAlertList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *PublicBadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicUnauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicAccountSuspended
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicPortfolioNotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicTooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *DefaultError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PublicListPortfolioAlertsResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublicListPortfolioAlertsResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PublicListPortfolioAlertsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PublicListPortfolioAlertsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PublicListPortfolioAlertsResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PublicListPortfolioAlertsResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PublicListPortfolioAlertsResponse500Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PublicListPortfolioAlertsResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSON200() *PortfolioAlertList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSON400() *PublicBadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSON401() *PublicUnauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSON403() *PublicAccountSuspended {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSON404() *PublicPortfolioNotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSON429() *PublicTooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PublicListPortfolioAlertsResponse) GetJSONDefault() *DefaultError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PublicListPortfolioAlertsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PublicListPortfolioAlertsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PublicListPortfolioAlertsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PublicListPortfolioAlertsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PublicRemovePortfolioPropertiesResponse200Headers the declared response headers of an HTTP 200 response for PublicRemovePortfolioProperties
 type PublicRemovePortfolioPropertiesResponse200Headers struct {
 	XRequestId          string
@@ -6957,6 +7287,26 @@ func (c *ClientWithResponses) PublicUpdatePortfolioWithResponse(ctx context.Cont
 		return nil, err
 	}
 	return ParsePublicUpdatePortfolioResponse(rsp)
+}
+
+// PublicListPortfolioAlertsWithResponse A portfolio's past alerts
+//
+// The alerts the portfolio has sent, newest month first, a page at a time: each month whose revaluation moved
+// homes by more than the portfolio's `alertThreshold` sent one alert (by email, and to `webhookUrl` when there
+// is one), listed here as it was sent, with the threshold of that month and each home that moved (its value
+// the month before and after, and the change in percent). A month whose homes all stayed within the threshold
+// sent nothing and is not listed; a portfolio without a threshold sends no alerts. Free. Another account's
+// portfolio answers 404, as one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/portfolios/{id}/alerts (the `PublicListPortfolioAlerts` operationId).
+func (c *ClientWithResponses) PublicListPortfolioAlertsWithResponse(ctx context.Context, id int64, params *PublicListPortfolioAlertsParams, reqEditors ...RequestEditorFn) (*PublicListPortfolioAlertsResponse, error) {
+	rsp, err := c.PublicListPortfolioAlerts(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublicListPortfolioAlertsResponse(rsp)
 }
 
 // PublicRemovePortfolioPropertiesWithBodyWithResponse Remove properties from a portfolio
@@ -10916,6 +11266,304 @@ func ParsePublicUpdatePortfolioResponse(rsp *http.Response) (*PublicUpdatePortfo
 		response.Headers500 = &headers
 	case true:
 		var headers PublicUpdatePortfolioResponseDefaultHeaders
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePublicListPortfolioAlertsResponse parses an HTTP response from a PublicListPortfolioAlertsWithResponse call
+func ParsePublicListPortfolioAlertsResponse(rsp *http.Response) (*PublicListPortfolioAlertsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PublicListPortfolioAlertsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PortfolioAlertList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest PublicBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicUnauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicAccountSuspended
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicPortfolioNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicTooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest DefaultError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PublicListPortfolioAlertsResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublicListPortfolioAlertsResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers PublicListPortfolioAlertsResponse401Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PublicListPortfolioAlertsResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PublicListPortfolioAlertsResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers PublicListPortfolioAlertsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		if values := rsp.Header.Values("x-ratelimit-limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitLimit = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitRemaining = &value
+		}
+		if values := rsp.Header.Values("x-ratelimit-reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "x-ratelimit-reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRatelimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers PublicListPortfolioAlertsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case true:
+		var headers PublicListPortfolioAlertsResponseDefaultHeaders
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

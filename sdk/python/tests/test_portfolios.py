@@ -1,6 +1,6 @@
 """Portfolios through the client against the real server (conftest.py starts it): created with a home valued and
-one the records do not have, read back with its totals, a home added and removed, another account's portfolio
-unreachable, bad input naming the field, deleted."""
+one the records do not have, read back with its totals, a home added and removed, its alerts read (none before a
+month has passed), another account's portfolio unreachable, bad input naming the field, deleted."""
 
 from __future__ import annotations
 
@@ -79,3 +79,25 @@ def test_portfolio_bad_input(server: Server) -> None:
         c.portfolio("1")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         c.delete_portfolio(0)
+
+
+def test_portfolio_alerts(server: Server) -> None:
+    c = valuator.Client(server.base_url, server.new_account_key("sdk-py-portfolio-alerts"))
+    pid = c.create_portfolio("Watched", [HOME], alert_threshold=0.1)["id"]
+    # A new portfolio has sent nothing: its first alert comes with next month's revaluation. (The server's clock
+    # is shared by every test of the session, so no month is made to pass here; internal/server's
+    # TestPortfolioAlerts and internal/portfolio's TestPortfolioAlertsAreListedNewestFirst read alerts that were sent.)
+    alerts = c.portfolio_alerts(pid)
+    assert alerts["data"] == [], alerts
+    assert alerts["pagination"]["total"] == 0 and alerts["pagination"]["limit"] == 12, alerts
+    page = c.portfolio_alerts(pid, page=1_000_000, limit=1000)
+    assert page["data"] == [] and page["pagination"]["page"] == 1_000_000, page
+
+    for kwargs, field in ((dict(page=0), "page"), (dict(limit=1001), "limit")):
+        e = raises(lambda: c.portfolio_alerts(pid, **kwargs))
+        assert (e.status, e.field) == (400, field), e
+    stranger = valuator.Client(server.base_url, server.new_account_key("sdk-py-alerts-stranger"))
+    e = raises(lambda: stranger.portfolio_alerts(pid))
+    assert e.status == 404 and e.code == "portfolio_not_found", e
+    with pytest.raises(ValueError):
+        c.portfolio_alerts(0)

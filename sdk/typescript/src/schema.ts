@@ -747,6 +747,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portfolios/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A portfolio's past alerts
+         * @description The alerts the portfolio has sent, newest month first, a page at a time: each month whose revaluation moved
+         *     homes by more than the portfolio's `alertThreshold` sent one alert (by email, and to `webhookUrl` when there
+         *     is one), listed here as it was sent, with the threshold of that month and each home that moved (its value
+         *     the month before and after, and the change in percent). A month whose homes all stayed within the threshold
+         *     sent nothing and is not listed; a portfolio without a threshold sends no alerts. Free. Another account's
+         *     portfolio answers 404, as one that does not exist.
+         */
+        get: operations["publicListPortfolioAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portfolios": {
         parameters: {
             query?: never;
@@ -833,6 +858,31 @@ export interface paths {
          * @description The homes (by id) leave the portfolio with their valuations; nothing is refunded. An id that is not one of the portfolio's homes is a 404 (`home_not_found`) and nothing is removed. Another account's portfolio answers 404, as one that does not exist.
          */
         delete: operations["removePortfolioProperties"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portfolios/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A portfolio's past alerts
+         * @description The alerts the portfolio has sent, newest month first, a page at a time: each month whose revaluation moved
+         *     homes by more than the portfolio's `alertThreshold` sent one alert (by email, and to `webhookUrl` when there
+         *     is one), listed here as it was sent, with the threshold of that month and each home that moved (its value
+         *     the month before and after, and the change in percent). A month whose homes all stayed within the threshold
+         *     sent nothing and is not listed; a portfolio without a threshold sends no alerts. Free. Another account's
+         *     portfolio answers 404, as one that does not exist.
+         */
+        get: operations["listPortfolioAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2944,6 +2994,74 @@ export interface components {
         };
         PortfolioList: {
             data: components["schemas"]["Portfolio"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description One month's alert of a portfolio, as its email and webhook carried it. */
+        PortfolioAlert: {
+            /** @description The month revalued. */
+            month: string;
+            /**
+             * Format: date-time
+             * @description When the alert was decided and sent.
+             */
+            createdAt: string;
+            /** @description The portfolio's alertThreshold that month, a percentage. */
+            threshold: number;
+            /** @description The homes whose value moved by more than the threshold from their previous valuation. */
+            homes: {
+                /**
+                 * Format: int64
+                 * @description The home's id (it may since have been removed).
+                 */
+                homeId: number;
+                formattedAddress: string;
+                /** @description The month of the value before. */
+                previousMonth: string;
+                /**
+                 * Format: int64
+                 * @description Dollars.
+                 */
+                previousValue: number;
+                /**
+                 * Format: int64
+                 * @description Dollars, the alert month's value.
+                 */
+                value: number;
+                /** @description Of the previous value, two decimals. */
+                changePercent: number;
+            }[];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "month": "2026-04",
+         *           "createdAt": "2026-04-01T01:00:00Z",
+         *           "threshold": 0.1,
+         *           "homes": [
+         *             {
+         *               "homeId": 12,
+         *               "formattedAddress": "5873 RIVER DR N, SEATTLE, WA 98103",
+         *               "previousMonth": "2026-03",
+         *               "previousValue": 1357000,
+         *               "value": 1355000,
+         *               "changePercent": -0.15
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "pagination": {
+         *         "page": 1,
+         *         "limit": 12,
+         *         "total": 1,
+         *         "totalPages": 1,
+         *         "hasPreviousPage": false,
+         *         "hasNextPage": false
+         *       }
+         *     }
+         */
+        PortfolioAlertList: {
+            data: components["schemas"]["PortfolioAlert"][];
             pagination: components["schemas"]["Pagination"];
         };
         PortfolioChange: {
@@ -6154,6 +6272,43 @@ export interface operations {
             default: components["responses"]["DefaultError"];
         };
     };
+    publicListPortfolioAlerts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolio's alerts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioAlertList"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicAccountSuspended"];
+            404: components["responses"]["PublicPortfolioNotFound"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
     listPortfolios: {
         parameters: {
             query?: {
@@ -6374,6 +6529,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PortfolioRemoved"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccountSuspended"];
+            404: components["responses"]["PortfolioNotFound"];
+            500: components["responses"]["InternalError"];
+            default: components["responses"]["DefaultError"];
+        };
+    };
+    listPortfolioAlerts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The portfolio id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portfolio's alerts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioAlertList"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -315,6 +315,20 @@ class Client:
             self.request("GET", f"/api/v1/portfolios/{_id(portfolio_id)}", params={"page": page, "limit": limit}),
         )
 
+    def portfolio_alerts(
+        self, portfolio_id: int, page: Optional[int] = None, limit: Optional[int] = None
+    ) -> Dict[str, Any]:
+        """The alerts a portfolio has sent, newest month first (GET /api/v1/portfolios/{id}/alerts, free):
+        ``{"data": [...], "pagination": {...}}``, each alert as its email and webhook carried it: ``month``,
+        ``createdAt``, ``threshold`` (the percentage of that month) and ``homes`` that moved past it (``homeId``,
+        ``formattedAddress``, ``previousMonth``, ``previousValue``, ``value``, ``changePercent``). A month in which
+        no home moved past the threshold sent nothing and is not listed. ``limit`` 1-1000, default 12.
+
+        Raises ValuatorError: 400 naming ``page`` or ``limit``, 404 for a portfolio that is not the account's.
+        """
+        path = f"/api/v1/portfolios/{_id(portfolio_id)}/alerts"
+        return cast(Dict[str, Any], self.request("GET", path, params={"page": page, "limit": limit}))
+
     def add_portfolio_properties(self, portfolio_id: int, properties: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
         """Adds homes to a portfolio (POST /api/v1/portfolios/{id}/properties), each valued and charged 1 credit as
         on creation: ``{"results": [...]}``.

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
 import { dismissToasts, errorBody, makeUser, mockFetch, renderWithProviders, type FakeRoute } from "@/test/utils";
 import { PortfolioPage, PortfoliosPage } from "./portfolios-page";
-import { makeDetail, makePortfolio } from "./test-fixtures";
+import { alertPage, makeAlert, makeDetail, makePortfolio } from "./test-fixtures";
 
 vi.mock("recharts", async (original) => (await import("@/test/recharts")).sized(await original<object>()));
 
@@ -92,6 +92,70 @@ describe("a portfolio's page", () => {
     expect(await within(form).findByText("ZIP code must be 5 digits")).toBeInTheDocument();
     expect(within(form).getByLabelText("ZIP")).toHaveAttribute("aria-invalid", "true");
     expect(requests.find((r) => r.method === "POST")?.body).toEqual({ properties: [{ address: "7006 Maple Rd", zip: "981" }] });
+  });
+});
+
+describe("a portfolio's past alerts", () => {
+  const ALERTS = "GET /api/portfolios/7/alerts?page=1&limit=12";
+
+  it("lists each month's alert, newest first, with the homes that moved, and reads older ones on asking", async () => {
+    const { user } = render(
+      {
+        [DETAIL]: { body: makeDetail() },
+        [ALERTS]: {
+          body: alertPage(
+            [
+              makeAlert("2026-11", [
+                [2, "200 B ST, SEATTLE, WA 98103", 923_000, 900_000],
+                [3, "=300 C ST, SEATTLE, WA 98103", 689_700, 700_000],
+              ]),
+              makeAlert("2026-10", [[1, "100 A ST, SEATTLE, WA 98103", 480_000, 500_000]], 2),
+            ],
+            1,
+            13,
+          ),
+        },
+        "GET /api/portfolios/7/alerts?page=2&limit=12": {
+          body: alertPage([makeAlert("2025-09", [[1, "100 A ST, SEATTLE, WA 98103", 470_000, 480_000]])], 2, 13),
+        },
+      },
+      "/portfolios/7",
+    );
+    const card = await screen.findByTestId("past-alerts");
+    expect(within(card).getByRole("heading", { name: "Past alerts" })).toBeInTheDocument();
+    const alerts = await within(card).findAllByTestId("past-alert");
+    expect(alerts.map((a) => within(a).getByRole("heading", { level: 3 }).textContent)).toEqual([
+      "Nov 2026: 2 homes moved more than 1%",
+      // The threshold of that month, not today's.
+      "Oct 2026: 1 home moved more than 2%",
+    ]);
+    expect(alerts[0]).toHaveTextContent("Sent Nov 1, 2026");
+    const homes = within(alerts[0]!).getAllByTestId("past-alert-home");
+    expect(within(homes[0]!).getByRole("rowheader")).toHaveTextContent("200 B ST, SEATTLE, WA 98103");
+    expect(homes[0]).toHaveTextContent("$923,000");
+    expect(homes[0]).toHaveTextContent("Oct 2026");
+    expect(homes[0]).toHaveTextContent("$900,000");
+    expect(homes[0]).toHaveTextContent("−2.49%");
+    expect(homes[0]).toHaveTextContent("−$23,000");
+    expect(homes[1]).toHaveTextContent("+1.49%");
+
+    await user.click(within(card).getByRole("button", { name: "Show older alerts" }));
+    await waitFor(() => expect(within(card).getAllByTestId("past-alert")).toHaveLength(3));
+    expect(within(card).getAllByTestId("past-alert")[2]).toHaveTextContent("Sep 2025: 1 home moved more than 1%");
+    expect(within(card).queryByRole("button", { name: "Show older alerts" })).not.toBeInTheDocument();
+  });
+
+  it("without alerts says when they are sent: monthly, past the threshold", async () => {
+    render({ [DETAIL]: { body: makeDetail() }, [ALERTS]: { body: alertPage([], 1, 0) } }, "/portfolios/7");
+    expect(await screen.findByTestId("past-alerts-empty")).toHaveTextContent(
+      "No alerts yet. Alerts are sent once a month, after the monthly revaluation, when a home's value moves more than 1% from the month before",
+    );
+  });
+
+  it("with alerts off says how to turn them on", async () => {
+    render({ [DETAIL]: { body: makeDetail({ alertThreshold: null }) }, [ALERTS]: { body: alertPage([], 1, 0) } }, "/portfolios/7");
+    expect(await screen.findByTestId("past-alerts-empty")).toHaveTextContent("With an alert threshold, an alert is sent once a month");
+    expect(screen.getByTestId("past-alerts")).toHaveTextContent("Alerts are off: set an alert threshold in Settings");
   });
 });
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
-import { AlertCircle, ArrowDown, ArrowUp, ArrowUpDown, BellRing, Download, Plus, Settings, Trash2 } from "lucide-react";
+import { AlertCircle, ArrowDown, ArrowUp, ArrowUpDown, BellRing, Download, History, Plus, Settings, Trash2 } from "lucide-react";
 import { PageHeader } from "@/app/shell/page-header";
 import {
   AlertDialog,
@@ -30,11 +30,13 @@ import {
   useDeletePortfolio,
   useJobHomes,
   usePortfolio,
+  usePortfolioAlerts,
   usePortfolios,
   usePortfolioTotals,
   useRemoveHomes,
   type HomeInput,
   type Portfolio,
+  type PortfolioAlert,
   type PortfolioDetail,
   type PortfolioHome,
   type SheetForPortfolio,
@@ -69,7 +71,8 @@ import {
 } from "./portfolios-helpers";
 
 // The Portfolios screen (issue 40): the account's portfolios (/portfolios) and one portfolio (/portfolios/:id) with
-// its totals, its value over time, its homes (the month's movers first) with add and remove, and CSV and XLSX exports.
+// its totals, its value over time, its homes (the month's movers first) with add and remove, CSV and XLSX exports, and
+// the alerts it has sent month by month.
 // A portfolio is created here with a first address, or from a batch job's results (/portfolios?fromJob=ID, which the
 // batch job's details link to).
 
@@ -333,6 +336,8 @@ function PortfolioView({ p }: { p: PortfolioDetail }) {
 
       <HomesCard p={p} onExportCsv={exportCsv} onExportXlsx={() => void exportXlsx()} />
 
+      <PastAlertsCard p={p} />
+
       <AddHomeCard portfolioId={p.id} />
 
       <Card className="border-destructive/40">
@@ -574,6 +579,127 @@ function HomesCard({ p, onExportCsv, onExportXlsx }: HomesCardProps) {
         </AlertDialogContent>
       </AlertDialog>
     </Card>
+  );
+}
+
+// ---- Past alerts -------------------------------------------------------------------------------------------------
+
+/** A day of the business clock ("Apr 1, 2026"): in UTC, as the months of the alerts are. */
+function utcDay(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+/**
+ * The alerts the portfolio has sent, newest month first, each with the homes that moved as the alert carried them
+ * (its email and webhook). The threshold shown is the alert's own: it may have been changed since.
+ */
+function PastAlertsCard({ p }: { p: PortfolioDetail }) {
+  const alerts = usePortfolioAlerts(p.id);
+  const list = alerts.data?.pages.flatMap((page) => page.data) ?? [];
+  const sentBy = p.webhookUrl ? "by email and to your webhook" : "by email";
+
+  return (
+    <Card data-testid="past-alerts">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <History className="h-4 w-4" aria-hidden="true" />
+          Past alerts
+        </CardTitle>
+        <CardDescription>
+          {p.alertThreshold !== null
+            ? `Each month, once its homes are revalued, the homes that moved more than ${thresholdText(p.alertThreshold)} are sent as one alert ${sentBy}.`
+            : "Alerts are off: set an alert threshold in Settings to be alerted when a home moves."}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {alerts.isPending ? (
+          <div className="flex justify-center py-6">
+            <Spinner label="Loading past alerts" />
+          </div>
+        ) : alerts.isError && list.length === 0 ? (
+          <div role="alert" className="flex flex-col items-center gap-3 py-6 text-center text-sm">
+            <p className="font-medium">{errorMessage(alerts.error, "Could not load past alerts")}</p>
+            <Button type="button" variant="outline" size="sm" onClick={() => void alerts.refetch()}>
+              Retry
+            </Button>
+          </div>
+        ) : list.length === 0 ? (
+          <p data-testid="past-alerts-empty" className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">
+            {p.alertThreshold !== null
+              ? `No alerts yet. Alerts are sent once a month, after the monthly revaluation, when a home's value moves more than ${thresholdText(p.alertThreshold)} from the month before; a month in which none does sends nothing.`
+              : "No alerts. With an alert threshold, an alert is sent once a month, after the monthly revaluation, when a home's value moves more than the threshold from the month before."}
+          </p>
+        ) : (
+          <ol className="space-y-6">
+            {list.map((a) => (
+              <PastAlert key={a.month} alert={a} />
+            ))}
+          </ol>
+        )}
+        {alerts.hasNextPage ? (
+          <div className="flex justify-center">
+            <Button type="button" variant="outline" disabled={alerts.isFetchingNextPage} onClick={() => void alerts.fetchNextPage()}>
+              {alerts.isFetchingNextPage ? "Loading..." : "Show older alerts"}
+            </Button>
+          </div>
+        ) : null}
+        {alerts.isFetchNextPageError ? (
+          <p role="alert" className="text-center text-sm text-destructive">
+            {errorMessage(alerts.error, "Could not load older alerts.")}
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function PastAlert({ alert: a }: { alert: PortfolioAlert }) {
+  return (
+    <li data-testid="past-alert" className="space-y-2">
+      <div>
+        <h3 className="break-words font-semibold">
+          {`${monthLabel(a.month)}: ${homesText(a.homes.length)} moved more than ${thresholdText(a.threshold)}`}
+        </h3>
+        <p className="text-xs text-muted-foreground">
+          Sent <time dateTime={a.createdAt}>{utcDay(a.createdAt)}</time>
+        </p>
+      </div>
+      <TableScroll label={`Homes of the ${monthLabel(a.month)} alert`}>
+        <table className="w-full text-sm">
+          <caption className="sr-only">{`Homes that moved more than ${thresholdText(a.threshold)} in ${monthLabel(a.month)}`}</caption>
+          <thead className={cn("text-left text-xs uppercase tracking-wide text-muted-foreground", cardTable.head)}>
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">Address</th>
+              <th scope="col" className="py-2 pr-4 text-right font-medium">Before</th>
+              <th scope="col" className="py-2 pr-4 text-right font-medium">After</th>
+              <th scope="col" className="py-2 text-right font-medium">Change</th>
+            </tr>
+          </thead>
+          <tbody className={cn("divide-y", cardTable.body)}>
+            {a.homes.map((m) => (
+              <tr key={m.homeId} data-testid="past-alert-home" className={cardTable.row[3]}>
+                <th scope="row" className={cn("py-2 pr-4 text-left font-medium", cardTable.span)}>
+                  <span className="break-words">{m.formattedAddress}</span>
+                </th>
+                {/* On a phone each value is labelled with its month; above, the month is under the value. */}
+                <td data-label={monthLabel(m.previousMonth)} className={cn("py-2 pr-4 text-right tabular-nums", cardTable.cell)}>
+                  {dollars(m.previousValue)}
+                  <span className="block text-xs text-muted-foreground max-sm:hidden">{monthLabel(m.previousMonth)}</span>
+                </td>
+                <td data-label={monthLabel(a.month)} className={cn("py-2 pr-4 text-right tabular-nums", cardTable.cell)}>
+                  {dollars(m.value)}
+                  <span className="block text-xs text-muted-foreground max-sm:hidden">{monthLabel(a.month)}</span>
+                </td>
+                <td data-label="Change" className={cn("py-2 text-right font-semibold tabular-nums", cardTable.cell)}>
+                  {signedPercent(m.changePercent)}
+                  <span className="block text-xs font-normal text-muted-foreground">{signedDollars(m.value - m.previousValue)}</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </li>
   );
 }
 

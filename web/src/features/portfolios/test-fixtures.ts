@@ -1,4 +1,4 @@
-import type { Portfolio, PortfolioDetail, PortfolioHome } from "./api/portfolios-api";
+import type { Portfolio, PortfolioAlert, PortfolioAlertList, PortfolioDetail, PortfolioHome } from "./api/portfolios-api";
 
 export function makePortfolio(overrides: Partial<Portfolio> = {}): Portfolio {
   return {
@@ -50,4 +50,28 @@ export function makeDetail(overrides: Partial<PortfolioDetail> = {}): PortfolioD
     ],
     ...overrides,
   };
+}
+
+/** An alert of month: each home moved from previousValue to value (the API's PortfolioAlert). */
+export function makeAlert(month: string, homes: [number, string, number, number][], threshold = 1): PortfolioAlert {
+  const prev = new Date(`${month}-01T00:00:00Z`);
+  prev.setUTCMonth(prev.getUTCMonth() - 1);
+  return {
+    month,
+    createdAt: `${month}-01T00:30:00Z`,
+    threshold,
+    homes: homes.map(([homeId, formattedAddress, previousValue, value]) => ({
+      homeId,
+      formattedAddress,
+      previousMonth: prev.toISOString().slice(0, 7),
+      previousValue,
+      value,
+      changePercent: Math.round(((value - previousValue) / previousValue) * 10000) / 100,
+    })),
+  };
+}
+
+export function alertPage(data: PortfolioAlert[], page: number, total: number, limit = 12): PortfolioAlertList {
+  const totalPages = Math.ceil(total / limit);
+  return { data, pagination: { page, limit, total, totalPages, hasPreviousPage: page > 1, hasNextPage: page < totalPages } };
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, apiJson, apiRequest } from "@/lib/api";
 import type { components } from "@/lib/api-types";
 
@@ -7,7 +7,8 @@ import type { components } from "@/lib/api-types";
 // charged 1 credit (a home the engine cannot value is reported in `results`, not charged; a balance short of every
 // valued home is the lookup's 402 and nothing is made); GET /api/portfolios/{id} is one with its homes, totals and
 // value month by month (free); POST and DELETE /api/portfolios/{id}/properties add (charged as creating) and remove
-// homes; DELETE /api/portfolios/{id} deletes it.
+// homes; DELETE /api/portfolios/{id} deletes it; GET /api/portfolios/{id}/alerts is the alerts it has sent, newest month
+// first, a page at a time (free).
 
 type Schemas = components["schemas"];
 export type Portfolio = Schemas["Portfolio"];
@@ -18,6 +19,8 @@ export type PortfolioRowResult = Schemas["PortfolioRowResult"];
 export type PortfolioCreateRequest = Schemas["PortfolioCreateRequest"];
 export type HomeInput = Schemas["PropertyLookupRequest"];
 export type PortfolioList = Schemas["PortfolioList"];
+export type PortfolioAlert = Schemas["PortfolioAlert"];
+export type PortfolioAlertList = Schemas["PortfolioAlertList"];
 type BatchResultsPage = Schemas["BatchResultsPage"];
 
 /**
@@ -61,6 +64,26 @@ export function usePortfolio(id: number) {
     queryKey: portfolioKey(id),
     queryFn: () => apiJson<PortfolioDetail>("GET", portfolioUrl(id)),
     enabled: Number.isSafeInteger(id) && id > 0,
+  });
+}
+
+/** Past alerts a page: a year of months. */
+export const ALERTS_PAGE_SIZE = 12;
+
+export function portfolioAlertsUrl(id: number, page: number): string {
+  return `${PORTFOLIOS_PATH}/${id}/alerts?page=${page}&limit=${ALERTS_PAGE_SIZE}`;
+}
+
+/**
+ * The alerts a portfolio has sent, newest month first, a year at a time; fetchNextPage reads the next older year
+ * ('Show older alerts'). Under the portfolio's key, so that it is read again with the portfolio and dropped with it.
+ */
+export function usePortfolioAlerts(id: number) {
+  return useInfiniteQuery({
+    queryKey: [...portfolioKey(id), "alerts"],
+    queryFn: ({ pageParam }) => apiJson<PortfolioAlertList>("GET", portfolioAlertsUrl(id, pageParam)),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.pagination.hasNextPage ? last.pagination.page + 1 : undefined),
   });
 }
 
