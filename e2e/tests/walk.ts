@@ -178,7 +178,12 @@ export async function layoutFaults(page: Page): Promise<string[]> {
 export async function checkScreen(page: Page, name: string, viewport: Viewport, what = name,
   picture = true): Promise<void> {
   await settle(page);
-  expect(await layoutFaults(page), `${what}, at ${viewport.width}x${viewport.height}`).toEqual([]);
+  // Polled: after a change of the window's size, charts and tables measure themselves again through ResizeObserver,
+  // a frame or more later (on a loaded machine the Markets screen was once still 459 px wide in a 390 px window when
+  // read at once, and fine on the next frames). A fault that lasts 5 s fails as before.
+  await expect
+    .poll(() => layoutFaults(page), { message: `${what}, at ${viewport.width}x${viewport.height}`, timeout: 5_000 })
+    .toEqual([]);
   const dir = process.env.SCREENSHOTS;
   if (dir && picture) {
     const folder = path.resolve(dir, viewport.name);
