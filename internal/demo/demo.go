@@ -337,7 +337,7 @@ func (m Market) EachRecords(size int, fn func([]property.Record) error) error {
 
 // EachRecordsN passes the import records of GenerateN(seed, now, n), exactly as its EachRecords would (the same
 // records, order and line numbers), to fn in batches of up to size, without making the market: it generates
-// the homes three times, ZIP code by ZIP code, and keeps one home at a time besides the ZIP code's streets. The
+// the homes three times, ZIP code by ZIP code, keeping one home at a time besides the streets of its ZIP code. The
 // first pass passes on every sale, the second every rent, the third each home with neither. Its memory does not
 // grow with the homes of other ZIP codes, which lets `valuator demo` import ten million homes; it takes about
 // three times as long to generate as GenerateN. It stops at fn's first error and returns it.
