@@ -63,13 +63,19 @@ func GenerateN(seed uint64, now time.Time, n int) Market {
 	mk.Homes = g.homes
 	showcase := g.showcase()
 	for i := range g.homes {
-		mk.Sales = g.sales(mk.Sales, i)
-		if i == showcase {
-			mk.Sales = g.resoldAbove(mk.Sales, i)
-		}
+		mk.Sales = g.homeSales(mk.Sales, i, showcase)
 		mk.Rentals = g.rentals(mk.Rentals, i)
 	}
 	return mk
+}
+
+// homeSales appends home i's sales: its history, or the showcase's resale if i is the showcase home.
+func (g *generator) homeSales(out []Sale, i, showcase int) []Sale {
+	out = g.sales(out, i)
+	if i == showcase {
+		out = g.resoldAbove(out, i)
+	}
+	return out
 }
 
 // The showcase home: one house of the demo market was bought, renovated in ways its records do not show, and
@@ -89,12 +95,18 @@ const (
 // resale. Neither depends on the day the market is generated for, so its address does not either (TestShowcase);
 // -1 in a market without one.
 func (g *generator) showcase() int {
-	for i, h := range g.homes {
-		if h.ZIP == showcaseZIP && h.Type == singleFamily && h.Unit == "" && math.Abs(g.info[i].effect) < 0.03 {
+	for i := range g.homes {
+		if g.isShowcase(i) {
 			return i
 		}
 	}
 	return -1
+}
+
+// isShowcase is whether home i could be the showcase: the showcase is the first home for which it is true.
+func (g *generator) isShowcase(i int) bool {
+	h := &g.homes[i-g.first]
+	return h.ZIP == showcaseZIP && h.Type == singleFamily && h.Unit == "" && math.Abs(g.info[i-g.first].effect) < 0.03
 }
 
 // resoldAbove replaces home i's sales of the last two years (appended last to sales) with its resale showcaseAgo
@@ -110,29 +122,49 @@ func (g *generator) resoldAbove(sales []Sale, i int) []Sale {
 
 // build lays out the homes of a market, ready for their histories.
 func build(seed uint64, now time.Time, n int) *generator {
-	u := now.UTC()
-	g := &generator{
-		seed:  seed,
-		now:   time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC),
-		homes: make([]property.Home, 0, n),
-		info:  make([]homeInfo, 0, n),
-	}
-	g.start = g.now.AddDate(-salesYears, 0, 0)
+	g := newGenerator(seed, now)
+	g.homes, g.info = make([]property.Home, 0, n), make([]homeInfo, 0, n)
+	g.run(n)
+	return g
+}
 
+// newGenerator returns a generator of the market whose history ends on now's date (UTC), with no homes yet.
+func newGenerator(seed uint64, now time.Time) *generator {
+	u := now.UTC()
+	g := &generator{seed: seed, now: time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC), showcaseAt: -1}
+	g.start = g.now.AddDate(-salesYears, 0, 0)
+	return g
+}
+
+// run generates n homes, ZIP code by ZIP code. Each ZIP's homes depend only on the seed, the date, the ZIP's
+// count and the index of its first home (their ids; their sales and rents are drawn from streams keyed by the
+// index), so a streaming generator can make them again and again with one ZIP's streets in memory. It stops
+// after the ZIP code in which each returned an error.
+func (g *generator) run(n int) {
 	zips := g.zips()
-	counts := allocate(newRNG(seed, hashKey("allocate")), len(zips), n)
+	counts := allocate(newRNG(g.seed, hashKey("allocate")), len(zips), n)
 	for i, z := range zips {
+		if g.err != nil {
+			return
+		}
 		g.zip(z, counts[i])
 	}
-	return g
 }
 
 // generator holds the state of one Generate call.
 type generator struct {
 	seed       uint64
 	now, start time.Time
-	homes      []property.Home
-	info       []homeInfo
+	// homes and info are homes made, homes[k] being the market's home first+k: every home (build; first is 0),
+	// or only the latest one when each is set.
+	homes []property.Home
+	info  []homeInfo
+	first int
+	// each, when set, is called with every home's index as it is made (its record is then g.homes[0]); the
+	// first error is kept in err. showcaseAt is the showcase home once each has seen it, -1 before.
+	each       func(i int) error
+	err        error
+	showcaseAt int
 }
 
 // homeInfo is what the price model knows about a home beyond its record.
@@ -279,42 +311,107 @@ func (m Market) Records() []property.Record {
 // batches of up to size, reusing one batch: an import of a large market never holds them all (a million homes
 // make 1.7 million records of several hundred bytes each). It stops at fn's first error and returns it.
 func (m Market) EachRecords(size int, fn func([]property.Record) error) error {
-	size = max(1, size)
-	batch := make([]property.Record, 0, size)
-	line := 0
-	add := func(r property.Record) error {
-		line++
-		r.Line = line
-		batch = append(batch, r)
-		if len(batch) < size {
-			return nil
-		}
-		err := fn(batch)
-		batch = batch[:0]
-		return err
-	}
+	b := newBatcher(size, fn)
 	used := make([]bool, len(m.Homes))
 	for _, s := range m.Sales {
-		if err := add(property.Record{Home: m.Homes[s.Home], SaleDate: s.Date, Price: s.Price}); err != nil {
+		if err := b.add(property.Record{Home: m.Homes[s.Home], SaleDate: s.Date, Price: s.Price}); err != nil {
 			return err
 		}
 		used[s.Home] = true
 	}
 	for _, r := range m.Rentals {
-		if err := add(property.Record{Home: m.Homes[r.Home], SaleDate: r.Date, Rent: r.Rent}); err != nil {
+		if err := b.add(property.Record{Home: m.Homes[r.Home], SaleDate: r.Date, Rent: r.Rent}); err != nil {
 			return err
 		}
 		used[r.Home] = true
 	}
 	for i, h := range m.Homes {
 		if !used[i] {
-			if err := add(property.Record{Home: h}); err != nil {
+			if err := b.add(property.Record{Home: h}); err != nil {
 				return err
 			}
 		}
 	}
-	if len(batch) > 0 {
-		return fn(batch)
+	return b.flush()
+}
+
+// EachRecordsN passes the import records of GenerateN(seed, now, n), exactly as its EachRecords would (the same
+// records, order and line numbers), to fn in batches of up to size, without making the market: it generates
+// the homes three times, ZIP code by ZIP code, keeping one home at a time besides the streets of its ZIP code. The
+// first pass passes on every sale, the second every rent, the third each home with neither. Its memory does not
+// grow with the homes of other ZIP codes, which lets `valuator demo` import ten million homes; it takes about
+// three times as long to generate as GenerateN. It stops at fn's first error and returns it.
+func EachRecordsN(seed uint64, now time.Time, n, size int, fn func([]property.Record) error) error {
+	b := newBatcher(size, fn)
+	var sales []Sale
+	var rents []Rental
+	passes := []func(g *generator, i int) error{
+		func(g *generator, i int) error {
+			sales = g.homeSales(sales[:0], i, g.showcaseAt)
+			for _, s := range sales {
+				if err := b.add(property.Record{Home: g.homes[0], SaleDate: s.Date, Price: s.Price}); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		func(g *generator, i int) error {
+			rents = g.rentals(rents[:0], i)
+			for _, r := range rents {
+				if err := b.add(property.Record{Home: g.homes[0], SaleDate: r.Date, Rent: r.Rent}); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		func(g *generator, i int) error {
+			if sales = g.homeSales(sales[:0], i, g.showcaseAt); len(sales) > 0 {
+				return nil
+			}
+			if rents = g.rentals(rents[:0], i); len(rents) > 0 {
+				return nil
+			}
+			return b.add(property.Record{Home: g.homes[0]})
+		},
 	}
-	return nil
+	for _, pass := range passes {
+		g := newGenerator(seed, now)
+		g.each = func(i int) error { return pass(g, i) }
+		if g.run(n); g.err != nil {
+			return g.err
+		}
+	}
+	return b.flush()
+}
+
+// batcher numbers records from line 1 and passes them to fn in batches of up to size, reusing one batch.
+type batcher struct {
+	batch []property.Record
+	line  int
+	fn    func([]property.Record) error
+}
+
+func newBatcher(size int, fn func([]property.Record) error) *batcher {
+	return &batcher{batch: make([]property.Record, 0, max(1, size)), fn: fn}
+}
+
+// add numbers r and adds it to the batch, passing the batch on when it is full.
+func (b *batcher) add(r property.Record) error {
+	b.line++
+	r.Line = b.line
+	b.batch = append(b.batch, r)
+	if len(b.batch) < cap(b.batch) {
+		return nil
+	}
+	err := b.fn(b.batch)
+	b.batch = b.batch[:0]
+	return err
+}
+
+// flush passes on the records left.
+func (b *batcher) flush() error {
+	if len(b.batch) == 0 {
+		return nil
+	}
+	return b.fn(b.batch)
 }

@@ -182,7 +182,7 @@ func (zg *zipGen) claim(s *street, side, slot int, unit string, sameBuilding boo
 func (zg *zipGen) newHome(s *street, side, slot int, a address.Address, typ string) property.Home {
 	h := property.NewHome()
 	h.Source = Source
-	h.ExternalID = fmt.Sprintf("DEMO-%05d", len(zg.g.homes)+1)
+	h.ExternalID = fmt.Sprintf("DEMO-%05d", zg.g.first+len(zg.g.homes)+1)
 	setAddress(&h, a)
 	h.County = zg.p.geo.County
 	h.Type = typ
@@ -195,11 +195,26 @@ func (zg *zipGen) newHome(s *street, side, slot int, a address.Address, typ stri
 	return h
 }
 
-// add records a finished home with its location and own effect.
+// add records a finished home with its location and own effect. A streaming generator passes it on and keeps
+// only it, for the next unit of a condo building (which takes its coordinates).
 func (zg *zipGen) add(h property.Home, x, y, effect float64) {
+	g := zg.g
 	h.ImageURL = imageFor(&h)
-	zg.g.homes = append(zg.g.homes, h)
-	zg.g.info = append(zg.g.info, homeInfo{metro: zg.p.m, logLoc: zg.p.logLocation(x, y), effect: effect})
+	g.homes = append(g.homes, h)
+	g.info = append(g.info, homeInfo{metro: zg.p.m, logLoc: zg.p.logLocation(x, y), effect: effect})
+	if g.each == nil {
+		return
+	}
+	last := len(g.homes) - 1
+	i := g.first + last
+	g.homes[0], g.info[0] = g.homes[last], g.info[last]
+	g.homes, g.info, g.first = g.homes[:1], g.info[:1], i
+	if g.showcaseAt < 0 && g.isShowcase(i) {
+		g.showcaseAt = i
+	}
+	if g.err == nil {
+		g.err = g.each(i)
+	}
 }
 
 // offset returns a home's position in miles east and north of the ZIP centroid.

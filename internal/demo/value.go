@@ -33,7 +33,7 @@ func (m *metro) logIndex(t, start time.Time) float64 {
 
 // logValue is home i's log value on t without the shock of a sale.
 func (g *generator) logValue(i int, t time.Time) float64 {
-	h, in := &g.homes[i], &g.info[i]
+	h, in := &g.homes[i-g.first], &g.info[i-g.first]
 	age := float64(t.Year()) - h.YearBuilt
 	return hedonicLogPrice(h, age) + in.logLoc + in.effect + in.metro.logIndex(t, g.start)
 }
@@ -53,7 +53,7 @@ const minResale = 365 * 24 * time.Hour
 // sales appends home i's sales.
 func (g *generator) sales(out []Sale, i int) []Sale {
 	r := newRNG(g.seed, hashKey("sales"), uint64(i))
-	h := &g.homes[i]
+	h := &g.homes[i-g.first]
 	k := r.pick(salesCount)
 	// A new home first sells when it is finished, from the middle of its year of building.
 	from := g.start
@@ -82,7 +82,7 @@ const rentNoise = 0.08
 // rentals appends home i's rentals.
 func (g *generator) rentals(out []Rental, i int) []Rental {
 	r := newRNG(g.seed, hashKey("rentals"), uint64(i))
-	h := &g.homes[i]
+	h := &g.homes[i-g.first]
 	if !r.chance(rentalShare[h.Type]) {
 		return out
 	}
@@ -93,7 +93,7 @@ func (g *generator) rentals(out []Rental, i int) []Rental {
 	}
 	for _, d := range g.spreadDates(r, k, from, g.now, minRelet, 0) {
 		v := math.Exp(g.logValue(i, d))
-		rent := v * monthlyYield(v, g.info[i].metro, h.Type) * math.Exp(rentNoise*r.norm())
+		rent := v * monthlyYield(v, g.info[i-g.first].metro, h.Type) * math.Exp(rentNoise*r.norm())
 		out = append(out, Rental{Home: i, Date: d, Rent: roundTo(rent, 25)})
 	}
 	return out
