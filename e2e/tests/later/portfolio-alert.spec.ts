@@ -40,10 +40,12 @@ test("a month on, the homes are revalued, and those that moved past the threshol
   expect(p.history.map((h) => h.month)).toHaveLength(2);
   expect(p.homes.every((h) => h.latest?.month === report.month)).toBe(true);
   const movers = p.homes.filter((h) => h.changeSinceLastMonth && Math.abs(h.changeSinceLastMonth.percent) > 0.1);
-  // The demo market's values move little from one month to the next (-0.19% to 0% for these four homes on the
-  // tests' day), so a threshold of 0.1% is crossed by some of them and not by others.
+  const stayed = p.homes.filter((h) => !movers.includes(h));
+  // The demo market's values move by tenths of a percent from one month to the next, so a threshold of 0.1% is
+  // crossed by some or all of these four homes; which ones depends on the engine's index (a change to it once
+  // moved all four past it), so the alert is checked against the split the API reports, whatever it is: every mover
+  // listed, no other home.
   expect(movers.length, `changes: ${p.homes.map((h) => h.changeSinceLastMonth?.percent).join(", ")}`).toBeGreaterThan(0);
-  expect(movers.length).toBeLessThan(4);
 
   await alignClock(page.context(), baseURL!);
   for (const viewport of VIEWPORTS) {
@@ -55,6 +57,7 @@ test("a month on, the homes are revalued, and those that moved past the threshol
     {
       await expect(alert).toContainText(`Alert: ${movers.length} ${movers.length === 1 ? "home" : "homes"} moved more than 0.1% since last month`);
       for (const m of movers) await expect(alert).toContainText(m.formattedAddress);
+      for (const h of stayed) await expect(alert).not.toContainText(h.formattedAddress);
       // Marked, and first in the table.
       await expect(page.getByTestId("mover-badge")).toHaveCount(movers.length);
       const firstRows = page.getByTestId("home-row").locator("th").first();
