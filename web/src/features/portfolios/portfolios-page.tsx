@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { AlertCircle, ArrowDown, ArrowUp, ArrowUpDown, BellRing, Download, History, Plus, Settings, Trash2 } from "lucide-react";
 import { PageHeader } from "@/app/shell/page-header";
+import { formatDate } from "@/features/property-lookup/valuation-helpers";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -584,11 +585,6 @@ function HomesCard({ p, onExportCsv, onExportXlsx }: HomesCardProps) {
 
 // ---- Past alerts -------------------------------------------------------------------------------------------------
 
-/** A day of the business clock ("Apr 1, 2026"): in UTC, as the months of the alerts are. */
-function utcDay(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
-}
-
 /**
  * The alerts the portfolio has sent, newest month first, each with the homes that moved as the alert carried them
  * (its email and webhook). The threshold shown is the alert's own: it may have been changed since.
@@ -661,7 +657,7 @@ function PastAlert({ alert: a }: { alert: PortfolioAlert }) {
           {`${monthLabel(a.month)}: ${homesText(a.homes.length)} moved more than ${thresholdText(a.threshold)}`}
         </h3>
         <p className="text-xs text-muted-foreground">
-          Sent <time dateTime={a.createdAt}>{utcDay(a.createdAt)}</time>
+          Sent <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
         </p>
       </div>
       <TableScroll label={`Homes of the ${monthLabel(a.month)} alert`}>
