@@ -269,11 +269,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// The engine loads (or trains) in the background: the server answers at once, /readyz says when lookups can
 	// be served, and the market is reloaded whenever records change.
-	vals := valuation.New(db, log, now, avm.DefaultOptions())
-	vals.SetCacheSize(cfg.CacheSize)
+	vals, err := newValuation(cfg, db, log, now)
+	if err != nil {
+		return err
+	}
 	vals.WarmMarkets()
 	m := newMetrics(metricsLn, db, vals)
-	go func() {
+	loadEngine := func() {
 		if demoUser != 0 {
 			// The demo account's weeks of use are valued by the real engine: trained (and saved) for the seeding
 			// first, so that the server is ready only once the account's history is written, and then restored
@@ -295,7 +297,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			}
 		}
 		vals.Watch(ctx, time.Minute)
-	}()
+	}
 	bill, err := newBilling(cfg, db, log, now)
 	if err != nil {
 		return err
@@ -317,6 +319,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := queue.Start(queueCtx); err != nil {
 		return fmt.Errorf("start the job queue: %w", err)
 	}
+	// Started once the queue is (newQueue hands it the trainings to queue, VALUATOR_TRAINING=workers).
+	go loadEngine()
 	// API keys' last use is kept in memory and written every 30 seconds (and at shutdown), not on every call.
 	touches := &apikey.Touches{}
 	flushTouches := func(ctx context.Context) {
@@ -483,6 +487,19 @@ func startingWhat(seedingDemo bool) string {
 	return "loading the valuation engine..."
 }
 
+// newValuation makes the valuation service as cfg says: its cache, and the market in partitions
+// (VALUATOR_PARTITIONS).
+func newValuation(cfg config.Config, db *store.DB, log *slog.Logger, now func() time.Time) (*valuation.Service, error) {
+	vals := valuation.New(db, log, now, avm.DefaultOptions())
+	vals.SetCacheSize(cfg.CacheSize)
+	if cfg.Partitions {
+		if err := vals.Partitions(); err != nil {
+			return nil, err
+		}
+	}
+	return vals, nil
+}
+
 // newQueue makes the job queue, with its workers unless workers is false (it then only queues), and the portfolio
 // service, whose monthly revaluation is one of the queue's jobs and whose alerts it queues. Webhooks may reach
 // private addresses only in development.
@@ -498,11 +515,14 @@ func newQueue(cfg config.Config, workers bool, db *store.DB, vals *valuation.Ser
 		CheckWebhook: hooks.CheckWebhookURL, NewSecret: batch.NewWebhookSecret})
 	queue, err := jobs.New(jobs.Config{Store: db, Valuer: vals, Logger: log, BaseURL: cfg.BaseURL, Workers: workers,
 		Slice: cfg.JobSlice, RescueAfter: cfg.JobRescueAfter, Webhooks: jobs.WebhookClient(cfg.Dev()), Billing: bill,
-		Mailer: mailer, Metrics: m, Unsubscribe: unsubscribe, Now: now, Portfolios: portfolios})
+		Mailer: mailer, Metrics: m, Unsubscribe: unsubscribe, Now: now, Portfolios: portfolios, Trainer: vals})
 	if err != nil {
 		return nil, nil, err
 	}
 	portfolios.SetEnqueue(queue.EnqueuePortfolioAlert)
+	if cfg.TrainInWorkers {
+		vals.TrainBy(queue.EnqueueTraining)
+	}
 	return queue, portfolios, nil
 }
 
@@ -623,15 +643,13 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer db.Close()
 	now := cfg.Clock().Now
-	vals := valuation.New(db, log, now, avm.DefaultOptions())
-	vals.SetCacheSize(cfg.CacheSize)
+	vals, err := newValuation(cfg, db, log, now)
+	if err != nil {
+		return err
+	}
 	m := newMetrics(metricsLn, db, vals)
 	// Served from the start, so that a worker whose engine is still training is seen (valuator_engine_ready 0).
 	defer serveMetrics(metricsLn, m, log)()
-	if err := vals.Load(ctx); err != nil {
-		return fmt.Errorf("loading the valuation engine: %w", err)
-	}
-	go vals.Watch(ctx, time.Minute)
 	bill, err := newBilling(cfg, db, log, now)
 	if err != nil {
 		return err
@@ -651,8 +669,27 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	// As in serve: the queue outlives the signal and is stopped, so running jobs hand back between chunks.
 	queueCtx, stopQueue := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopQueue()
-	if err := queue.Start(queueCtx); err != nil {
-		return fmt.Errorf("start the job queue: %w", err)
+	startQueue := func() error {
+		if err := queue.Start(queueCtx); err != nil {
+			return fmt.Errorf("start the job queue: %w", err)
+		}
+		return nil
+	}
+	// The engine loads first, so that batch rows are valued in this process from the start; unless the workers
+	// train it (VALUATOR_TRAINING=workers): this worker then takes training jobs while its own load waits for them.
+	if cfg.TrainInWorkers {
+		if err := startQueue(); err != nil {
+			return err
+		}
+	}
+	if err := vals.Load(ctx); err != nil {
+		return fmt.Errorf("loading the valuation engine: %w", err)
+	}
+	go vals.Watch(ctx, time.Minute)
+	if !cfg.TrainInWorkers {
+		if err := startQueue(); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "Valuator worker is running (%s)\n", db.Dialect())
 	<-ctx.Done()

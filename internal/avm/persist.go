@@ -5,7 +5,9 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"time"
 
 	"valuator/internal/avm/gbm"
@@ -13,7 +15,7 @@ import (
 
 // SnapshotVersion changes whenever the engine's learned state or features change meaning; a saved engine of
 // another version is retrained rather than restored.
-const SnapshotVersion = 12
+const SnapshotVersion = 13
 
 // snapshot is what Marshal saves: everything Train learned that cannot be recomputed cheaply from the market.
 type snapshot struct {
@@ -22,21 +24,28 @@ type snapshot struct {
 	// Final is the model trained on every sale; Folds the out-of-fold models, by fold (empty when a fold had none:
 	// a restored engine then values a recorded home with Final alone rather than with its fold's model, see
 	// predictFor). With Opt.Bag the engine averages them all.
-	Final     *gbm.Model
-	Folds     []*gbm.Model
-	Index     Index
-	Areas     areaIndexes
+	Final *gbm.Model
+	Folds []*gbm.Model
+	Index Index
+	// Areas, and each ZIP code's area (areaIndexes.ByZIP) as two slices sorted by ZIP code: gob writes a map in
+	// random order, and the same records must save the same bytes (issue 39: the engines that several workers
+	// train are compared with one worker's).
+	Areas     []AreaIndex
+	AreaZIPs  []string
+	AreaOfZIP []int32
 	Alpha, K0 float64
 	Offset    float64
 	BlendSale saleBlend
 	DataEnd   time.Time
 	Scale     []*gbm.Model
-	Bands     map[string][]band
-	Disagree  float64
-	Horizon   float64
-	HeldN     int
-	HeldHits  float64
-	Forward   bool
+	// Bands by key, as two slices sorted by key (for the same reason).
+	BandKeys []string
+	Bands    [][]band
+	Disagree float64
+	Horizon  float64
+	HeldN    int
+	HeldHits float64
+	Forward  bool
 
 	// Elasticity is the size elasticity of the neighbours' likeness-weighted price (fitElasticity).
 	Elasticity float64
@@ -49,11 +58,13 @@ type snapshot struct {
 // Marshal saves the engine; Restore rebuilds it against the same market.
 func (e *Engine) Marshal() ([]byte, error) {
 	s := snapshot{Version: SnapshotVersion, Opt: e.opt, Final: e.models[0], Folds: e.folds, Index: e.index,
-		Areas: e.areas,
+		Areas: e.areas.Areas,
 		Alpha: e.alpha, K0: e.k0, Offset: e.offset, Elasticity: e.elasticity, BlendSale: e.blendSale,
-		DataEnd: e.dataEnd, Scale: e.calib.scale, Bands: e.calib.bands, Disagree: e.calib.disagreeUsual,
+		DataEnd: e.dataEnd, Scale: e.calib.scale, Disagree: e.calib.disagreeUsual,
 		Horizon: e.calib.horizon, HeldN: e.calib.holdoutN,
 		HeldHits: e.calib.holdoutHits, Forward: e.calib.timeForward}
+	s.AreaZIPs, s.AreaOfZIP = sortedMap(e.areas.ByZIP)
+	s.BandKeys, s.Bands = sortedMap(e.calib.bands)
 	if len(present(e.folds)) != len(e.folds) {
 		s.Folds = nil
 	}
@@ -67,6 +78,16 @@ func (e *Engine) Marshal() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// sortedMap is m's keys in order and their values: a map saved in an order that does not change.
+func sortedMap[V any](m map[string]V) ([]string, []V) {
+	keys := slices.Sorted(maps.Keys(m))
+	vals := make([]V, len(keys))
+	for i, k := range keys {
+		vals[i] = m[k]
+	}
+	return keys, vals
 }
 
 // ErrStale means a saved engine does not fit the market it is restored against.
@@ -89,10 +110,21 @@ func Restore(m *Market, data []byte) (*Engine, error) {
 	for i, sale := range m.Sales {
 		byID[sale.ID] = int32(i)
 	}
+	if len(s.AreaZIPs) != len(s.AreaOfZIP) || len(s.BandKeys) != len(s.Bands) {
+		return nil, fmt.Errorf("%w (inconsistent saved engine)", ErrStale)
+	}
+	areas := areaIndexes{Areas: s.Areas, ByZIP: make(map[string]int32, len(s.AreaZIPs))}
+	for i, z := range s.AreaZIPs {
+		areas.ByZIP[z] = s.AreaOfZIP[i]
+	}
+	bands := make(map[string][]band, len(s.BandKeys))
+	for i, k := range s.BandKeys {
+		bands[k] = s.Bands[i]
+	}
 	e := &Engine{market: m, opt: s.Opt, models: []*gbm.Model{s.Final}, folds: s.Folds, index: s.Index,
-		areas: s.Areas,
+		areas: areas,
 		alpha: s.Alpha, k0: s.K0, offset: s.Offset, elasticity: s.Elasticity, blendSale: s.BlendSale, dataEnd: s.DataEnd,
-		calib: calibration{scale: s.Scale, bands: s.Bands, widen: thinWidening(s.Bands), disagreeUsual: s.Disagree,
+		calib: calibration{scale: s.Scale, bands: bands, widen: thinWidening(bands), disagreeUsual: s.Disagree,
 			horizon: s.Horizon, holdoutN: s.HeldN, holdoutHits: s.HeldHits, timeForward: s.Forward}}
 	for k, id := range s.SaleIDs {
 		i, ok := byID[id]

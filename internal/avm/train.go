@@ -142,6 +142,23 @@ func Train(m *Market, opt Options) (*Engine, error) {
 	return e, nil
 }
 
+// minSales is the fewest usable sales an engine learns from (fewer: ErrNoMarket).
+const minSales = 30
+
+// Trainable reports whether Train can learn from m (it has minSales usable sales), without training: a server
+// that leaves training to a worker asks it before it waits for the worker's engine (issue 39).
+func Trainable(m *Market) bool {
+	n := 0
+	for _, s := range m.Sales {
+		if usable(m, s, time.Time{}) {
+			if n++; n >= minSales {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // usable reports whether a sale can teach the model.
 func usable(m *Market, s Sale, before time.Time) bool {
 	if s.Price <= 0 || int(s.Property) >= m.NumProperties() {
@@ -162,8 +179,8 @@ func trainCore(m *Market, opt Options, before time.Time) (*Engine, error) {
 			idx = append(idx, int32(i))
 		}
 	}
-	if len(idx) < 30 {
-		return nil, fmt.Errorf("%w (%d sales; at least 30 needed)", ErrNoMarket, len(idx))
+	if len(idx) < minSales {
+		return nil, fmt.Errorf("%w (%d sales; at least %d needed)", ErrNoMarket, len(idx), minSales)
 	}
 	opt = opt.scaled(len(idx))
 	opt.Model.Monotone = monotoneFeatures

@@ -69,6 +69,12 @@ type Config struct {
 	// ServeJobs runs batch jobs inside `serve` (VALUATOR_SERVE_JOBS, default true); false leaves them to
 	// `valuator worker` processes, so that web servers spend no CPU on batches.
 	ServeJobs bool
+	// Partitions splits the market into one partition a state, each with its own engine (VALUATOR_PARTITIONS,
+	// "state"; default "none", one engine of the whole market), and TrainInWorkers leaves the training of the
+	// partitions' engines to jobs that the queue's workers take (VALUATOR_TRAINING, "workers"; default "here":
+	// the instance that needs an engine trains it). Issue 39; docs/operations.md, "Partitions".
+	Partitions     bool
+	TrainInWorkers bool
 	// SQLiteCheckpoints lets the server checkpoint SQLite's WAL itself, once a second (VALUATOR_SQLITE_CHECKPOINTS,
 	// default true). Set it to false when Litestream replicates the database: Litestream must be the only process
 	// that checkpoints, or a checkpoint that starts the WAL over between two of its reads makes it take a new full
@@ -327,6 +333,18 @@ func Load(getenv func(string) string) (Config, error) {
 	boolVar("VALUATOR_DEMO", "true", &c.Demo)
 	boolVar("VALUATOR_SERVE_JOBS", "true", &c.ServeJobs)
 	boolVar("VALUATOR_SQLITE_CHECKPOINTS", "true", &c.SQLiteCheckpoints)
+	switch v := strings.ToLower(get("VALUATOR_PARTITIONS", "none")); v {
+	case "none", "state":
+		c.Partitions = v == "state"
+	default:
+		bad("VALUATOR_PARTITIONS", "must be none or state, got %q", v)
+	}
+	switch v := strings.ToLower(get("VALUATOR_TRAINING", "here")); v {
+	case "here", "workers":
+		c.TrainInWorkers = v == "workers"
+	default:
+		bad("VALUATOR_TRAINING", "must be here or workers, got %q", v)
+	}
 	if c.Mode == Production {
 		c.Demo = false
 	}

@@ -65,6 +65,9 @@ type Config struct {
 	Portfolios *portfolio.Service
 	// Metrics counts the batch rows saved and their credits (optional).
 	Metrics *metrics.Metrics
+	// Trainer trains the partitions of the market in jobs (training.go; nil: this client takes no training jobs,
+	// though it may queue them).
+	Trainer Trainer
 }
 
 // Queue is the job queue.
@@ -127,6 +130,10 @@ func New(cfg Config) (*Queue, error) {
 		rc.Queues = map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: 2},
 			queueWebhooks:      {MaxWorkers: 4},
+		}
+		if cfg.Trainer != nil {
+			river.AddWorker(workers, &trainWorker{q: q})
+			rc.Queues[queueTraining] = river.QueueConfig{MaxWorkers: 1}
 		}
 		rc.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Hour),

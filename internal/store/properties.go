@@ -204,14 +204,36 @@ type MarketVisitor struct {
 // EachMarket reads what LoadMarket reads without holding it: a server that keeps the records in another form
 // never holds them all as read (issue 39: at a million homes about 500 MB at the peak of a start).
 func (db *DB) EachMarket(ctx context.Context, v MarketVisitor) error {
+	return db.eachMarket(ctx, false, "", v)
+}
+
+// EachMarketOf reads the records of one partition of the market, the homes of one state (issue 39: a partition
+// trains on its own records, and an instance reads only those of the partitions it loads), as EachMarket does:
+// the state's homes, their sales and their rents, each ordered by id.
+func (db *DB) EachMarketOf(ctx context.Context, state string, v MarketVisitor) error {
+	return db.eachMarket(ctx, true, state, v)
+}
+
+// eachMarket is EachMarket, of one state's records when only is set.
+func (db *DB) eachMarket(ctx context.Context, only bool, part string, v MarketVisitor) error {
 	x := db.q()
+	// The sales and rents of a state are those of its homes (properties_state finds them, the property_id
+	// indexes of sales and rentals their records).
+	homes, sales, rents := `FROM properties`, `FROM sales`, `FROM rentals`
+	var args []any
+	if only {
+		homes = `FROM properties WHERE state = ?`
+		sales = `FROM sales WHERE property_id IN (SELECT id FROM properties WHERE state = ?)`
+		rents = `FROM rentals WHERE property_id IN (SELECT id FROM properties WHERE state = ?)`
+		args = []any{part}
+	}
 	var np, ns, nr int
-	if err := x.row(ctx, `SELECT (SELECT COUNT(*) FROM properties), (SELECT COUNT(*) FROM sales),
-		(SELECT COUNT(*) FROM rentals)`).Scan(&np, &ns, &nr); err != nil {
+	if err := x.row(ctx, `SELECT (SELECT COUNT(*) `+homes+`), (SELECT COUNT(*) `+sales+`),
+		(SELECT COUNT(*) `+rents+`)`, append(append(append([]any{}, args...), args...), args...)...).Scan(&np, &ns, &nr); err != nil {
 		return err
 	}
 	v.Counts(np, ns, nr)
-	rows, err := x.query(ctx, `SELECT id, `+homeColumns+` FROM properties ORDER BY id`)
+	rows, err := x.query(ctx, `SELECT id, `+homeColumns+` `+homes+` ORDER BY id`, args...)
 	if err != nil {
 		return err
 	}
@@ -240,7 +262,7 @@ func (db *DB) EachMarket(ctx context.Context, v MarketVisitor) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	rows, err = x.query(ctx, `SELECT id, property_id, sale_date, price FROM sales ORDER BY id`)
+	rows, err = x.query(ctx, `SELECT id, property_id, sale_date, price `+sales+` ORDER BY id`, args...)
 	if err != nil {
 		return err
 	}
@@ -258,7 +280,7 @@ func (db *DB) EachMarket(ctx context.Context, v MarketVisitor) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	rows, err = x.query(ctx, `SELECT id, property_id, listed_date, rent FROM rentals ORDER BY id`)
+	rows, err = x.query(ctx, `SELECT id, property_id, listed_date, rent `+rents+` ORDER BY id`, args...)
 	if err != nil {
 		return err
 	}
@@ -306,6 +328,53 @@ func (db *DB) MarketVersion(ctx context.Context) (string, error) {
 	return fmt.Sprintf("%d/%d/%d/%s", np, ns, nr, maxUpdated.Time.Format(time.RFC3339Nano)), nil
 }
 
+// PartVersions is MarketVersion for each state (the market's partitions, issue 39): the version of a state changes
+// whenever its records are added or changed, so an instance reloads (and retrains) only the states an import
+// touched. It reads every record's state once, so it is called only when MarketVersion has changed.
+func (db *DB) PartVersions(ctx context.Context) (map[string]string, error) {
+	x := db.q()
+	out := map[string]string{}
+	counts := map[string][2]int64{}
+	for i, table := range []string{"sales", "rentals"} {
+		rows, err := x.query(ctx, `SELECT p.state, COUNT(*) FROM `+table+` t JOIN properties p ON p.id = t.property_id
+			GROUP BY p.state`)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var st string
+			var n int64
+			if err := rows.Scan(&st, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			c := counts[st]
+			c[i] = n
+			counts[st] = c
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := x.query(ctx, `SELECT state, COUNT(*), MAX(updated_at) FROM properties GROUP BY state`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var st string
+		var n int64
+		var maxUpdated dbTime
+		if err := rows.Scan(&st, &n, &maxUpdated); err != nil {
+			return nil, err
+		}
+		c := counts[st]
+		out[st] = fmt.Sprintf("%s:%d/%d/%d/%s", st, n, c[0], c[1], maxUpdated.Time.Format(time.RFC3339Nano))
+	}
+	return out, rows.Err()
+}
+
 // CountProperties counts property records.
 func (db *DB) CountProperties(ctx context.Context) (int64, error) {
 	var n int64
@@ -313,15 +382,22 @@ func (db *DB) CountProperties(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// SaveModel keeps a trained engine under the fingerprint of its market, pruning all but the newest three.
+// SaveModel keeps a trained engine of the whole market under the fingerprint of its records (SaveModelOf).
 func (db *DB) SaveModel(ctx context.Context, fingerprint string, version int, blob []byte, at time.Time) error {
+	return db.SaveModelOf(ctx, "", fingerprint, version, blob, at)
+}
+
+// SaveModelOf keeps a trained engine of one partition of the market (part: a state; "" the whole market) under
+// the fingerprint of the records it learned from, pruning all but the partition's newest three. Saving a
+// fingerprint already saved does nothing (two workers that trained the same records saved the same engine).
+func (db *DB) SaveModelOf(ctx context.Context, part, fingerprint string, version int, blob []byte, at time.Time) error {
 	return db.tx(ctx, func(x q) error {
-		if _, err := x.exec(ctx, `INSERT INTO avm_models (fingerprint, version, engine, created_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (fingerprint) DO NOTHING`, fingerprint, version, blob, x.t(at)); err != nil {
+		if _, err := x.exec(ctx, `INSERT INTO avm_models (market_part, fingerprint, version, engine, created_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT (fingerprint) DO NOTHING`, part, fingerprint, version, blob, x.t(at)); err != nil {
 			return err
 		}
-		_, err := x.exec(ctx, `DELETE FROM avm_models WHERE id NOT IN
-			(SELECT id FROM avm_models ORDER BY id DESC LIMIT 3)`)
+		_, err := x.exec(ctx, `DELETE FROM avm_models WHERE market_part = ? AND id NOT IN
+			(SELECT id FROM avm_models WHERE market_part = ? ORDER BY id DESC LIMIT 3)`, part, part)
 		return err
 	})
 }

@@ -18,7 +18,7 @@ import (
 // home's true value misses by up to 2.8 points (the sales' own luck).
 func TestDemoMetroIndexes(t *testing.T) {
 	s, now := demoService(t)
-	e := s.snap.Load().engine
+	e := s.set.Load().whole().engine
 	change := func(ix *avm.Index, years int) float64 {
 		// From the month's first day: a year before February 29 is not March 1.
 		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
@@ -60,7 +60,7 @@ func TestDemoMetroIndexes(t *testing.T) {
 // area, so two metros' homes answer different trends.
 func TestValuationUsesItsAreasIndex(t *testing.T) {
 	s, now := demoService(t)
-	e := s.snap.Load().engine
+	e := s.set.Load().whole().engine
 	typ, sqft := "Single Family", 1800.0
 	for _, c := range []struct{ street, city, state, zip string }{
 		{"1 Nowhere Ln", "Seattle", "WA", "98103"}, {"1 Nowhere Ln", "Phoenix", "AZ", "85006"},

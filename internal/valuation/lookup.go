@@ -298,21 +298,29 @@ func (s *Service) Lookup(ctx context.Context, in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := s.snap.Load()
-	if snap == nil {
+	set := s.set.Load()
+	if set == nil {
 		return nil, s.errNotReady()
 	}
-	if snap.engine == nil {
+	if !set.valuing() {
 		return nil, errNotFound
 	}
 	at := s.now().UTC()
-	m, onRecord := snap.match(a)
+	snap, m, onRecord := set.match(a)
 	if !onRecord {
 		lat, lon, zip, ok := locate(a)
 		if !ok {
 			return nil, errNotFound
 		}
 		m = matched{code: MatchNotOnRecord, property: -1, lat: lat, lon: lon, zip: zip}
+		// A home not on record is valued by its ZIP code's partition; none loaded: not a market this
+		// installation covers.
+		if snap = set.home(a, zip); snap == nil {
+			return nil, errAreaNotCovered(placeName(a, in))
+		}
+	}
+	if snap.engine == nil {
+		return nil, errNotFound
 	}
 	if m.property < 0 {
 		// Known, estimated or refused: a home that is not on record is valued from the caller's facts, never from

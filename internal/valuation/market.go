@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"valuator/internal/address"
 	"valuator/internal/avm"
@@ -27,6 +28,8 @@ type snapshot struct {
 	market  *avm.Market
 	engine  *avm.Engine // nil when the market has too few sales to learn from
 	version string
+	// part is the partition of the market the snapshot holds (marketSet): a state, or the whole market.
+	part Part
 	// byBuilding: zip|street key -> the properties there (byAddress picks a unit among them); byName: zip|name
 	// key (no suffix) -> properties; byCity: city key|state|street key -> properties, for addresses given without
 	// a ZIP code. Records without a street are in none.
@@ -39,8 +42,9 @@ type snapshot struct {
 	stats marketStats
 	// warming is set when this snapshot's market statistics are computed in the background (WarmMarkets), and
 	// warmed is closed once that has ended (WaitMarkets).
-	warming bool
-	warmed  chan struct{}
+	warming     bool
+	warmStarted atomic.Bool
+	warmed      chan struct{}
 	// facts are the ranges of the records' facts by area and type, which a home not on record must stay near
 	// (outside.go), made on first use.
 	facts factRanges

@@ -203,13 +203,19 @@ func (s *Service) WarmMarkets() { s.warmMarkets.Store(true) }
 // market), or ctx ends: the server says it is running only then. It returns at once when nothing is loaded or
 // the loaded market is not being warmed.
 func (s *Service) WaitMarkets(ctx context.Context) {
-	snap := s.snap.Load()
-	if snap == nil || !snap.warming {
+	set := s.set.Load()
+	if set == nil {
 		return
 	}
-	select {
-	case <-snap.warmed:
-	case <-ctx.Done():
+	for _, snap := range set.parts {
+		if !snap.warming {
+			continue
+		}
+		select {
+		case <-snap.warmed:
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 
@@ -226,7 +232,7 @@ func (s *Service) warm(snap *snapshot) {
 	sort.Strings(codes)
 	opt := market.Options{HistoryMonths: market.DefaultHistoryMonths}
 	for _, code := range codes {
-		if s.snap.Load() != snap {
+		if !s.set.Load().holds(snap) {
 			return
 		}
 		s.market(snap, code, opt)
@@ -245,13 +251,16 @@ func (s *Service) Markets(ctx context.Context, in MarketInput, compare bool) (*M
 	if err != nil {
 		return nil, err
 	}
-	snap := s.snap.Load()
-	if snap == nil {
+	set := s.set.Load()
+	if set == nil {
 		return nil, s.errNotReady()
 	}
 	ans := &MarketsAnswer{Markets: []*market.Market{}, NotFound: []string{}}
 	for _, z := range q.zips {
-		if m := s.market(snap, z, q.opt); m != nil {
+		// A ZIP code's statistics are its partition's (the one its homes are in).
+		if snap := set.byZIP[z]; snap == nil {
+			ans.NotFound = append(ans.NotFound, z)
+		} else if m := s.market(snap, z, q.opt); m != nil {
 			ans.Markets = append(ans.Markets, m)
 		} else {
 			ans.NotFound = append(ans.NotFound, z)

@@ -72,7 +72,7 @@ func TestMemoryBreakdown(t *testing.T) {
 	s.WaitMarkets(ctx)
 	close(stop)
 	<-done
-	snap := s.snap.Load()
+	snap := s.set.Load().whole()
 	n := snap.homes.len()
 	t.Logf("%d homes, %d sales, %d rents; loaded in %s; peak heap in use while loading %.0f MiB (%.0f B/home)",
 		n, len(snap.market.Sales), len(snap.market.Rentals), time.Since(started).Round(time.Millisecond),
@@ -118,7 +118,7 @@ func TestMemoryBreakdown(t *testing.T) {
 		{"engine's market (avm.Market)", func() { snap.market, snap.homes.market = nil, nil }},
 		{"records (records: strings, codes)", func() { snap.homes = records{} }},
 	}
-	s.snap.Store(nil)
+	s.set.Store(nil)
 	for _, r := range release {
 		r.drop()
 		h := heap()

@@ -70,7 +70,7 @@ func TestShowcaseHomeDisagrees(t *testing.T) {
 // to 1.2 times the largest).
 func TestValueRisesWithLivingArea(t *testing.T) {
 	s, _ := demoService(t)
-	rs := s.snap.Load().rangesFor("98103", "Single Family")
+	rs := s.set.Load().whole().rangesFor("98103", "Single Family")
 	r := rs.facts["squareFeet"]
 	prev := 0.0
 	for i := 0; i <= 12; i++ {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +31,15 @@ type Store interface {
 	RecordUsage(ctx context.Context, rec usage.Record) error
 }
 
+// partStore is a store that can read and save the market in partitions (store.DB): a partitioned service
+// (Partitions) needs one.
+type partStore interface {
+	marketReader
+	EachMarketOf(ctx context.Context, state string, v store.MarketVisitor) error
+	PartVersions(ctx context.Context) (map[string]string, error)
+	SaveModelOf(ctx context.Context, part, fingerprint string, version int, blob []byte, at time.Time) error
+}
+
 // Service values properties.
 type Service struct {
 	store Store
@@ -37,7 +47,7 @@ type Service struct {
 	now   func() time.Time
 	opt   avm.Options
 
-	snap atomic.Pointer[snapshot]
+	set atomic.Pointer[marketSet]
 	// cache keeps recent valuations (see resultCache); the key includes the snapshot's version.
 	cache *resultCache
 	// markets keeps market statistics (markets.go); the key includes the snapshot's version.
@@ -49,6 +59,12 @@ type Service struct {
 	metrics atomic.Pointer[metrics.Metrics]
 	// warmMarkets computes every ZIP's market statistics in the background after each load (WarmMarkets).
 	warmMarkets atomic.Bool
+	// byState splits the market into one partition a state (Partitions); enqueue, when set, leaves training to
+	// the job queue's workers (TrainBy). Both are set before the first Load.
+	byState bool
+	enqueue func(ctx context.Context, part Part, fingerprint string) error
+	// trainings counts the engines this service trained itself (not restored, not a worker's), for tests and logs.
+	trainings atomic.Int64
 }
 
 // New returns a service; call Load (or Start) before lookups.
@@ -62,6 +78,42 @@ func New(st Store, log *slog.Logger, now func() time.Time, opt avm.Options) *Ser
 	return s
 }
 
+// Part names a partition of the market: the homes of one state, or (Whole) the whole market.
+type Part struct {
+	State string `json:"state"`
+	Whole bool   `json:"whole"`
+}
+
+func (p Part) String() string {
+	if p.Whole {
+		return "the whole market"
+	}
+	if p.State == "" {
+		return "homes without a state"
+	}
+	return p.State
+}
+
+// Partitions splits the market into one partition a state (issue 39): each state's homes train their own engine,
+// saved under its own fingerprint; an import into one state retrains and reloads that state only; a lookup is
+// valued by its state's engine. The answers differ from one engine's of the whole market (each engine learns from
+// its state's sales only); a market of one state answers the same. Call it before the first Load; it needs a
+// store.DB.
+func (s *Service) Partitions() error {
+	if _, ok := s.store.(partStore); !ok {
+		return errors.New("valuation: a partitioned market needs a store that reads partitions")
+	}
+	s.byState = true
+	return nil
+}
+
+// TrainBy leaves the training of engines to the job queue (issue 39): a partition whose engine is not saved is
+// queued with enqueue (jobs.Queue.EnqueueTraining), and Load waits until a worker has saved it (TrainPart), so
+// that several workers train the partitions of one market at once. Call it before the first Load.
+func (s *Service) TrainBy(enqueue func(ctx context.Context, part Part, fingerprint string) error) {
+	s.enqueue = enqueue
+}
+
 // SetMetrics makes the service report its trainings (and whether it is ready) to m; call it once, before Load.
 func (s *Service) SetMetrics(m *metrics.Metrics) {
 	s.metrics.Store(m)
@@ -69,74 +121,271 @@ func (s *Service) SetMetrics(m *metrics.Metrics) {
 }
 
 // Ready reports whether lookups can be answered (the market is loaded, with or without enough sales to value).
-func (s *Service) Ready() bool { return s.snap.Load() != nil }
+func (s *Service) Ready() bool { return s.set.Load() != nil }
 
 // Status describes the engine's state for logs and readiness answers.
 func (s *Service) Status() string { return s.status.Load().(string) }
 
 // Load reads the market and readies the engine: a saved engine for the same data is restored, otherwise one is
-// trained (and saved). It is safe to call while lookups run; they use the previous market until the new one is
-// ready.
+// trained (and saved), here or (TrainBy) by a worker. It is safe to call while lookups run; they use the previous
+// market until the new one is ready. A partitioned market (Partitions) reloads only the partitions whose records
+// changed.
 func (s *Service) Load(ctx context.Context) error {
 	s.loading.Lock()
 	defer s.loading.Unlock()
+	for {
+		// A load that waits for a worker's engine gives up when the records change meanwhile (the worker trains
+		// the records as they are now): it starts again from the records as they are now.
+		if err := s.load(ctx); !errors.Is(err, errMarketChanged) {
+			return err
+		}
+		s.log.Info("records changed while the engine was being trained; reading them again")
+	}
+}
+
+// errMarketChanged: the records changed while a load waited for a worker to train their engine.
+var errMarketChanged = errors.New("valuation: the records changed during the load")
+
+func (s *Service) load(ctx context.Context) error {
 	version, err := s.store.MarketVersion(ctx)
 	if err != nil {
 		return err
 	}
-	if cur := s.snap.Load(); cur != nil && cur.version == version {
+	cur := s.set.Load()
+	if cur != nil && cur.version == version {
 		return nil
 	}
-	s.status.Store("loading market data")
-	b, err := s.readMarket(ctx)
+	// Every partition to load is read first (and, when workers train, its training queued), then each is
+	// readied: so that the workers train the partitions at once, not one after the other.
+	var loads []*partLoad
+	var parts []*snapshot
+	if !s.byState {
+		l, err := s.readPart(ctx, Part{Whole: true}, version)
+		if err != nil {
+			return err
+		}
+		loads = append(loads, l)
+	} else {
+		versions, err := s.store.(partStore).PartVersions(ctx)
+		if err != nil {
+			return err
+		}
+		states := make([]string, 0, len(versions))
+		for st := range versions {
+			states = append(states, st)
+		}
+		sort.Strings(states)
+		for _, st := range states {
+			if old := cur.part(st); old != nil && old.version == versions[st] {
+				parts = append(parts, old) // its records did not change: kept as loaded, statistics and all
+				continue
+			}
+			l, err := s.readPart(ctx, Part{State: st}, versions[st])
+			if err != nil {
+				return err
+			}
+			loads = append(loads, l)
+		}
+	}
+	for _, l := range loads {
+		snap, err := s.readyPart(ctx, l, version)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, snap)
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].part.State < parts[j].part.State })
+	set := newMarketSet(version, parts)
+	s.set.Store(set)
+	s.status.Store("ready")
+	for _, snap := range parts {
+		if snap.warming && !snap.warmStarted.Swap(true) {
+			go s.warm(snap)
+		}
+	}
+	return nil
+}
+
+// partLoad is a partition read for a load: its records, the engine restored for them (nil: to be trained) and
+// whether its training is queued.
+type partLoad struct {
+	part    Part
+	version string // the partition's
+	market  *avm.Market
+	recs    records
+	fp      string
+	sales   int
+	engine  *avm.Engine
+	queued  bool
+	started time.Time
+}
+
+// readPart reads one partition's records and restores the engine saved for them; when none is and the workers
+// train (TrainBy), it queues the training.
+func (s *Service) readPart(ctx context.Context, part Part, version string) (*partLoad, error) {
+	s.status.Store("loading market data (" + part.String() + ")")
+	b, err := s.readMarket(ctx, part)
+	if err != nil {
+		return nil, err
+	}
+	l := &partLoad{part: part, version: version, market: b.m, fp: b.fingerprint(), recs: b.records(), sales: b.sales,
+		started: time.Now()}
+	b = nil
+	if l.engine, err = s.restore(ctx, l.market, l.fp); err != nil {
+		return nil, err
+	}
+	switch {
+	case l.engine != nil:
+		s.log.Info("valuation engine restored", "part", part.String(), "sales", l.sales,
+			"ms", time.Since(l.started).Milliseconds())
+	case len(l.market.Sales) == 0:
+	case !avm.Trainable(l.market):
+		s.log.Warn("too few sales to value properties", "part", part.String(), "sales", l.sales)
+	case s.enqueue != nil:
+		if err := s.enqueue(ctx, part, l.fp); err != nil {
+			return nil, fmt.Errorf("queueing the training of %s: %w", part, err)
+		}
+		l.queued = true
+		s.log.Info("queued the training of the valuation engine", "part", part.String(), "properties", l.recs.len(),
+			"sales", l.sales)
+	}
+	return l, nil
+}
+
+// readyPart makes the partition's snapshot once its engine is ready: restored, trained by a worker (awaited), or
+// trained here. global is the market's version when the load began.
+func (s *Service) readyPart(ctx context.Context, l *partLoad, global string) (*snapshot, error) {
+	var err error
+	switch {
+	case l.engine != nil || len(l.market.Sales) == 0 || !avm.Trainable(l.market):
+	case l.queued:
+		s.status.Store(fmt.Sprintf("waiting for a worker to learn from %d sales (%s)", len(l.market.Sales), l.part))
+		if l.engine, err = s.awaitTrained(ctx, l.part, l.market, l.fp, global); err != nil {
+			return nil, err
+		}
+		s.log.Info("valuation engine trained by a worker", "part", l.part.String(), "sales", l.sales,
+			"seconds", time.Since(l.started).Seconds())
+	default:
+		s.status.Store(fmt.Sprintf("learning from %d sales (%s)", len(l.market.Sales), l.part))
+		s.log.Info("training the valuation engine", "part", l.part.String(), "properties", l.recs.len(), "sales", l.sales)
+		if l.engine, err = s.train(ctx, l.part, l.market, l.fp); err != nil {
+			return nil, err
+		}
+	}
+	snap := newSnapshot(l.recs, l.engine, l.market, l.version)
+	snap.part = l.part
+	snap.warming = s.warmMarkets.Load()
+	return snap, nil
+}
+
+// restore returns the engine saved for the fingerprint, or nil when none is (or it cannot be used).
+func (s *Service) restore(ctx context.Context, market *avm.Market, fp string) (*avm.Engine, error) {
+	blob, err := s.store.LoadModel(ctx, fp, avm.SnapshotVersion)
+	if errors.Is(err, store.ErrNoModel) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	engine, err := avm.Restore(market, blob)
+	if err != nil {
+		s.log.Warn("saved valuation engine unusable; retraining", "err", err)
+		return nil, nil
+	}
+	return engine, nil
+}
+
+// train trains the partition's engine here and saves it; nil when the market has too few sales.
+func (s *Service) train(ctx context.Context, part Part, market *avm.Market, fp string) (*avm.Engine, error) {
+	started := time.Now()
+	engine, err := avm.Train(market, s.opt)
+	if errors.Is(err, avm.ErrNoMarket) {
+		s.log.Warn("too few sales to value properties", "part", part.String(), "err", err)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.trainings.Add(1)
+	s.log.Info("valuation engine trained", "part", part.String(), "sales", len(market.Sales),
+		"seconds", time.Since(started).Seconds())
+	s.metrics.Load().EngineTrained(time.Since(started))
+	blob, err := engine.Marshal()
+	if err == nil {
+		if ps, ok := s.store.(partStore); ok {
+			err = ps.SaveModelOf(ctx, part.key(), fp, avm.SnapshotVersion, blob, s.now())
+		} else {
+			err = s.store.SaveModel(ctx, fp, avm.SnapshotVersion, blob, s.now())
+		}
+	}
+	if err != nil {
+		s.log.Error("saving the valuation engine", "part", part.String(), "err", err)
+	}
+	return engine, nil
+}
+
+// key is the partition's name in the saved engines (store.SaveModelOf): its state, or "" for the whole market.
+func (p Part) key() string {
+	if p.Whole {
+		return ""
+	}
+	return p.State
+}
+
+// trainPoll is how often a service that left training to the workers looks for the saved engine.
+const trainPoll = time.Second
+
+// awaitTrained waits until a worker has saved the engine of the partition whose training readPart queued. It gives up
+// (errMarketChanged) when the market's records change meanwhile: the worker trains the records as they are when
+// it runs, whose engine is not the one awaited. The job is queued again now and then, in case it was lost.
+func (s *Service) awaitTrained(ctx context.Context, part Part, market *avm.Market, fp, global string) (*avm.Engine, error) {
+	for i := 0; ; i++ {
+		if i%60 == 59 {
+			if err := s.enqueue(ctx, part, fp); err != nil {
+				return nil, fmt.Errorf("queueing the training of %s: %w", part, err)
+			}
+		}
+		engine, err := s.restore(ctx, market, fp)
+		if err != nil || engine != nil {
+			return engine, err
+		}
+		if i%10 == 9 {
+			if v, err := s.store.MarketVersion(ctx); err != nil {
+				return nil, err
+			} else if v != global {
+				return nil, errMarketChanged
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(trainPoll):
+		}
+	}
+}
+
+// TrainPart trains the partition's engine and saves it, unless one is saved for its records already: the work
+// of a training job (jobs.TrainArgs). It reads the partition's records as they are now, which may be newer than
+// when the job was queued; a service waiting for older records queues them again.
+func (s *Service) TrainPart(ctx context.Context, part Part) error {
+	b, err := s.readMarket(ctx, part)
 	if err != nil {
 		return err
 	}
 	market, fp := b.m, b.fingerprint()
-	recs := b.records()
-	nHomes, nSales := recs.len(), b.sales
 	b = nil
-	started := time.Now()
-	var engine *avm.Engine
-	if blob, err := s.store.LoadModel(ctx, fp, avm.SnapshotVersion); err == nil {
-		engine, err = avm.Restore(market, blob)
-		if err != nil {
-			s.log.Warn("saved valuation engine unusable; retraining", "err", err)
-		} else {
-			s.log.Info("valuation engine restored", "sales", nSales, "ms", time.Since(started).Milliseconds())
-		}
+	if _, err := s.store.LoadModel(ctx, fp, avm.SnapshotVersion); err == nil {
+		return nil
 	} else if !errors.Is(err, store.ErrNoModel) {
 		return err
 	}
-	if engine == nil && len(market.Sales) > 0 {
-		s.status.Store(fmt.Sprintf("learning from %d sales", len(market.Sales)))
-		s.log.Info("training the valuation engine", "properties", nHomes, "sales", nSales)
-		engine, err = avm.Train(market, s.opt)
-		switch {
-		case errors.Is(err, avm.ErrNoMarket):
-			s.log.Warn("too few sales to value properties", "err", err)
-			engine = nil
-		case err != nil:
-			return err
-		default:
-			s.log.Info("valuation engine trained", "sales", nSales, "seconds", time.Since(started).Seconds())
-			s.metrics.Load().EngineTrained(time.Since(started))
-			if blob, err := engine.Marshal(); err != nil {
-				s.log.Error("saving the valuation engine", "err", err)
-			} else if err := s.store.SaveModel(ctx, fp, avm.SnapshotVersion, blob, s.now()); err != nil {
-				s.log.Error("saving the valuation engine", "err", err)
-			}
-		}
-	}
-	snap := newSnapshot(recs, engine, market, version)
-	snap.warming = s.warmMarkets.Load()
-	s.snap.Store(snap)
-	s.status.Store("ready")
-	if snap.warming {
-		go s.warm(snap)
-	}
-	return nil
+	s.log.Info("training the valuation engine (job)", "part", part.String(), "sales", len(market.Sales))
+	_, err = s.train(ctx, part, market, fp)
+	return err
 }
+
+// Trainings is how many engines this service has trained itself.
+func (s *Service) Trainings() int64 { return s.trainings.Load() }
 
 // marketReader is a store that can hand over the records one at a time (store.DB): the service then never holds
 // them all as read.
@@ -144,8 +393,13 @@ type marketReader interface {
 	EachMarket(ctx context.Context, v store.MarketVisitor) error
 }
 
-// readMarket reads the records into a marketBuilder.
-func (s *Service) readMarket(ctx context.Context) (*marketBuilder, error) {
+// readMarket reads the partition's records into a marketBuilder.
+func (s *Service) readMarket(ctx context.Context, part Part) (*marketBuilder, error) {
+	if !part.Whole {
+		b := newMarketBuilder()
+		err := s.store.(partStore).EachMarketOf(ctx, part.State, b.visitor())
+		return b, err
+	}
 	r, ok := s.store.(marketReader)
 	if !ok {
 		md, err := s.store.LoadMarket(ctx)
@@ -155,7 +409,7 @@ func (s *Service) readMarket(ctx context.Context) (*marketBuilder, error) {
 		return buildMarket(md), nil
 	}
 	b := newMarketBuilder()
-	err := r.EachMarket(ctx, store.MarketVisitor{Counts: b.counts, Home: b.home, Sale: b.sale, Rental: b.rent})
+	err := r.EachMarket(ctx, b.visitor())
 	return b, err
 }
 
@@ -184,7 +438,7 @@ func (s *Service) Watch(ctx context.Context, interval time.Duration) {
 const emptyInterval = 2 * time.Second
 
 func (s *Service) nextCheck(interval time.Duration) time.Duration {
-	if cur := s.snap.Load(); cur == nil || cur.engine == nil {
+	if cur := s.set.Load(); cur == nil || !cur.valuing() {
 		return min(interval, emptyInterval)
 	}
 	return interval

@@ -45,7 +45,7 @@ func TestWarmMarketsComputesEveryZIP(t *testing.T) {
 		if err := s.Load(ctx); err != nil {
 			t.Fatal(err)
 		}
-		snap := s.snap.Load()
+		snap := s.set.Load().whole()
 		key := marketKey(snap, "98103", market.Options{HistoryMonths: market.DefaultHistoryMonths})
 		deadline := time.Now().Add(30 * time.Second)
 		for warm && time.Now().Before(deadline) {
