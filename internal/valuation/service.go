@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -63,6 +64,8 @@ type Service struct {
 	// the job queue's workers (TrainBy). Both are set before the first Load.
 	byState bool
 	enqueue func(ctx context.Context, part Part, fingerprint string) error
+	// training lets one engine train at a time in this process (a training uses every core).
+	training sync.Mutex
 	// trainings counts the engines this service trained itself (not restored, not a worker's), for tests and logs.
 	trainings atomic.Int64
 }
@@ -156,44 +159,43 @@ func (s *Service) load(ctx context.Context) error {
 		return nil
 	}
 	// Every partition to load is read first (and, when workers train, its training queued), then each is
-	// readied: so that the workers train the partitions at once, not one after the other.
-	var loads []*partLoad
+	// readied: so that the workers train the partitions at once, not one after the other. A market of several
+	// partitions is read and readied a partition a core at a time (a restart restores them in parallel); an engine
+	// trained here is trained one at a time, since a training uses every core.
+	var todo []Part
+	var versions map[string]string
 	var parts []*snapshot
 	if !s.byState {
-		l, err := s.readPart(ctx, Part{Whole: true}, version)
-		if err != nil {
-			return err
-		}
-		loads = append(loads, l)
+		todo = []Part{{Whole: true}}
+		versions = map[string]string{"": version}
 	} else {
-		versions, err := s.store.(partStore).PartVersions(ctx)
-		if err != nil {
+		if versions, err = s.store.(partStore).PartVersions(ctx); err != nil {
 			return err
 		}
-		states := make([]string, 0, len(versions))
-		for st := range versions {
-			states = append(states, st)
-		}
-		sort.Strings(states)
-		for _, st := range states {
-			if old := cur.part(st); old != nil && old.version == versions[st] {
+		for st, v := range versions {
+			if old := cur.part(st); old != nil && old.version == v {
 				parts = append(parts, old) // its records did not change: kept as loaded, statistics and all
-				continue
+			} else {
+				todo = append(todo, Part{State: st})
 			}
-			l, err := s.readPart(ctx, Part{State: st}, versions[st])
-			if err != nil {
-				return err
-			}
-			loads = append(loads, l)
 		}
+		sort.Slice(todo, func(i, j int) bool { return todo[i].State < todo[j].State })
 	}
-	for _, l := range loads {
-		snap, err := s.readyPart(ctx, l, version)
-		if err != nil {
-			return err
-		}
-		parts = append(parts, snap)
+	loads := make([]*partLoad, len(todo))
+	if err := eachParallel(ctx, len(todo), func(i int) (err error) {
+		loads[i], err = s.readPart(ctx, todo[i], versions[todo[i].State])
+		return err
+	}); err != nil {
+		return err
 	}
+	fresh := make([]*snapshot, len(loads))
+	if err := eachParallel(ctx, len(loads), func(i int) (err error) {
+		fresh[i], err = s.readyPart(ctx, loads[i], version)
+		return err
+	}); err != nil {
+		return err
+	}
+	parts = append(parts, fresh...)
 	sort.Slice(parts, func(i, j int) bool { return parts[i].part.State < parts[j].part.State })
 	set := newMarketSet(version, parts)
 	s.set.Store(set)
@@ -204,6 +206,28 @@ func (s *Service) load(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// eachParallel runs fn(0..n-1), as many at once as the process has cores, and returns the first error.
+func eachParallel(ctx context.Context, n int, fn func(i int) error) error {
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return ctx.Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = fn(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // partLoad is a partition read for a load: its records, the engine restored for them (nil: to be trained) and
@@ -297,6 +321,8 @@ func (s *Service) restore(ctx context.Context, market *avm.Market, fp string) (*
 
 // train trains the partition's engine here and saves it; nil when the market has too few sales.
 func (s *Service) train(ctx context.Context, part Part, market *avm.Market, fp string) (*avm.Engine, error) {
+	s.training.Lock()
+	defer s.training.Unlock()
 	started := time.Now()
 	engine, err := avm.Train(market, s.opt)
 	if errors.Is(err, avm.ErrNoMarket) {
