@@ -147,3 +147,80 @@ func TestModelsAreSavedAndPruned(t *testing.T) {
 		}
 	})
 }
+
+// TestMarketPartitions (issue 39): a state's records read alone, each state's version, each partition's engines
+// pruned apart from the others', and a partition's training lock taken by one holder at a time.
+func TestMarketPartitions(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		db := openTest(t, url)
+		ca, wa := home("1", "1 A St", "1 a st", "", 1000), home("2", "2 B St", "2 b st", "", 2000)
+		wa.City, wa.State, wa.ZIP = "SEATTLE", "WA", "98103"
+		d := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+		if _, err := db.ImportRecords(ctx, "x", []property.Record{{Home: ca, SaleDate: d, Price: 300000},
+			{Home: wa, SaleDate: d, Price: 700000}, {Home: wa, SaleDate: d.AddDate(1, 0, 0), Price: 750000}}, t0); err != nil {
+			t.Fatal(err)
+		}
+		var homes []string
+		var sales []int64
+		if err := db.EachMarketOf(ctx, "WA", MarketVisitor{
+			Counts: func(h, s, r int) {
+				if h != 1 || s != 2 || r != 0 {
+					t.Errorf("WA counts %d homes, %d sales, %d rents; want 1, 2, 0", h, s, r)
+				}
+			},
+			Home: func(h *property.Home) { homes = append(homes, h.State+" "+h.Street) },
+			Sale: func(s property.Sale) { sales = append(sales, s.Price) },
+			Rental: func(property.Rental) {},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(homes) != 1 || homes[0] != "WA 2 B St" || len(sales) != 2 || sales[0] != 700000 {
+			t.Errorf("WA's records: homes %v, sales %v", homes, sales)
+		}
+		v1, err := db.PartVersions(ctx)
+		if err != nil || len(v1) != 2 || v1["CA"] == "" || v1["WA"] == "" {
+			t.Fatalf("PartVersions = %v, %v", v1, err)
+		}
+		if _, err := db.ImportRecords(ctx, "x", []property.Record{{Home: wa, SaleDate: d.AddDate(2, 0, 0), Price: 800000}}, t0); err != nil {
+			t.Fatal(err)
+		}
+		v2, _ := db.PartVersions(ctx)
+		if v2["CA"] != v1["CA"] || v2["WA"] == v1["WA"] {
+			t.Errorf("after a sale in WA: CA %q -> %q, WA %q -> %q; want WA's version only to change", v1["CA"], v2["CA"],
+				v1["WA"], v2["WA"])
+		}
+
+		// Each partition keeps its newest three engines, whatever the others save.
+		for i, fp := range []string{"wa1", "wa2", "wa3"} {
+			if err := db.SaveModelOf(ctx, "WA", fp, 1, []byte{byte(i)}, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, fp := range []string{"ca1", "ca2", "ca3", "ca4"} {
+			if err := db.SaveModelOf(ctx, "CA", fp, 1, []byte{1}, t0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for fp, kept := range map[string]bool{"wa1": true, "wa2": true, "wa3": true, "ca1": false, "ca4": true} {
+			if _, err := db.LoadModel(ctx, fp, 1); (err == nil) != kept {
+				t.Errorf("engine %s kept: %v, want %v", fp, err == nil, kept)
+			}
+		}
+
+		// The lock: a second holder is refused while the first holds it, and gets it after.
+		ran, err := db.TryLock(ctx, LockTrain+1, func() error {
+			inner, err := db.TryLock(ctx, LockTrain+1, func() error { return nil })
+			if err != nil || inner {
+				t.Errorf("a second TryLock while the lock is held: ran %v, %v", inner, err)
+			}
+			return nil
+		})
+		if err != nil || !ran {
+			t.Errorf("TryLock: ran %v, %v", ran, err)
+		}
+		if ran, err := db.TryLock(ctx, LockTrain+1, func() error { return nil }); err != nil || !ran {
+			t.Errorf("TryLock after the holder let go: ran %v, %v", ran, err)
+		}
+	})
+}

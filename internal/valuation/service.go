@@ -350,10 +350,14 @@ func (s *Service) train(ctx context.Context, part Part, market *avm.Market, fp s
 	return engine, nil
 }
 
-// key is the partition's name in the saved engines (store.SaveModelOf): its state, or "" for the whole market.
+// key is the partition's name in the saved engines (store.SaveModelOf): its state, or "" for the whole market
+// (homes without a state are "-", so that their engines are pruned apart from the whole market's).
 func (p Part) key() string {
-	if p.Whole {
+	switch {
+	case p.Whole:
 		return ""
+	case p.State == "":
+		return "-"
 	}
 	return p.State
 }
