@@ -169,8 +169,8 @@ func TestMarketPartitions(t *testing.T) {
 					t.Errorf("WA counts %d homes, %d sales, %d rents; want 1, 2, 0", h, s, r)
 				}
 			},
-			Home: func(h *property.Home) { homes = append(homes, h.State+" "+h.Street) },
-			Sale: func(s property.Sale) { sales = append(sales, s.Price) },
+			Home:   func(h *property.Home) { homes = append(homes, h.State+" "+h.Street) },
+			Sale:   func(s property.Sale) { sales = append(sales, s.Price) },
 			Rental: func(property.Rental) {},
 		}); err != nil {
 			t.Fatal(err)
