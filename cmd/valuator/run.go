@@ -493,7 +493,7 @@ func newValuation(cfg config.Config, db *store.DB, log *slog.Logger, now func() 
 	vals := valuation.New(db, log, now, avm.DefaultOptions())
 	vals.SetCacheSize(cfg.CacheSize)
 	if cfg.Partitions {
-		if err := vals.Partitions(); err != nil {
+		if err := vals.Partitions(cfg.States...); err != nil {
 			return nil, err
 		}
 	}

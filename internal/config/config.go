@@ -75,6 +75,9 @@ type Config struct {
 	// the instance that needs an engine trains it). Issue 39; docs/operations.md, "Partitions".
 	Partitions     bool
 	TrainInWorkers bool
+	// States, with Partitions, are the only states this instance loads (VALUATOR_STATES, comma-separated codes
+	// such as "WA,OR"; default every state): the instances of a country-wide installation each serve a share.
+	States []string
 	// SQLiteCheckpoints lets the server checkpoint SQLite's WAL itself, once a second (VALUATOR_SQLITE_CHECKPOINTS,
 	// default true). Set it to false when Litestream replicates the database: Litestream must be the only process
 	// that checkpoints, or a checkpoint that starts the WAL over between two of its reads makes it take a new full
@@ -338,6 +341,19 @@ func Load(getenv func(string) string) (Config, error) {
 		c.Partitions = v == "state"
 	default:
 		bad("VALUATOR_PARTITIONS", "must be none or state, got %q", v)
+	}
+	if v := strings.TrimSpace(getenv("VALUATOR_STATES")); v != "" {
+		for _, st := range strings.Split(v, ",") {
+			st = strings.ToUpper(strings.TrimSpace(st))
+			if len(st) != 2 || st[0] < 'A' || st[0] > 'Z' || st[1] < 'A' || st[1] > 'Z' {
+				bad("VALUATOR_STATES", "must be two-letter state codes separated by commas, such as WA,OR; got %q", v)
+				break
+			}
+			c.States = append(c.States, st)
+		}
+		if !c.Partitions {
+			bad("VALUATOR_STATES", "needs VALUATOR_PARTITIONS=state")
+		}
 	}
 	switch v := strings.ToLower(get("VALUATOR_TRAINING", "here")); v {
 	case "here", "workers":

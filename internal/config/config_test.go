@@ -98,6 +98,8 @@ func TestLoadNamesTheBadVariable(t *testing.T) {
 		{"bad serve jobs", map[string]string{"VALUATOR_SERVE_JOBS": "some"}, "VALUATOR_SERVE_JOBS"},
 		{"bad partitions", map[string]string{"VALUATOR_PARTITIONS": "zip"}, "VALUATOR_PARTITIONS"},
 		{"bad training", map[string]string{"VALUATOR_TRAINING": "elsewhere"}, "VALUATOR_TRAINING"},
+		{"bad states", map[string]string{"VALUATOR_PARTITIONS": "state", "VALUATOR_STATES": "WA,Oregon"}, "VALUATOR_STATES"},
+		{"states unpartitioned", map[string]string{"VALUATOR_STATES": "WA"}, "VALUATOR_STATES"},
 		{"bad job slice", map[string]string{"VALUATOR_JOB_SLICE": "10"}, "VALUATOR_JOB_SLICE"},
 		{"tiny job slice", map[string]string{"VALUATOR_JOB_SLICE": "1ms"}, "VALUATOR_JOB_SLICE"},
 		{"rescue before four slices", map[string]string{"VALUATOR_JOB_SLICE": "1s", "VALUATOR_JOB_RESCUE_AFTER": "3s"},

@@ -154,6 +154,25 @@ func TestPartitionedMarket(t *testing.T) {
 		}
 	}
 
+	// An instance that serves a share of the states loads only those, restored, and answers the same there;
+	// elsewhere is not a market it covers.
+	share := New(db, log, clock, opt)
+	if err := share.Partitions("WA", "OR"); err != nil {
+		t.Fatal(err)
+	}
+	if err := share.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := share.set.Load().states(); !slices.Equal(got, []string{"WA"}) || share.Trainings() != 0 {
+		t.Errorf("WA and OR: loaded %v, trained %d; want WA, restored", got, share.Trainings())
+	}
+	if a, b := answer(share, in), answer(s, in); a != b {
+		t.Errorf("WA served alone and with every state differ:\n%s\n%s", a, b)
+	}
+	if _, err := share.Lookup(ctx, input(first["AZ"])); !isCode(err, CodeAreaNotCovered) {
+		t.Errorf("an AZ home on an instance of WA and OR: %v, want %s", err, CodeAreaNotCovered)
+	}
+
 	// A restart restores every state's engine; the answers are the same.
 	again := load(db, true)
 	if n := again.Trainings(); n != 0 {

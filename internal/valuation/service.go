@@ -63,6 +63,7 @@ type Service struct {
 	// byState splits the market into one partition a state (Partitions); enqueue, when set, leaves training to
 	// the job queue's workers (TrainBy). Both are set before the first Load.
 	byState bool
+	only    map[string]bool // the states loaded; nil: every state
 	enqueue func(ctx context.Context, part Part, fingerprint string) error
 	// training lets one engine train at a time in this process (a training uses every core).
 	training sync.Mutex
@@ -102,11 +103,21 @@ func (p Part) String() string {
 // valued by its state's engine. The answers differ from one engine's of the whole market (each engine learns from
 // its state's sales only); a market of one state answers the same. Call it before the first Load; it needs a
 // store.DB.
-func (s *Service) Partitions() error {
+//
+// With states given, only those states are loaded (VALUATOR_STATES): an instance of a country-wide installation
+// serves its share of the states, and an address elsewhere is not a market it covers (docs/operations.md, "A
+// country").
+func (s *Service) Partitions(states ...string) error {
 	if _, ok := s.store.(partStore); !ok {
 		return errors.New("valuation: a partitioned market needs a store that reads partitions")
 	}
 	s.byState = true
+	if len(states) > 0 {
+		s.only = map[string]bool{}
+		for _, st := range states {
+			s.only[st] = true
+		}
+	}
 	return nil
 }
 
@@ -173,6 +184,9 @@ func (s *Service) load(ctx context.Context) error {
 			return err
 		}
 		for st, v := range versions {
+			if s.only != nil && !s.only[st] {
+				continue
+			}
 			if old := cur.part(st); old != nil && old.version == v {
 				parts = append(parts, old) // its records did not change: kept as loaded, statistics and all
 			} else {
