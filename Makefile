@@ -22,7 +22,7 @@ help:
 	@echo "make build   build bin/valuator with the web app embedded"
 	@echo "make litestream  install Litestream (continuous SQLite replication, docs/operations.md) into bin/"
 	@echo "make bench   benchmarks"
-	@echo "make bench-scale  import, training, memory, lookup latency and restart on demo markets of SCALE_HOMES homes"
+	@echo "make bench-scale  import, training, memory, restart, lookup and market latency on demo markets of SCALE_HOMES homes"
 	@echo "             (default 10000,100000,1000000; about 12 minutes; docs/operations.md, Large markets)"
 	@echo "make bench-backup  backup, verify and restore time and size, SQLite and PostgreSQL, at the demo market and"
 	@echo "             BENCH_HOMES homes (default 100000; about 11 minutes; docs/operations.md, Backups)"
@@ -235,8 +235,9 @@ bench:
 
 # Valuator on demo markets of growing size (internal/scalebench): for each size in SCALE_HOMES, `valuator demo`
 # generates and imports the market into a fresh SQLite database under SCALE_DIR, a `valuator serve` of the built
-# binary trains the engine and answers timed lookups over HTTP on SCALE_ADDR, and a second start restores the saved
-# engine. Prints one table (import, training, peak RSS, lookup p50/p99, restart). Not part of `make test`: the
+# binary trains the engine, and a second start restores the saved engine and answers timed lookups and market
+# statistics calls over HTTP on SCALE_ADDR, SCALE_RATE a second (default 200, read by cmd/scalebench). Prints one
+# table (import, training, peak and serving RSS, restart, lookup and market p50/p99). Not part of `make test`: the
 # million-home market alone takes about 8 minutes on 2 cores (run it under nice on a shared machine). The binary
 # is built without the web app, which the measurement does not need.
 SCALE_HOMES ?= 10000,100000,1000000

@@ -1,8 +1,9 @@
 // Package scalebench measures how Valuator grows with the size of the market: for each market size it generates
 // and imports the demo market into a fresh SQLite database (`valuator demo`), starts `valuator serve` (which
-// trains the engine and saves it), looks up homes over HTTP on 127.0.0.1, stops it and starts it again (which
-// restores the saved engine). Every figure is of a real process of the built binary: wall time, and peak resident
-// memory (the kernel's maxrss of the finished child, VmHWM).
+// trains the engine and saves it), stops it and starts it again (which restores the saved engine), and times
+// valuations and market statistics calls over HTTP on 127.0.0.1 on that restarted server, as a deployed server
+// restarts. Every figure is of a real process of the built binary: wall time, peak resident memory (the kernel's
+// maxrss of the finished child, VmHWM) and the restarted server's resident memory once it has served (VmRSS).
 //
 // It is run by `make bench-scale` (cmd/scalebench); see docs/operations.md, "Large markets".
 package scalebench
@@ -40,24 +41,27 @@ type Config struct {
 	Dir     string // a folder for the databases (one subfolder per size, deleted after its run unless Keep)
 	Keep    bool
 	Addr    string // host:port for the server, on 127.0.0.1
-	Lookups int    // valuations timed per size (after a warm-up of Lookups/10)
-	Rate    int    // lookups a second, one at a time (a paced single client)
+	Lookups int    // valuations timed per size (after a warm-up of Lookups/10), then as many market statistics calls
+	Rate    int    // requests a second, one at a time (a paced single client)
 	Log     io.Writer
 }
 
 // Result is one market size's figures.
 type Result struct {
-	Homes, Sales, Rents int
-	DBBytes             int64
-	Import              time.Duration // `valuator demo`: generate and import
-	ImportRSS           int64         // bytes
-	Train               time.Duration // first `serve`: process start until /readyz (load, train, save)
-	TrainRSS            int64         // peak of the first serve, lookups included
-	P50, P99, Max       time.Duration // valuation lookups over HTTP
-	Lookups, Failed     int
-	Exact               int           // lookups answered as an exact match of the record (matchCode "exact")
-	Startup             time.Duration // second `serve`: process start until /readyz (load, restore the saved engine)
-	StartupRSS          int64
+	Homes, Sales, Rents   int
+	DBBytes               int64
+	Import                time.Duration // `valuator demo`: generate and import
+	ImportRSS             int64         // bytes
+	Train                 time.Duration // first `serve`: process start until /readyz (load, train, save)
+	TrainRSS              int64         // peak of the first serve (it serves no calls)
+	Startup               time.Duration // second `serve`: process start until /readyz (load, restore the saved engine)
+	StartupRSS            int64         // peak of the second serve, its lookups and market calls included
+	P50, P99, Max         time.Duration // valuation lookups over HTTP, on the second serve
+	Lookups, Failed       int
+	Exact                 int           // lookups answered as an exact match of the record (matchCode "exact")
+	MarketP50, MarketP99  time.Duration // market statistics calls (GET /api/v1/markets?zip=) after the lookups
+	Markets, MarketFailed int
+	ServeRSS              int64 // the second serve's resident size (VmRSS) after its lookups and market calls
 }
 
 const secret = "scalebench-secret-scalebench-secret-0123"
@@ -113,7 +117,7 @@ func runOne(ctx context.Context, cfg Config, n int) (Result, error) {
 	logf("imported %d homes, %d sales, %d rents in %s (peak RSS %s)", r.Homes, r.Sales, r.Rents,
 		round(r.Import), mib(r.ImportRSS))
 
-	// 3. First start: trains and saves the engine; then the lookups.
+	// 3. First start: trains and saves the engine.
 	logf("first start: training")
 	srv, err := startServe(ctx, cfg.Bin, env, filepath.Join(dir, "serve1.log"))
 	if err != nil {
@@ -124,35 +128,62 @@ func runOne(ctx context.Context, cfg Config, n int) (Result, error) {
 		srv.stop()
 		return r, err
 	}
-	logf("ready after %s; timing %d lookups", round(r.Train), cfg.Lookups)
-	lat, exact, failed, err := lookups(ctx, cfg, keys, addrs)
-	if err != nil {
-		srv.stop()
-		return r, err
-	}
-	r.Lookups, r.Failed, r.Exact = len(lat), failed, exact
-	logf("%d lookups, %d exact matches, %d failed", r.Lookups, r.Exact, r.Failed)
-	r.P50, r.P99, r.Max = Percentile(lat, 50), Percentile(lat, 99), Percentile(lat, 100)
+	logf("ready after %s (peak RSS so far %s)", round(r.Train), mib(srv.status("VmHWM")))
 	if r.TrainRSS, err = srv.stop(); err != nil {
 		return r, err
 	}
 
-	// 4. Second start: restores the saved engine.
+	// 4. Second start: restores the saved engine; then the lookups and market calls, timed on it because a
+	// deployed server serves after a restart, and its resident size once it has served them.
 	logf("second start: restoring the saved engine")
 	srv, err = startServe(ctx, cfg.Bin, env, filepath.Join(dir, "serve2.log"))
 	if err != nil {
 		return r, err
 	}
+	defer srv.stop() // on an error return; stopping twice is harmless
 	r.Startup, err = srv.waitReady(ctx, cfg.Addr, time.Hour)
 	if err != nil {
-		srv.stop()
 		return r, err
 	}
+	if b, err := os.ReadFile(srv.logFile.Name()); err == nil && !strings.Contains(string(b), "valuation engine restored") {
+		return r, errors.New("the second start did not restore the saved engine (see serve2.log)")
+	}
+	// /readyz answers once the engine is loaded, but every ZIP code's statistics are still being computed in
+	// the background (valuation.WarmMarkets): the calls are timed once that is done, in the steady state.
+	warmed, err := srv.waitLog(ctx, "market statistics ready", 2*time.Hour)
+	if err != nil {
+		return r, err
+	}
+	logf("ready after %s, market statistics %s after that; timing %d lookups at %d a second", round(r.Startup),
+		round(max(0, warmed-r.Startup)), cfg.Lookups, cfg.Rate)
+	base := "http://" + cfg.Addr + "/api/v1/property/valuation?"
+	urls := make([]string, len(addrs))
+	for i, a := range addrs {
+		urls[i] = base + a.Encode()
+	}
+	lat, exact, failed, err := timeCalls(ctx, cfg, "lookup", keys, urls, []byte(`"matchCode":"exact"`))
+	if err != nil {
+		return r, err
+	}
+	r.Lookups, r.Failed, r.Exact = len(lat), failed, exact
+	r.P50, r.P99, r.Max = Percentile(lat, 50), Percentile(lat, 99), Percentile(lat, 100)
+	logf("%d lookups, %d exact matches, %d failed: p50 %s, p99 %s", r.Lookups, r.Exact, r.Failed, ms(r.P50), ms(r.P99))
+	// The ZIP codes of the same random homes: each ZIP is asked about as often as it has homes.
+	base = "http://" + cfg.Addr + "/api/v1/markets?"
+	for i, a := range addrs {
+		urls[i] = base + url.Values{"zip": {a.Get("zip")}}.Encode()
+	}
+	lat, _, failed, err = timeCalls(ctx, cfg, "market statistics call", keys, urls, nil)
+	if err != nil {
+		return r, err
+	}
+	r.Markets, r.MarketFailed = len(lat), failed
+	r.MarketP50, r.MarketP99 = Percentile(lat, 50), Percentile(lat, 99)
+	r.ServeRSS = srv.status("VmRSS")
+	logf("%d market statistics calls, %d failed: p50 %s, p99 %s; serving RSS %s", r.Markets, r.MarketFailed,
+		ms(r.MarketP50), ms(r.MarketP99), mib(r.ServeRSS))
 	if r.StartupRSS, err = srv.stop(); err != nil {
 		return r, err
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "serve2.log")); err == nil && !strings.Contains(string(b), "valuation engine restored") {
-		return r, errors.New("the second start did not restore the saved engine (see serve2.log)")
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "valuator.db")); err == nil {
 		r.DBBytes = fi.Size()
@@ -219,24 +250,24 @@ func prepare(ctx context.Context, dbPath string, sample int, r *Result) ([]strin
 	return keys, addrs, rows.Err()
 }
 
-// lookups values the addresses one at a time at cfg.Rate a second, round-robin over the keys (each key's limit
-// is 1,000 a minute), and returns the latencies after the warm-up (the first tenth), how many of those matched a
-// record exactly and how many failed.
-func lookups(ctx context.Context, cfg Config, keys []string, addrs []url.Values) ([]time.Duration, int, int, error) {
+// timeCalls sends the GET requests one at a time at cfg.Rate a second, round-robin over the keys (each key's
+// limit is 1,000 a minute, so 20 keys allow 333 a second), and returns the latencies of the answers after the
+// warm-up (the first tenth, beyond cfg.Lookups) that were 200, how many of those contain match (if given) and how
+// many were not 200. A request that cannot be sent at all ends the run: the server is gone.
+func timeCalls(ctx context.Context, cfg Config, what string, keys, urls []string, match []byte) ([]time.Duration, int, int, error) {
 	client := &http.Client{Timeout: 30 * time.Second}
-	base := "http://" + cfg.Addr + "/api/v1/property/valuation?"
-	warm := len(addrs) - cfg.Lookups
+	warm := len(urls) - cfg.Lookups
 	var lat []time.Duration
-	exact, failed := 0, 0
+	matched, failed := 0, 0
 	every := time.Second / time.Duration(max(1, cfg.Rate))
 	next := time.Now()
-	for i, a := range addrs {
+	for i, u := range urls {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, 0, err
 		}
 		time.Sleep(time.Until(next))
 		next = next.Add(every)
-		req, _ := http.NewRequestWithContext(ctx, "GET", base+a.Encode(), nil)
+		req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
 		req.Header.Set("x-api-key", keys[i%len(keys)])
 		t0 := time.Now()
 		resp, err := client.Do(req)
@@ -255,26 +286,26 @@ func lookups(ctx context.Context, cfg Config, keys []string, addrs []url.Values)
 		if resp.StatusCode != http.StatusOK {
 			failed++
 			if failed == 1 {
-				fmt.Fprintf(cfg.Log, "lookup of %s answered %d\n", a.Encode(), resp.StatusCode)
+				fmt.Fprintf(cfg.Log, "%s %s answered %d: %.300s\n", what, u, resp.StatusCode, body)
 			}
 			continue
 		}
 		lat = append(lat, d)
-		if bytes.Contains(body, []byte(`"matchCode":"exact"`)) {
-			exact++
+		if match != nil && bytes.Contains(body, match) {
+			matched++
 		}
 	}
 	if len(lat) == 0 {
-		return nil, 0, failed, errors.New("no lookup succeeded")
+		return nil, 0, failed, fmt.Errorf("no %s succeeded", what)
 	}
-	return lat, exact, failed, nil
+	return lat, matched, failed, nil
 }
 
 type serveProc struct {
 	cmd     *exec.Cmd
 	started time.Time
 	logFile *os.File
-	done    chan error
+	done    chan struct{} // closed once the process has exited, so that every wait on it sees that
 }
 
 func startServe(ctx context.Context, bin string, env []string, logPath string) (*serveProc, error) {
@@ -285,12 +316,12 @@ func startServe(ctx context.Context, bin string, env []string, logPath string) (
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = f, f
-	p := &serveProc{cmd: cmd, logFile: f, done: make(chan error, 1), started: time.Now()}
+	p := &serveProc{cmd: cmd, logFile: f, done: make(chan struct{}), started: time.Now()}
 	if err := cmd.Start(); err != nil {
 		f.Close()
 		return nil, err
 	}
-	go func() { p.done <- cmd.Wait() }()
+	go func() { _ = cmd.Wait(); close(p.done) }()
 	return p, nil
 }
 
@@ -300,8 +331,8 @@ func (p *serveProc) waitReady(ctx context.Context, addr string, limit time.Durat
 	deadline := p.started.Add(limit)
 	for time.Now().Before(deadline) {
 		select {
-		case err := <-p.done:
-			return 0, fmt.Errorf("valuator serve exited before it was ready (%v); see %s", err, p.logFile.Name())
+		case <-p.done:
+			return 0, fmt.Errorf("valuator serve exited before it was ready (%v); see %s", p.cmd.ProcessState, p.logFile.Name())
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		case <-time.After(50 * time.Millisecond):
@@ -319,9 +350,50 @@ func (p *serveProc) waitReady(ctx context.Context, addr string, limit time.Durat
 	return 0, fmt.Errorf("valuator serve not ready after %s; see %s", limit, p.logFile.Name())
 }
 
-// stop ends the server with SIGTERM, as an operator would, and returns its peak resident memory.
+// waitLog polls the server's log every 200 ms until it contains s and returns the time from the process's start
+// until then.
+func (p *serveProc) waitLog(ctx context.Context, s string, limit time.Duration) (time.Duration, error) {
+	deadline := p.started.Add(limit)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(p.logFile.Name()); err == nil && strings.Contains(string(b), s) {
+			return time.Since(p.started), nil
+		}
+		select {
+		case <-p.done:
+			return 0, fmt.Errorf("valuator serve exited (%v); see %s", p.cmd.ProcessState, p.logFile.Name())
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return 0, fmt.Errorf("no %q in %s after %s", s, p.logFile.Name(), limit)
+}
+
+// status reads a memory figure of the running server from /proc/<pid>/status ("VmRSS": resident now, "VmHWM": its
+// peak so far), in bytes; 0 if it cannot (the process has exited, or not Linux).
+func (p *serveProc) status(field string) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+// stop ends the server with SIGTERM, as an operator would, and returns its peak resident memory. Once it has
+// stopped, stopping again returns the same.
 func (p *serveProc) stop() (int64, error) {
 	defer p.logFile.Close()
+	select {
+	case <-p.done:
+		return maxRSS(p.cmd.ProcessState), nil
+	default:
+	}
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:
@@ -386,12 +458,13 @@ func ParseHomes(s string) ([]int, error) {
 func FormatTable(rs []Result) string {
 	var b strings.Builder
 	w := bufio.NewWriter(&b)
-	fmt.Fprintln(w, "| homes | sales | rents | DB | import | import RSS | train (start to ready) | serve peak RSS | lookup p50 | p99 | max | restart to ready | restart RSS |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| homes | sales | rents | DB | import | import RSS | train (start to ready) | serve peak RSS | lookup p50 | p99 | max | restart to ready | restart RSS | serving RSS | market p50 | p99 |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			thousands(r.Homes), thousands(r.Sales), thousands(r.Rents), mib(r.DBBytes), round(r.Import), mib(r.ImportRSS),
-			round(r.Train), mib(r.TrainRSS), ms(r.P50), ms(r.P99), ms(r.Max), round(r.Startup), mib(r.StartupRSS))
+			round(r.Train), mib(r.TrainRSS), ms(r.P50), ms(r.P99), ms(r.Max), round(r.Startup), mib(r.StartupRSS),
+			mib(r.ServeRSS), ms(r.MarketP50), ms(r.MarketP99))
 	}
 	w.Flush()
 	return strings.TrimRight(b.String(), "\n")

@@ -1,6 +1,9 @@
 package scalebench
 
 import (
+	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -57,16 +60,33 @@ func TestFormatTable(t *testing.T) {
 	out := FormatTable([]Result{{Homes: 1000000, Sales: 1322790, Rents: 395180, DBBytes: 600 << 20,
 		Import: 95 * time.Second, ImportRSS: 900 << 20, Train: 7*time.Minute + 12*time.Second, TrainRSS: 3 << 30,
 		P50: 2500 * time.Microsecond, P99: 9 * time.Millisecond, Max: 31 * time.Millisecond,
-		Startup: 4321 * time.Millisecond, StartupRSS: 1536 << 20}})
+		Startup: 4321 * time.Millisecond, StartupRSS: 1536 << 20, ServeRSS: 1200 << 20,
+		MarketP50: 1200 * time.Microsecond, MarketP99: 4 * time.Millisecond}})
 	lines := strings.Split(out, "\n")
 	if len(lines) != 3 {
 		t.Fatalf("want a header, a rule and one row:\n%s", out)
 	}
-	want := "| 1,000,000 | 1,322,790 | 395,180 | 600 MiB | 1m35s | 900 MiB | 7m12s | 3072 MiB | 2.5 ms | 9.0 ms | 31.0 ms | 4.32s | 1536 MiB |"
+	want := "| 1,000,000 | 1,322,790 | 395,180 | 600 MiB | 1m35s | 900 MiB | 7m12s | 3072 MiB | 2.5 ms | 9.0 ms | 31.0 ms | 4.32s | 1536 MiB | 1200 MiB | 1.2 ms | 4.0 ms |"
 	if lines[2] != want {
 		t.Errorf("row:\n got %s\nwant %s", lines[2], want)
 	}
 	if strings.Count(lines[0], "|") != strings.Count(lines[2], "|") {
 		t.Error("header and row have different column counts")
+	}
+}
+
+// status reads /proc/<pid>/status: this test's own process stands in for a server.
+func TestStatus(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	self, _ := os.FindProcess(os.Getpid())
+	p := &serveProc{cmd: &exec.Cmd{Process: self}}
+	rss, hwm := p.status("VmRSS"), p.status("VmHWM")
+	if rss < 1<<20 || hwm < rss {
+		t.Errorf("VmRSS %d, VmHWM %d: want at least a MiB resident and a peak no lower", rss, hwm)
+	}
+	if p.status("NoSuchField") != 0 {
+		t.Error("a missing field should read 0")
 	}
 }
