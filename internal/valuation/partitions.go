@@ -1,8 +1,6 @@
 package valuation
 
 import (
-	"sort"
-
 	"valuator/internal/address"
 	"valuator/internal/geo"
 	"valuator/internal/store"
@@ -107,16 +105,6 @@ func (set *marketSet) match(a address.Address) (*snapshot, matched, bool) {
 		}
 	}
 	return home, matched{}, false
-}
-
-// states are the states of the loaded partitions, in order ("" for an unpartitioned market).
-func (set *marketSet) states() []string {
-	out := make([]string, len(set.parts))
-	for i, snap := range set.parts {
-		out[i] = snap.part.State
-	}
-	sort.Strings(out)
-	return out
 }
 
 // visitor feeds what the store reads to the builder.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,16 @@ func TestPartitionedMarket(t *testing.T) {
 			t.Errorf("%s after a restart:\n%s\n%s", st, a, b)
 		}
 	}
+}
+
+// states (for the tests) are the states of the loaded partitions, in order ("" for an unpartitioned market).
+func (set *marketSet) states() []string {
+	out := make([]string, len(set.parts))
+	for i, snap := range set.parts {
+		out[i] = snap.part.State
+	}
+	sort.Strings(out)
+	return out
 }
 
 func isCode(err error, code string) bool {
