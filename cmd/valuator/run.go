@@ -26,6 +26,7 @@ import (
 	"valuator/internal/config"
 	"valuator/internal/contact"
 	"valuator/internal/gate"
+	"valuator/internal/heap"
 	"valuator/internal/jobs"
 	"valuator/internal/mail"
 	"valuator/internal/metrics"
@@ -181,6 +182,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	clk := cfg.Clock()
 	now := clk.Now
 	started := now()
+	// The heap is kept near what the market holds live, and a training's peak given back (internal/heap).
+	go heap.Tune(ctx, 5*time.Second, log)
 	if err := config.EnsureSecret(&cfg); err != nil {
 		return err
 	}
@@ -643,6 +646,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer db.Close()
 	now := cfg.Clock().Now
+	go heap.Tune(ctx, 5*time.Second, log) // as serve does
 	vals, err := newValuation(cfg, db, log, now)
 	if err != nil {
 		return err

@@ -101,8 +101,8 @@ func (t *homes) grow(n int) {
 	t.ids = growTo(t.ids, n)
 	t.lat = growTo(t.lat, n)
 	t.lon = growTo(t.lon, n)
-	t.zip.codes = growTo(t.zip.codes, n)
-	t.typ.codes = growTo(t.typ.codes, n)
+	t.zip.codes.u8 = growTo(t.zip.codes.u8, n)
+	t.typ.codes.u8 = growTo(t.typ.codes.u8, n)
 	for f := range t.facts {
 		t.facts[f].u8 = growTo(t.facts[f].u8, n)
 	}
@@ -115,9 +115,10 @@ func growTo[T any](s []T, n int) []T {
 	return append(make([]T, 0, len(s)+n), s...)
 }
 
-// codes are strings kept as codes into a table of the distinct values.
+// codes are strings kept as codes into a table of the distinct values, each code in a column as narrow as the
+// table allows: a byte for the few property types, two bytes for a state's ZIP codes (not four each).
 type codes struct {
-	codes  []uint32
+	codes  column
 	values []string
 	code   map[string]uint32
 }
@@ -132,10 +133,10 @@ func (c *codes) add(s string) {
 		c.values = append(c.values, s)
 		c.code[s] = k
 	}
-	c.codes = append(c.codes, k)
+	c.codes.add(float64(k))
 }
 
-func (c *codes) at(i int32) string { return c.values[c.codes[i]] }
+func (c *codes) at(i int32) string { return c.values[int(c.codes.at(i))] }
 
 // column is one fact of every home, in the narrowest of its four forms that holds every value exactly: only one
 // of u8, u16, f32 and f64 is in use. In the integer forms the largest value stands for NaN.

@@ -1,6 +1,7 @@
 package avm
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -63,5 +64,27 @@ func TestMarketHomesRoundTrip(t *testing.T) {
 			math.Float64bits(got.Lon) != math.Float64bits(p.Lon) {
 			t.Fatalf("home %d: %+v, want %+v", i, got, p)
 		}
+	}
+}
+
+// Codes read back as their strings however many distinct strings the table grows to (a byte a code, then two).
+func TestCodesWiden(t *testing.T) {
+	var c codes
+	var want []string
+	for i := range 70_000 {
+		s := fmt.Sprintf("%05d", i%66_000) // past 255 and 65,535 distinct values, some repeated
+		c.add(s)
+		want = append(want, s)
+		if i == 200 && c.codes.width() != 0 || i == 1000 && c.codes.width() != 1 {
+			t.Fatalf("%d codes in form %d", i+1, c.codes.width())
+		}
+	}
+	for i, s := range want {
+		if got := c.at(int32(i)); got != s {
+			t.Fatalf("code %d is %q, want %q", i, got, s)
+		}
+	}
+	if len(c.values) != 66_000 {
+		t.Fatalf("%d distinct values kept, want 66,000", len(c.values))
 	}
 }

@@ -27,7 +27,7 @@ const (
 )
 
 // Types are the engine's property types, in the order groups are shown (avm.PropertyType values).
-var Types = []string{"Single Family", "Condo", "Townhouse", "Multi-Family", "Manufactured", "Other"}
+var Types = typesArray[:]
 
 // Record is one sale or rent of a home. What the groups and the per-square-foot figure need of the home is read
 // from its HomeRef in the ZIP (16 bytes a record, not 64 with a time.Time and the home's facts: issue 39).
@@ -41,12 +41,35 @@ type Record struct {
 func (r Record) Date() time.Time { return r.day.Time() }
 
 // HomeRef is a home on record in a ZIP: its position in the market's homes, its type for the filter, and what
-// the groups and the per-square-foot figure need of it.
+// the groups and the per-square-foot figure need of it. 16 bytes a home, not 32 with its type as a string (issue
+// 39): a type is only ever compared with Types.
 type HomeRef struct {
 	Index int32
 	beds  uint8 // bedsGroup's group, as bedsCode
-	Type  string
+	typ   uint8 // typeCode of its type
 	Sqft  float64
+}
+
+// The type of a HomeRef: its index in Types when it is one of them; typeNone when it has none (grouped with
+// "Other" in the blocks' groups, but not what a filter on "Other" asks for, as the strings were); typeElse for
+// any other text (in no group, matched by no filter, since a filter is always one of Types).
+const (
+	typeNone = uint8(len(typesArray))
+	typeElse = typeNone + 1
+)
+
+var typesArray = [...]string{"Single Family", "Condo", "Townhouse", "Multi-Family", "Manufactured", "Other"}
+
+func typeCode(t string) uint8 {
+	if t == "" {
+		return typeNone
+	}
+	for i, k := range Types {
+		if k == t {
+			return uint8(i)
+		}
+	}
+	return typeElse
 }
 
 // ZIP is every record of one ZIP code, grouped once per loaded market.
@@ -127,7 +150,7 @@ func ByZIPOf(n int, home func(i int32, h *property.Home), sales []property.Sale,
 	for i := range fs {
 		if f := &fs[i]; f.zip != nil {
 			f.at = int32(len(f.zip.Homes))
-			f.zip.Homes = append(f.zip.Homes, HomeRef{Index: int32(i), beds: bedsCode(f.beds), Type: f.typ, Sqft: f.sqft})
+			f.zip.Homes = append(f.zip.Homes, HomeRef{Index: int32(i), beds: bedsCode(f.beds), typ: typeCode(f.typ), Sqft: f.sqft})
 		}
 	}
 	for _, s := range sales {
@@ -348,9 +371,10 @@ func filter(homes []HomeRef, rs []Record, typ string) []Record {
 	if typ == "" {
 		return rs
 	}
+	code := typeCode(typ)
 	var out []Record
 	for _, r := range rs {
-		if homes[r.home].Type == typ {
+		if homes[r.home].typ == code {
 			out = append(out, r)
 		}
 	}
@@ -391,15 +415,16 @@ func block(homes []HomeRef, rs []Record, what string, rent bool) Block {
 		return b
 	}
 	b.Figures = figures(homes, rs)
-	byType := map[string][]Record{}
+	var byType [len(typesArray)][]Record
 	byBeds := map[string][]Record{}
 	for _, r := range rs {
 		h := &homes[r.home]
-		t := h.Type
-		if t == "" {
-			t = "Other"
+		switch t := h.typ; {
+		case t == typeNone: // no type: counted as "Other"
+			byType[typeCode("Other")] = append(byType[typeCode("Other")], r)
+		case t < typeNone:
+			byType[t] = append(byType[t], r)
 		}
-		byType[t] = append(byType[t], r)
 		if k := bedsGroups[h.beds]; k != "" {
 			byBeds[k] = append(byBeds[k], r)
 		}
@@ -415,8 +440,8 @@ func block(homes []HomeRef, rs []Record, what string, rent bool) Block {
 		g.Count, g.Figures, g.rent = len(list), figures(homes, list), rent
 		*to = append(*to, g)
 	}
-	for _, t := range Types {
-		add(t, byType[t], Group{PropertyType: t}, &b.ByType)
+	for i, t := range Types {
+		add(t, byType[i], Group{PropertyType: t}, &b.ByType)
 	}
 	for _, k := range []string{"1", "2", "3", "4", "5+"} {
 		add(k+" bedrooms", byBeds[k], Group{Bedrooms: k}, &b.ByBeds)
@@ -467,8 +492,9 @@ func figures(homes []HomeRef, rs []Record) Figures {
 
 func distribution(homes []HomeRef, values []float64, typ string) Values {
 	var vs []float64
+	code := typeCode(typ)
 	for i, h := range homes {
-		if typ != "" && h.Type != typ {
+		if typ != "" && h.typ != code {
 			continue
 		}
 		if i < len(values) && values[i] > 0 && !math.IsInf(values[i], 0) {

@@ -256,3 +256,40 @@ func TestRentPerSqftCentsAndDemo(t *testing.T) {
 		t.Errorf("county home: IsDemo true")
 	}
 }
+
+// A home's type is kept as a code (issue 39): a home with no type is grouped with "Other" but not found by a filter
+// on "Other", and a type outside Types is in no group and no filter, as when the type was kept as text.
+func TestTypesOutsideTheList(t *testing.T) {
+	var homes []property.Home
+	var sales []property.Sale
+	add := func(typ string, n int) {
+		for range n {
+			id := int64(len(homes) + 1)
+			homes = append(homes, property.Home{ID: id, ZIP: "98103", Type: typ, Beds: 2, Sqft: 1000})
+			sales = append(sales, property.Sale{ID: id, PropertyID: id, Date: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), Price: 500000 + id})
+		}
+	}
+	add("", 3)
+	add("Other", 3)
+	add("Castle", 5)
+	add("Condo", 5)
+	z := ByZIP(homes, sales, nil)["98103"]
+	values := make([]float64, len(homes))
+	for i := range values {
+		values[i] = 400000
+	}
+	all := Compute(z, Options{}, values, nil)
+	groups := map[string]int{}
+	for _, g := range all.Sales.ByType {
+		groups[g.PropertyType] = g.Count
+	}
+	if all.Sales.Count != 16 || len(groups) != 2 || groups["Other"] != 6 || groups["Condo"] != 5 {
+		t.Errorf("sales %d, groups %v: want 16 sales, Other 6 (3 with no type) and Condo 5, Castle in none", all.Sales.Count, groups)
+	}
+	if other := Compute(z, Options{PropertyType: "Other"}, values, nil); other.Sales.Count != 3 || other.Values.Count != 3 {
+		t.Errorf("filtered on Other: %d sales, %d values, want 3 and 3 (the homes typed Other)", other.Sales.Count, other.Values.Count)
+	}
+	if condo := Compute(z, Options{PropertyType: "Condo"}, values, nil); condo.Sales.Count != 5 || condo.Values.Count != 5 {
+		t.Errorf("filtered on Condo: %d sales, %d values, want 5 and 5", condo.Sales.Count, condo.Values.Count)
+	}
+}

@@ -35,11 +35,14 @@ import (
 
 // Config says what to measure.
 type Config struct {
-	Bin     string // the valuator binary
-	Homes   []int  // market sizes, in order
-	Seed    uint64 // demo market seed
-	Dir     string // a folder for the databases (one subfolder per size, deleted after its run unless Keep)
-	Keep    bool
+	Bin   string // the valuator binary
+	Homes []int  // market sizes, in order
+	Seed  uint64 // demo market seed
+	Dir   string // a folder for the databases (one subfolder per size, deleted after its run unless Keep)
+	Keep  bool
+	// Reuse measures a size whose database a kept run left (Keep) from its restart on: no import, no first start
+	// (at ten million homes they take an hour and a half); Import and Train are then zero.
+	Reuse   bool
 	Addr    string // host:port for the server, on 127.0.0.1
 	Lookups int    // valuations timed per size (after a warm-up of Lookups/10), then as many market statistics calls
 	Rate    int    // requests a second, one at a time (a paced single client)
@@ -83,6 +86,22 @@ func Run(ctx context.Context, cfg Config) ([]Result, error) {
 func runOne(ctx context.Context, cfg Config, n int) (Result, error) {
 	r := Result{Homes: n}
 	dir := filepath.Join(cfg.Dir, fmt.Sprintf("homes-%d", n))
+	env := append(os.Environ(), "VALUATOR_DATA_DIR="+dir, "VALUATOR_ADDR="+cfg.Addr, "VALUATOR_DEMO=false",
+		"VALUATOR_SECRET="+secret, "VALUATOR_LOG_LEVEL=info", "VALUATOR_DATABASE_URL=")
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(cfg.Log, "[%d homes] "+format+"\n", append([]any{n}, a...)...)
+	}
+	if cfg.Reuse {
+		if _, err := os.Stat(filepath.Join(dir, "valuator.db")); err != nil {
+			return r, fmt.Errorf("reuse: no kept database: %w", err)
+		}
+		keys, addrs, err := prepare(ctx, filepath.Join(dir, "valuator.db"), cfg.Lookups+cfg.Lookups/10, &r)
+		if err != nil {
+			return r, err
+		}
+		logf("reusing the kept database: %d homes, %d sales, %d rents", r.Homes, r.Sales, r.Rents)
+		return restart(ctx, cfg, r, dir, env, keys, addrs, logf)
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return r, err
 	}
@@ -91,11 +110,6 @@ func runOne(ctx context.Context, cfg Config, n int) (Result, error) {
 	}
 	if !cfg.Keep {
 		defer os.RemoveAll(dir)
-	}
-	env := append(os.Environ(), "VALUATOR_DATA_DIR="+dir, "VALUATOR_ADDR="+cfg.Addr, "VALUATOR_DEMO=false",
-		"VALUATOR_SECRET="+secret, "VALUATOR_LOG_LEVEL=info", "VALUATOR_DATABASE_URL=")
-	logf := func(format string, a ...any) {
-		fmt.Fprintf(cfg.Log, "[%d homes] "+format+"\n", append([]any{n}, a...)...)
 	}
 
 	// 1. Generate and import.
@@ -132,11 +146,16 @@ func runOne(ctx context.Context, cfg Config, n int) (Result, error) {
 	if r.TrainRSS, err = srv.stop(); err != nil {
 		return r, err
 	}
+	return restart(ctx, cfg, r, dir, env, keys, addrs, logf)
+}
 
+// restart measures a second start of a market whose engine the first saved, and the calls on it.
+func restart(ctx context.Context, cfg Config, r Result, dir string, env, keys []string, addrs []url.Values,
+	logf func(string, ...any)) (Result, error) {
 	// 4. Second start: restores the saved engine; then the lookups and market calls, timed on it because a
 	// deployed server serves after a restart, and its resident size once it has served them.
 	logf("second start: restoring the saved engine")
-	srv, err = startServe(ctx, cfg.Bin, env, filepath.Join(dir, "serve2.log"))
+	srv, err := startServe(ctx, cfg.Bin, env, filepath.Join(dir, "serve2.log"))
 	if err != nil {
 		return r, err
 	}
@@ -206,7 +225,9 @@ func prepare(ctx context.Context, dbPath string, sample int, r *Result) ([]strin
 	}
 	log := slog.New(slog.DiscardHandler)
 	accounts := account.NewService(account.Deps{Store: db, Mailer: mail.Log{Logger: log}, Logger: log, SessionTTL: time.Hour})
-	auth, err := accounts.Register(ctx, account.RegisterInput{Email: "scale@example.com", Password: "scale-bench-pass",
+	// One account a run (a reused database was prepared before).
+	email := fmt.Sprintf("scale-%d@example.com", time.Now().UnixNano())
+	auth, err := accounts.Register(ctx, account.RegisterInput{Email: email, Password: "scale-bench-pass",
 		FullName: "Scale Bench"}, account.Client{IP: "127.0.0.1"})
 	if err != nil {
 		return nil, nil, err

@@ -7,18 +7,20 @@ import (
 )
 
 // keyIndex finds the properties whose key (a string made from their record, such as "ZIP|street key") is a given
-// one. It keeps 12 bytes a property, a hash of its key and its index, sorted by hash, instead of a map of strings
-// to lists (about 100 bytes a property, issue 39): a lookup finds the properties of the key's hash by binary search
-// and keeps those whose record's own key is the one asked for, so a collision of hashes costs a comparison, never
-// a wrong answer.
+// one. It keeps 4 bytes a property, the properties sorted by a hash of their key, instead of a map of strings to
+// lists (about 100 bytes a property, issue 39) or the hashes beside them (12 bytes): a lookup finds the
+// properties of the key's hash by binary search, hashing the keys of the two dozen properties it passes on the way
+// (a few microseconds of a lookup's milliseconds), and keeps those whose own key is the one asked for, so a
+// collision of hashes costs a comparison, never a wrong answer.
 type keyIndex struct {
-	hashes []uint64 // ascending
-	props  []int32  // props[i]'s key hashes to hashes[i]; ascending among equal hashes
-	keyOf  func(p int32) string
+	props []int32 // by the hash of their key, then ascending
+	keyOf func(p int32) string
 }
 
 // keySeed is the hashes' seed, one per process (the index is never saved).
 var keySeed = maphash.MakeSeed()
+
+func keyHash(k string) uint64 { return maphash.String(keySeed, k) }
 
 // newKeyIndex indexes properties 0..n-1 under keyOf(p); those for which keyOf gives "" are left out.
 func newKeyIndex(n int, keyOf func(p int32) string) *keyIndex {
@@ -29,7 +31,7 @@ func newKeyIndex(n int, keyOf func(p int32) string) *keyIndex {
 	es := make([]entry, 0, n)
 	for p := range int32(n) {
 		if k := keyOf(p); k != "" {
-			es = append(es, entry{maphash.String(keySeed, k), p})
+			es = append(es, entry{keyHash(k), p})
 		}
 	}
 	// By hash, then by property, so that the properties of one key come in the order of the records.
@@ -42,9 +44,9 @@ func newKeyIndex(n int, keyOf func(p int32) string) *keyIndex {
 		}
 		return int(a.p - b.p)
 	})
-	ix := &keyIndex{hashes: make([]uint64, len(es)), props: make([]int32, len(es)), keyOf: keyOf}
+	ix := &keyIndex{props: make([]int32, len(es)), keyOf: keyOf}
 	for i, e := range es {
-		ix.hashes[i], ix.props[i] = e.h, e.p
+		ix.props[i] = e.p
 	}
 	return ix
 }
@@ -54,10 +56,15 @@ func (ix *keyIndex) get(key string) []int32 {
 	if key == "" {
 		return nil
 	}
-	h := maphash.String(keySeed, key)
+	h := keyHash(key)
 	var out []int32
-	for i := sort.Search(len(ix.hashes), func(i int) bool { return ix.hashes[i] >= h }); i < len(ix.hashes) && ix.hashes[i] == h; i++ {
-		if p := ix.props[i]; ix.keyOf(p) == key {
+	for i := sort.Search(len(ix.props), func(i int) bool { return keyHash(ix.keyOf(ix.props[i])) >= h }); i < len(ix.props); i++ {
+		p := ix.props[i]
+		k := ix.keyOf(p)
+		if keyHash(k) != h {
+			break
+		}
+		if k == key {
 			out = append(out, p)
 		}
 	}

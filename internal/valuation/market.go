@@ -171,14 +171,14 @@ func newSnapshot(recs records, engine *avm.Engine, market *avm.Market, version s
 	// The city keys are folded once per spelling, not once per home.
 	cities := map[[2]uint32]string{}
 	for p := range int32(homes.len()) {
-		c := [2]uint32{homes.shared[p][sCity], homes.shared[p][sState]}
+		c := [2]uint32{homes.shared(p)[sCity], homes.shared(p)[sState]}
 		if _, ok := cities[c]; !ok {
 			cities[c] = cityKey(homes.table[c[0]], homes.table[c[1]])
 		}
 	}
 	s.byCity = newKeyIndex(homes.len(), func(p int32) string {
 		if o := homes.own(p); o.StreetKey != "" {
-			return cities[[2]uint32{homes.shared[p][sCity], homes.shared[p][sState]}] + "|" + o.StreetKey
+			return cities[[2]uint32{homes.shared(p)[sCity], homes.shared(p)[sState]}] + "|" + o.StreetKey
 		}
 		return ""
 	})

@@ -223,7 +223,7 @@ func (snap *snapshot) rangesFor(zip, t string) recordRanges {
 				continue
 			}
 			for _, ref := range z.Homes {
-				if anyType || ref.Type == t {
+				if anyType || snap.homes.str(ref.Index, sType) == t {
 					out = append(out, snap.homes.home(ref.Index))
 				}
 			}

@@ -11,13 +11,16 @@ import (
 // records are the homes' records as the answers show them, kept compactly (issue 39): as property.Home they took
 // 336 bytes a home beside the engine's copy of the same numbers. Their numbers are read from the engine's market
 // (the market's properties, converted from the records by engineHome, so the same values); the strings that repeat
-// across homes (source, unit type, city, state, ZIP code, county, type, image) are codes into one table; the
-// strings of each home's own are laid end to end in one string (text), which the records' strings are slices of:
-// 16 bytes a home for where they are instead of 96 for six string headers, and no allocation of each.
+// across homes (source, unit type, city, state, ZIP code, county, type, image) are codes into one table, and the
+// homes of a street or a ZIP code share all eight, so each home keeps one code of its eight (4 bytes, not 32: a
+// few thousand distinct sets in a market of millions); the strings of each home's own are laid end to end in one
+// string (text), which the records' strings are slices of: 16 bytes a home for where they are instead of 96 for six
+// string headers, and no allocation of each.
 type records struct {
 	market *avm.Market
 	table  []string          // the repeated strings, each once
-	shared [][nShared]uint32 // per home, its repeated strings as indexes in table
+	sets   [][nShared]uint32 // the distinct sets of repeated strings, as indexes in table
+	set    []uint32          // per home, its set's index in sets
 	text   string            // every home's own strings, home after home
 	start  []uint32          // home p's own strings begin at text[start[p]]
 	ends   [][nOwn]uint16    // and each ends that far from start[p]
@@ -70,19 +73,20 @@ func newRecords(homes []property.Home, m *avm.Market) records {
 
 // recordsBuilder makes records one home at a time.
 type recordsBuilder struct {
-	r    records
-	code map[string]uint32
-	text strings.Builder
+	r       records
+	code    map[string]uint32
+	setCode map[[nShared]uint32]uint32
+	text    strings.Builder
 }
 
 func (b *recordsBuilder) grow(n int) {
-	b.r.shared, b.r.start, b.r.ends = make([][nShared]uint32, 0, n), make([]uint32, 0, n), make([][nOwn]uint16, 0, n)
+	b.r.set, b.r.start, b.r.ends = make([]uint32, 0, n), make([]uint32, 0, n), make([][nOwn]uint16, 0, n)
 }
 
 func (b *recordsBuilder) add(h *property.Home) {
 	r := &b.r
 	if b.code == nil {
-		b.code = map[string]uint32{}
+		b.code, b.setCode = map[string]uint32{}, map[[nShared]uint32]uint32{}
 	}
 	of := func(s string) uint32 {
 		c, ok := b.code[s]
@@ -94,8 +98,15 @@ func (b *recordsBuilder) add(h *property.Home) {
 		return c
 	}
 	i := int32(len(r.start))
-	r.shared = append(r.shared, [nShared]uint32{sSource: of(h.Source), sUnitType: of(h.UnitType), sCity: of(h.City),
-		sState: of(h.State), sZIP: of(h.ZIP), sCounty: of(h.County), sType: of(h.Type), sImage: of(h.ImageURL)})
+	set := [nShared]uint32{sSource: of(h.Source), sUnitType: of(h.UnitType), sCity: of(h.City),
+		sState: of(h.State), sZIP: of(h.ZIP), sCounty: of(h.County), sType: of(h.Type), sImage: of(h.ImageURL)}
+	c, ok := b.setCode[set]
+	if !ok {
+		c = uint32(len(r.sets))
+		b.setCode[set] = c
+		r.sets = append(r.sets, set)
+	}
+	r.set = append(r.set, c)
 	o := ownText{ExternalID: h.ExternalID, Street: h.Street, Unit: h.Unit, StreetKey: h.StreetKey,
 		UnitKey: h.UnitKey, NameKey: h.NameKey}
 	r.start = append(r.start, uint32(b.text.Len()))
@@ -145,15 +156,18 @@ func (r *records) own(p int32) ownText {
 		StreetKey: t[e[oUnit]:e[oStreetKey]], UnitKey: t[e[oStreetKey]:e[oUnitKey]], NameKey: t[e[oUnitKey]:e[oNameKey]]}
 }
 
+// shared is home p's repeated strings, as indexes in table by their place (sZIP, ...).
+func (r *records) shared(p int32) *[nShared]uint32 { return &r.sets[r.set[p]] }
+
 // str is one of home p's repeated strings (sZIP, ...).
-func (r *records) str(p int32, which int) string { return r.table[r.shared[p][which]] }
+func (r *records) str(p int32, which int) string { return r.table[r.shared(p)[which]] }
 
 // fill writes home p's record into h. Its NbrSqft and NbrLot are the engine's: filled from the neighbours where
 // the record had none (nothing in an answer reads them).
 func (r *records) fill(p int32, h *property.Home) {
 	e := r.market.Property(p)
 	o := r.own(p)
-	c := &r.shared[p]
+	c := r.shared(p)
 	*h = property.Home{ID: e.ID, Source: r.table[c[sSource]], ExternalID: o.ExternalID, Street: o.Street,
 		UnitType: r.table[c[sUnitType]], Unit: o.Unit, City: r.table[c[sCity]], State: r.table[c[sState]],
 		ZIP: r.table[c[sZIP]], StreetKey: o.StreetKey, UnitKey: o.UnitKey, NameKey: o.NameKey, Lat: e.Lat,
