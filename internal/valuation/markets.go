@@ -155,8 +155,8 @@ func (snap *snapshot) zipValues(z *market.ZIP, at time.Time) []float64 {
 	zv.once.Do(func() {
 		at, _ = snap.engine.AsOf(at)
 		zv.v = make([]float64, len(z.Homes))
-		// A chunk of homes a core at once: a ZIP code of the ten-million-home demo market has 180,000 homes, half
-		// a minute of values on one core, which its first call would wait for (issue 39). Each value is the
+		// A chunk of homes a core at once: a ZIP code of the ten-million-home demo market has 180,000 homes, 20 s
+		// of values on one core, which its first call would wait for (issue 39). Each value is the
 		// engine's alone, whichever goroutine computes it.
 		const chunk = 2048
 		eachParallel(context.Background(), (len(z.Homes)+chunk-1)/chunk, func(c int) error {
@@ -227,9 +227,9 @@ func (s *Service) WaitMarkets(ctx context.Context) {
 }
 
 // warm computes snap's statistics ZIP by ZIP (each ZIP's homes valued on every core, zipValues), and gives up
-// once a newer market has replaced snap. It takes about 80 µs a home on a core: 4 s at 200,000 homes on this
-// machine's two cores, a quarter of an hour at ten million; meanwhile a call for a ZIP not yet warmed computes its
-// own.
+// once a newer market has replaced snap. A home's value takes about 0.1 ms of a core: at ten million demo homes
+// 8,800 homes a second on this machine's two cores, 19 minutes (issue 39, docs/operations.md); meanwhile a call for
+// a ZIP not yet warmed computes its own.
 func (s *Service) warm(snap *snapshot) {
 	defer close(snap.warmed)
 	started := time.Now()
@@ -240,13 +240,24 @@ func (s *Service) warm(snap *snapshot) {
 	}
 	sort.Strings(codes)
 	opt := market.Options{HistoryMonths: market.DefaultHistoryMonths}
+	total, done := 0, 0
 	for _, code := range codes {
+		total += len(snap.stats.zips[code].Homes)
+	}
+	said := time.Now()
+	for i, code := range codes {
 		if !s.set.Load().holds(snap) {
 			return
 		}
 		s.market(snap, code, opt)
+		done += len(snap.stats.zips[code].Homes)
+		if time.Since(said) > time.Minute { // a large market's warm-up takes minutes: its progress, once a minute
+			said = time.Now()
+			s.log.Info("market statistics", "zips", i+1, "of", len(codes), "homes", done, "of_homes", total,
+				"ms", time.Since(started).Milliseconds())
+		}
 	}
-	s.log.Info("market statistics ready", "zips", len(codes), "ms", time.Since(started).Milliseconds())
+	s.log.Info("market statistics ready", "zips", len(codes), "homes", total, "ms", time.Since(started).Milliseconds())
 }
 
 // marketKey is the cache key of code's statistics as opt selects, from snap.
