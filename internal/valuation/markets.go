@@ -155,7 +155,7 @@ func (snap *snapshot) zipValues(z *market.ZIP, at time.Time) []float64 {
 	zv.once.Do(func() {
 		at, _ = snap.engine.AsOf(at)
 		zv.v = make([]float64, len(z.Homes))
-		// A chunk of homes a core at once: a ZIP code of the ten-million-home demo market has 180,000 homes, 20 s
+		// A chunk of homes a core at once: a ZIP code of the ten-million-home demo market has 180,000 homes, 40 s
 		// of values on one core, which its first call would wait for (issue 39). Each value is the
 		// engine's alone, whichever goroutine computes it.
 		const chunk = 2048
