@@ -60,6 +60,9 @@ const (
 
 var typesArray = [...]string{"Single Family", "Condo", "Townhouse", "Multi-Family", "Manufactured", "Other"}
 
+// typeOther is the group a home with no type is counted in.
+var typeOther = typeCode("Other")
+
 func typeCode(t string) uint8 {
 	if t == "" {
 		return typeNone
@@ -421,7 +424,7 @@ func block(homes []HomeRef, rs []Record, what string, rent bool) Block {
 		h := &homes[r.home]
 		switch t := h.typ; {
 		case t == typeNone: // no type: counted as "Other"
-			byType[typeCode("Other")] = append(byType[typeCode("Other")], r)
+			byType[typeOther] = append(byType[typeOther], r)
 		case t < typeNone:
 			byType[t] = append(byType[t], r)
 		}
